@@ -1,0 +1,67 @@
+"""The composition root and entry point of ``mira-desktop``.
+
+With a sub-command it runs the headless CLI on the same services and database as
+the window; without one it opens the window (``ui/launch.py``) on a qasync loop.
+Nothing else builds services: both front ends get them from ``bootstrap``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from .bootstrap import Services, build_services, configure_logging
+from .cli.output import print_error
+from .cli.parser import build_parser
+from .core.errors import MiraError
+from .paths import resolve_data_dir
+
+log = logging.getLogger(__name__)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        data_dir = resolve_data_dir(args.data_dir)
+    except OSError as exc:
+        print_error(f"Cannot use the data folder: {exc}")
+        return 2
+    configure_logging(data_dir, verbose=args.verbose)
+    if args.command is None:
+        from .ui.launch import run_window
+
+        return run_window(args, data_dir)
+    try:
+        return asyncio.run(_run_cli(args, data_dir))
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[no-untyped-def]
+    try:
+        services = build_services(data_dir)
+    except MiraError as exc:
+        print_error(exc)
+        return 1
+    try:
+        await services.chat.recover()
+        return await _dispatch(services, args)
+    except MiraError as exc:
+        print_error(exc)
+        return 1
+    finally:
+        await services.aclose()
+
+
+async def _dispatch(services: Services, args: argparse.Namespace) -> int:
+    from .cli import chat_cmd, provider_cmd, thread_cmd
+
+    handlers = {"provider": provider_cmd.run, "chat": chat_cmd.run, "thread": thread_cmd.run}
+    return await handlers[args.command](services, args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

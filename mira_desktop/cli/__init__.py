@@ -1,0 +1,1 @@
+"""The headless command line: the same services and database as the window."""

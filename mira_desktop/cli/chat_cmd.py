@@ -1,0 +1,133 @@
+"""``mira-desktop chat``: send one message and stream the answer to the terminal.
+
+Plain mode prints the answer on stdout as it streams and the thinking on stderr.
+``--json`` prints one JSON object per event and ends with exactly one terminal
+line (completed / stopped / failed). Exit codes: 0 completed, 1 failed, 130 when
+Ctrl+C stopped the run (the answer so far is saved as stopped)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from contextlib import suppress
+
+from ..bootstrap import Services
+from ..core.events import (
+    ChatEvent,
+    Completed,
+    Failed,
+    RunStarted,
+    Stopped,
+    TextDelta,
+    ThinkingDelta,
+)
+from ..core.ids import new_id
+from ..services.chat import SendRequest
+from .output import print_error, print_json
+
+EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+async def run(services: Services, args: argparse.Namespace) -> int:
+    text = " ".join(args.text)
+    if text == "-":
+        text = sys.stdin.read()
+    run_key = args.thread or new_id()
+    request = SendRequest(
+        text=text,
+        provider=args.provider,
+        model=args.model,
+        thread_id=args.thread,
+        new_thread_id=None if args.thread else run_key,
+    )
+    interrupted = asyncio.Event()
+
+    def on_sigint() -> None:
+        interrupted.set()
+        services.chat.stop(run_key)
+
+    loop = asyncio.get_running_loop()
+    installed = _install_sigint(loop, on_sigint)
+    printer = _JsonPrinter() if args.json else _PlainPrinter()
+    final: ChatEvent | None = None
+    try:
+        async for event in services.chat.send(request):
+            printer.show(event)
+            final = event
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGINT)
+    if isinstance(final, Completed):
+        return EXIT_OK
+    if isinstance(final, Stopped):
+        return EXIT_INTERRUPTED if interrupted.is_set() else EXIT_FAILED
+    return EXIT_FAILED
+
+
+def _install_sigint(loop: asyncio.AbstractEventLoop, callback: object) -> bool:
+    with suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGINT, callback)  # type: ignore[arg-type]
+        return True
+    return False
+
+
+class _JsonPrinter:
+    def show(self, event: ChatEvent) -> None:
+        print_json(event.to_dict())
+
+
+class _PlainPrinter:
+    """Answer text on stdout as it arrives; thinking dimmed on stderr."""
+
+    def __init__(self) -> None:
+        self._thinking = False
+        self._tty = sys.stderr.isatty()
+
+    def show(self, event: ChatEvent) -> None:
+        if isinstance(event, RunStarted):
+            sys.stderr.write(f"[{event.provider} · {event.model}]\n")
+        elif isinstance(event, ThinkingDelta):
+            self._write_thinking(event.text)
+        elif isinstance(event, TextDelta):
+            self._end_thinking()
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+        elif isinstance(event, Completed | Stopped | Failed):
+            self._end_thinking()
+            self._finish(event)
+
+    def _write_thinking(self, text: str) -> None:
+        if not self._thinking:
+            self._thinking = True
+            sys.stderr.write("Thinking…\n")
+        sys.stderr.write(f"\x1b[2m{text}\x1b[0m" if self._tty else text)
+        sys.stderr.flush()
+
+    def _end_thinking(self) -> None:
+        if self._thinking:
+            self._thinking = False
+            sys.stderr.write("\n---\n")
+            sys.stderr.flush()
+
+    def _finish(self, event: Completed | Stopped | Failed) -> None:
+        if event.text and not event.text.endswith("\n"):
+            sys.stdout.write("\n")
+        sys.stdout.flush()
+        u = event.usage
+        approx = "≈" if u.estimated else ""
+        usage = f"tokens: {approx}{u.prompt_tokens} in, {approx}{u.completion_tokens} out"
+        if u.reasoning_tokens:
+            usage += f", {'≈' if u.reasoning_estimated else ''}{u.reasoning_tokens} reasoning"
+        if isinstance(event, Stopped):
+            sys.stderr.write(f"[stopped; the answer so far is saved] {usage}\n")
+        elif isinstance(event, Failed):
+            print_error(event.error or "failed")
+            if event.thread_id is None:
+                sys.stderr.write("Nothing was saved; your message was not lost: it is above.\n")
+        else:
+            sys.stderr.write(f"[{usage}]\n")
+        if event.thread_id:
+            sys.stderr.write(f"thread: {event.thread_id}\n")
+        sys.stderr.flush()

@@ -1,0 +1,40 @@
+"""Printing for the CLI: JSON lines, tables, and errors with their hints."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from ..core.errors import MiraError
+
+
+def print_json(data: Any, stream: TextIO | None = None) -> None:
+    out = stream or sys.stdout
+    out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def print_error(error: MiraError | dict[str, Any] | str) -> None:
+    if isinstance(error, MiraError):
+        message, hint = error.message, error.hint
+    elif isinstance(error, dict):
+        message, hint = str(error.get("message", "")), str(error.get("hint", "") or "")
+    else:
+        message, hint = error, ""
+    sys.stderr.write(f"error: {message}\n")
+    if hint:
+        sys.stderr.write(f"hint: {hint}\n")
+    sys.stderr.flush()
+
+
+def print_table(headers: list[str], rows: list[list[str]]) -> None:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    sys.stdout.write(line.rstrip() + "\n")
+    for row in rows:
+        sys.stdout.write(
+            "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n"
+        )

@@ -1,0 +1,80 @@
+"""``mira-desktop provider add|list|models|remove``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import asdict
+
+from ..bootstrap import Services
+from ..core.errors import ConfigError
+from .output import print_json, print_table
+
+
+async def run(services: Services, args: argparse.Namespace) -> int:
+    action = args.provider_command
+    if action == "add":
+        return await _add(services, args)
+    if action == "list":
+        return await _list(services, args)
+    if action == "models":
+        return await _models(services, args)
+    await services.providers.remove_provider(args.name)
+    print(f"Removed provider {args.name}.")
+    return 0
+
+
+async def _add(services: Services, args: argparse.Namespace) -> int:
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            raise ConfigError(
+                f"The environment variable {args.api_key_env} is empty or not set.",
+                hint=f"export {args.api_key_env}=... and run the command again.",
+            )
+    config = await services.providers.add_provider(args.name, args.kind, args.base_url, api_key)
+    where = f"; API key stored in the {services.providers.keyring_description}" if api_key else ""
+    print(f"Added provider {config.name} ({config.kind}, {config.base_url}){where}.")
+    return 0
+
+
+async def _list(services: Services, args: argparse.Namespace) -> int:
+    providers = await services.providers.list_providers()
+    storage = services.providers.keyring_description
+    if args.json:
+        print_json(
+            {
+                "providers": [
+                    {
+                        "name": p.name,
+                        "kind": str(p.kind),
+                        "base_url": p.base_url,
+                        "has_key": p.has_key,
+                    }
+                    for p in providers
+                ],
+                "key_storage": storage,
+            }
+        )
+        return 0
+    if not providers:
+        print("No providers yet. Add one, e.g.:")
+        print("  mira-desktop provider add local --kind ollama --base-url http://localhost:11434")
+    else:
+        rows = [[p.name, str(p.kind), p.base_url, "yes" if p.has_key else "no"] for p in providers]
+        print_table(["NAME", "KIND", "BASE URL", "KEY"], rows)
+    print(f"API keys are stored in: {storage}")
+    return 0
+
+
+async def _models(services: Services, args: argparse.Namespace) -> int:
+    models = await services.providers.fetch_models(args.name)
+    if args.json:
+        print_json({"provider": args.name, "models": [asdict(m) for m in models]})
+        return 0
+    for model in models:
+        print(model.name)
+    if not models:
+        print(f"{args.name} lists no models.")
+    return 0

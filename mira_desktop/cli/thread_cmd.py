@@ -1,0 +1,89 @@
+"""``mira-desktop thread list|show``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..bootstrap import Services
+from ..core.models import Message
+from .output import print_json, print_table
+
+
+def message_json(message: Message) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "parent_id": message.parent_id,
+        "role": str(message.role),
+        "status": str(message.status),
+        "text": message.text,
+        "thinking": message.thinking,
+        "usage": message.usage.to_dict() if message.usage else None,
+        "error": message.error,
+        "model": message.model,
+        "provider": message.provider,
+        "created_at": message.created_at,
+        "sibling_index": message.sibling_index,
+        "sibling_count": message.sibling_count,
+    }
+
+
+async def run(services: Services, args: argparse.Namespace) -> int:
+    if args.thread_command == "list":
+        return await _list(services, args)
+    return await _show(services, args)
+
+
+async def _list(services: Services, args: argparse.Namespace) -> int:
+    threads = await services.threads.list_threads(0, args.limit)
+    if args.json:
+        print_json(
+            [
+                {
+                    "id": t.id,
+                    "title": t.title,
+                    "model": t.model,
+                    "pinned": t.pinned,
+                    "created_at": t.created_at,
+                    "updated_at": t.updated_at,
+                }
+                for t in threads
+            ]
+        )
+        return 0
+    if not threads:
+        print(
+            "No threads yet. Start one with: mira-desktop chat --provider NAME --model MODEL Hello"
+        )
+        return 0
+    print_table(["ID", "UPDATED", "TITLE"], [[t.id, t.updated_at[:16], t.title] for t in threads])
+    return 0
+
+
+async def _show(services: Services, args: argparse.Namespace) -> int:
+    thread = await services.threads.get_thread(args.id)
+    messages = await services.threads.get_active_messages(args.id)
+    if args.json:
+        print_json(
+            {
+                "id": thread.id,
+                "title": thread.title,
+                "workspace_id": thread.workspace_id,
+                "model": thread.model,
+                "created_at": thread.created_at,
+                "updated_at": thread.updated_at,
+                "messages": [message_json(m) for m in messages],
+            }
+        )
+        return 0
+    print(f"# {thread.title}")
+    for message in messages:
+        status = "" if str(message.status) == "complete" else f" [{message.status}]"
+        who = "You" if str(message.role) == "user" else (message.model or "assistant")
+        print(f"\n## {who}{status}\n")
+        if message.thinking:
+            print(f"> (thinking) {message.thinking[:200]}")
+        print(message.text)
+        if message.error:
+            print(f"\n(error: {message.error.get('message')})")
+    return 0

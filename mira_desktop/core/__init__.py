@@ -1,0 +1,1 @@
+"""Pure types of Mira Desktop: no Qt, no I/O, standard library only."""

@@ -1,0 +1,185 @@
+"""The error tree of Mira Desktop.
+
+Every error the application raises on purpose is a :class:`MiraError`. Each one
+carries a short message for people (``str(error)``) and a ``hint`` saying what
+to do next. The user interface and the CLI show both; nothing else is needed to
+explain a failure. The tree::
+
+    MiraError
+    ├── ConfigError                 bad settings, unknown provider, bad arguments
+    ├── NotFoundError               a thread, message, provider… that does not exist
+    ├── StorageError                the database or media folder failed (disk full…)
+    ├── ReaderError                 a document cannot be read (attachments, KB)
+    └── ProviderError               anything between us and a model server
+        ├── AuthenticationError     401/403, wrong or missing API key
+        ├── ModelNotFoundError      404 or "model not found"
+        ├── RateLimitError          429; ``retry_after`` seconds when given
+        ├── ContextOverflowError    the prompt does not fit the model's window
+        ├── ServerError             5xx
+        ├── BadRequestError         any other 4xx
+        ├── NetworkError            connection refused, DNS, timeouts
+        └── MalformedStreamError    garbage or a truncated stream
+
+``code`` is a stable machine-readable name, used in JSON output and stored with
+failed messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MiraError(Exception):
+    """Base of every error Mira raises on purpose."""
+
+    code = "error"
+    default_hint = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConfigError(MiraError):
+    code = "config"
+
+
+class NotFoundError(MiraError):
+    code = "not_found"
+
+
+class StorageError(MiraError):
+    code = "storage"
+    default_hint = "Check that the data folder is writable and the disk is not full."
+
+
+class ReaderError(MiraError):
+    code = "reader"
+
+
+class ProviderError(MiraError):
+    code = "provider"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        status: int | None = None,
+        provider: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.status = status
+        self.provider = provider
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.status is not None:
+            data["status"] = self.status
+        return data
+
+
+class AuthenticationError(ProviderError):
+    code = "authentication"
+    default_hint = "Check the provider's API key in Settings → Providers."
+
+
+class ModelNotFoundError(ProviderError):
+    code = "model_not_found"
+    default_hint = "Pick another model, or pull it on the server (e.g. `ollama pull NAME`)."
+
+
+class RateLimitError(ProviderError):
+    code = "rate_limit"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retry_after: float | None = None,
+        hint: str | None = None,
+        status: int | None = 429,
+        provider: str | None = None,
+    ) -> None:
+        if hint is None:
+            hint = (
+                f"Wait {retry_after:g} s and retry."
+                if retry_after is not None
+                else "Wait a moment and retry."
+            )
+        super().__init__(message, hint=hint, status=status, provider=provider)
+        self.retry_after = retry_after
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.retry_after is not None:
+            data["retry_after"] = self.retry_after
+        return data
+
+
+class ContextOverflowError(ProviderError):
+    code = "context_overflow"
+    default_hint = "Compact the conversation (/compact) or start a new thread."
+
+
+class ServerError(ProviderError):
+    code = "server"
+    default_hint = "The model server had a problem; retry, or check its logs."
+
+
+class BadRequestError(ProviderError):
+    code = "bad_request"
+    default_hint = "The server refused the request; check the model and settings."
+
+
+class NetworkError(ProviderError):
+    code = "network"
+    default_hint = "Check that the server is running and the base URL is right (e.g. start Ollama)."
+
+
+class MalformedStreamError(ProviderError):
+    code = "malformed_stream"
+    default_hint = "The server sent an invalid or incomplete answer; retry."
+
+
+_BY_CODE: dict[str, type[MiraError]] = {
+    cls.code: cls
+    for cls in (
+        MiraError,
+        ConfigError,
+        NotFoundError,
+        StorageError,
+        ReaderError,
+        ProviderError,
+        AuthenticationError,
+        ModelNotFoundError,
+        RateLimitError,
+        ContextOverflowError,
+        ServerError,
+        BadRequestError,
+        NetworkError,
+        MalformedStreamError,
+    )
+}
+
+
+def error_from_dict(data: dict[str, Any]) -> MiraError:
+    """Rebuild an error stored with a message (for display after a reload)."""
+    cls = _BY_CODE.get(str(data.get("code", "error")), MiraError)
+    message = str(data.get("message", ""))
+    hint = data.get("hint")
+    if cls is RateLimitError:
+        return RateLimitError(message, retry_after=data.get("retry_after"), hint=hint)
+    if issubclass(cls, ProviderError):
+        return cls(message, hint=hint, status=data.get("status"))
+    return cls(message, hint=hint)

@@ -1,0 +1,233 @@
+"""Typed events.
+
+Two families share this module:
+
+* **Stream events** come out of a provider adapter, one per piece of the wire
+  stream: :class:`TextDelta`, :class:`ThinkingDelta`, :class:`ToolCallDelta`,
+  :class:`UsageReported` and finally :class:`StreamDone`. A stream that ends
+  without :class:`StreamDone` is broken; adapters raise
+  :class:`~mira_desktop.core.errors.MalformedStreamError` instead.
+* **Chat events** come out of ``ChatService.send``: the stream events above
+  (re-yielded), plus the persistence facts (:class:`ThreadCreated`,
+  :class:`UserMessageSaved`, :class:`AssistantMessageStarted`) and exactly one
+  terminal event: :class:`Completed`, :class:`Stopped` or :class:`Failed`.
+
+Every event serialises with ``to_dict()`` to a JSON object with a ``"type"``;
+the CLI's ``--json`` mode prints those objects one per line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .models import Message, Thread, Usage
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    type: ClassVar[str] = "text_delta"
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    type: ClassVar[str] = "thinking_delta"
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    """A piece of a tool call: ``index`` groups deltas of one call; ``name`` and
+    ``call_id`` arrive once, ``arguments`` arrives as JSON text fragments."""
+
+    type: ClassVar[str] = "tool_call"
+    index: int
+    call_id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "index": self.index,
+            "call_id": self.call_id,
+            "name": self.name,
+            "arguments": self.arguments,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReported:
+    """Token counts reported by the provider. ``None`` means "not reported"."""
+
+    type: ClassVar[str] = "usage"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StreamDone:
+    """The provider's own end marker arrived (``[DONE]``, ``done: true``,
+    ``message_stop``)."""
+
+    type: ClassVar[str] = "stream_done"
+    finish_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "finish_reason": self.finish_reason}
+
+
+StreamEvent = TextDelta | ThinkingDelta | ToolCallDelta | UsageReported | StreamDone
+
+#: Events that count as "active content" for lazy persistence (PRODUCT.md §2).
+ACTIVE_CONTENT = (TextDelta, ThinkingDelta, ToolCallDelta)
+
+
+@dataclass(frozen=True, slots=True)
+class RunStarted:
+    """First event of every run: the ids the run will use. For a new draft the
+    thread and the user message are not written yet (``persisted`` is false);
+    the UI shows them optimistically under these final ids."""
+
+    type: ClassVar[str] = "run_started"
+    thread_id: str
+    user_message: Message
+    assistant_message_id: str
+    provider: str
+    model: str
+    persisted: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "thread_id": self.thread_id,
+            "user_message_id": self.user_message.id,
+            "assistant_message_id": self.assistant_message_id,
+            "provider": self.provider,
+            "model": self.model,
+            "persisted": self.persisted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadCreated:
+    type: ClassVar[str] = "thread_created"
+    thread: Thread
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "thread_id": self.thread.id, "title": self.thread.title}
+
+
+@dataclass(frozen=True, slots=True)
+class UserMessageSaved:
+    type: ClassVar[str] = "user_message_saved"
+    message: Message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "thread_id": self.message.thread_id,
+            "message_id": self.message.id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantMessageStarted:
+    type: ClassVar[str] = "assistant_started"
+    message: Message
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "thread_id": self.message.thread_id,
+            "message_id": self.message.id,
+            "model": self.message.model,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Terminal:
+    """Shared shape of the three terminal events."""
+
+    thread_id: str | None
+    message_id: str | None
+    text: str
+    thinking: str
+    usage: Usage
+    error: dict[str, Any] | None = None
+    message: Message | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,  # type: ignore[attr-defined]
+            "thread_id": self.thread_id,
+            "message_id": self.message_id,
+            "text": self.text,
+            "thinking": self.thinking,
+            "usage": self.usage.to_dict(),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Completed(_Terminal):
+    type: ClassVar[str] = "completed"
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped(_Terminal):
+    type: ClassVar[str] = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class Failed(_Terminal):
+    type: ClassVar[str] = "failed"
+
+
+TerminalEvent = Completed | Stopped | Failed
+
+ChatEvent = (
+    StreamEvent
+    | RunStarted
+    | ThreadCreated
+    | UserMessageSaved
+    | AssistantMessageStarted
+    | Completed
+    | Stopped
+    | Failed
+)
+
+__all__ = [
+    "ACTIVE_CONTENT",
+    "AssistantMessageStarted",
+    "ChatEvent",
+    "Completed",
+    "Failed",
+    "RunStarted",
+    "Stopped",
+    "StreamDone",
+    "StreamEvent",
+    "TerminalEvent",
+    "TextDelta",
+    "ThinkingDelta",
+    "ThreadCreated",
+    "ToolCallDelta",
+    "UsageReported",
+    "UserMessageSaved",
+]

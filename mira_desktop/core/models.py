@@ -1,0 +1,184 @@
+"""Plain value types of the product (PRODUCT.md §1): workspaces, threads, messages,
+usage, providers, models, roles. Frozen dataclasses; no I/O and no behaviour beyond
+small derived properties. Identity (ids, parent links) is stored here because the
+conversation is a tree and every layer needs to see its shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class MessageRole(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+    SYSTEM_CARD = "system-card"
+
+
+class MessageStatus(StrEnum):
+    COMPLETE = "complete"
+    STREAMING = "streaming"
+    STOPPED = "stopped"
+    FAILED = "failed"
+
+
+class ProviderKind(StrEnum):
+    OPENAI = "openai"
+    OLLAMA = "ollama"
+    ANTHROPIC = "anthropic"
+
+
+class ModelTier(StrEnum):
+    FAST = "fast"
+    STANDARD = "standard"
+    REASONING = "reasoning"
+
+
+DEFAULT_WORKSPACE_NAME = "Mira BASE"
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage of one answer. ``estimated`` is true when any count was computed
+    locally with tiktoken rather than reported by the provider;
+    ``reasoning_estimated`` says the same of the reasoning count alone."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    estimated: bool = False
+    reasoning_estimated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "reasoning_tokens": self.reasoning_tokens,
+            "estimated": self.estimated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    id: str
+    name: str
+    color: str = ""
+    root_dir: str | None = None
+    sort_order: int = 0
+    is_default: bool = False
+    created_at: str = ""
+    updated_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    id: str
+    title: str
+    workspace_id: str
+    created_at: str
+    updated_at: str
+    provider_id: str | None = None
+    model: str | None = None
+    role_id: str | None = None
+    kb_id: str | None = None
+    agent_enabled: bool = False
+    mode: str = "chat"
+    tts_enabled: bool = False
+    image_enabled: bool = False
+    pinned: bool = False
+    pin_order: int | None = None
+    archived: bool = False
+    deleted_at: str | None = None
+    source: str = "desktop"
+    active_leaf_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    id: str
+    thread_id: str
+    role: MessageRole
+    text: str
+    created_at: str
+    updated_at: str = ""
+    parent_id: str | None = None
+    status: MessageStatus = MessageStatus.COMPLETE
+    thinking: str = ""
+    thinking_ms: int | None = None
+    model: str | None = None
+    provider: str | None = None
+    usage: Usage | None = None
+    error: dict[str, Any] | None = None
+    data: dict[str, Any] | None = None
+    deleted_at: str | None = None
+    sibling_index: int = 0
+    sibling_count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderConfig:
+    id: str
+    name: str
+    kind: ProviderKind
+    base_url: str
+    has_key: bool = False
+    created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """A model as a provider lists it, plus the per-model settings of §12."""
+
+    name: str
+    provider_id: str | None = None
+    provider_name: str = ""
+    display_name: str = ""
+    context_window: int | None = None
+    vision: bool = False
+    tier: ModelTier | None = None
+    compaction_threshold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    id: str
+    name: str
+    description: str = ""
+    persona: str = ""
+    world_view: str = ""
+    scenario: str = ""
+    examples: str = ""
+    style: str = ""
+    constraints: str = ""
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One message of a request to a model, in vendor-neutral form."""
+
+    role: str  # "system" | "user" | "assistant"
+    content: str
+    images: tuple[ImagePart, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImagePart:
+    mime: str
+    data_base64: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """What a provider adapter needs to stream one answer."""
+
+    model: str
+    messages: tuple[ChatMessage, ...]
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,216 @@
+"""The adapter for Anthropic's Messages API (``base_url`` is the root, e.g.
+``https://api.anthropic.com``). It owns the headers (``x-api-key``,
+``anthropic-version``), the body of ``POST /v1/messages`` (system prompt as a
+top-level field, image blocks, the required ``max_tokens``) and the parsing of
+its named SSE events into core stream events: text, thinking and tool-use
+blocks, token usage, ``message_stop`` and ``error`` events; plus
+``GET /v1/models`` for the model list."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.events import (
+    StreamDone,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallDelta,
+    UsageReported,
+)
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+
+from .base import HttpProvider
+from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .streams import SSEEvent, as_dict, iter_sse, loads_chunk
+
+log = logging.getLogger(__name__)
+
+ANTHROPIC_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096
+_MODEL_PAGES = 20
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    """One user/assistant message; images become base64 blocks before the text."""
+    if not message.images:
+        return {"role": message.role, "content": message.content}
+    blocks: list[dict[str, Any]] = [
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": image.mime, "data": image.data_base64},
+        }
+        for image in message.images
+    ]
+    if message.content:
+        blocks.append({"type": "text", "text": message.content})
+    return {"role": message.role, "content": blocks}
+
+
+def build_body(request: ChatRequest) -> dict[str, Any]:
+    """The JSON body of a streamed ``/v1/messages`` request."""
+    system = "\n\n".join(m.content for m in request.messages if m.role == "system" and m.content)
+    body: dict[str, Any] = {
+        "model": request.model,
+        "max_tokens": request.max_tokens if request.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        "messages": [_message(m) for m in request.messages if m.role in ("user", "assistant")],
+        "stream": True,
+    }
+    if system:
+        body["system"] = system
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.top_p is not None:
+        body["top_p"] = request.top_p
+    body.update(request.extra)
+    return body
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class AnthropicStreamParser:
+    """Turns the SSE events of one answer into stream events; ``done`` becomes
+    true at ``message_stop``. Unknown event types are ignored."""
+
+    def __init__(self, provider: str | None = None) -> None:
+        self.provider = provider
+        self.done = False
+        self.signatures: dict[int, str] = {}
+        self._tools: dict[int, int] = {}  # content block index → tool-call index
+        self._input: int | None = None
+        self._output: int | None = None
+        self._stop_reason: str | None = None
+        self._handlers: dict[str, Callable[[dict[str, Any]], list[StreamEvent]]] = {
+            "message_start": self._message_start,
+            "content_block_start": self._block_start,
+            "content_block_delta": self._block_delta,
+            "message_delta": self._message_delta,
+            "message_stop": self._message_stop,
+            "error": self._error,
+        }
+
+    def feed(self, sse: SSEEvent) -> list[StreamEvent]:
+        obj = loads_chunk(sse.data, provider=self.provider)
+        if not isinstance(obj, dict):
+            raise MalformedStreamError(
+                f"The server sent an unexpected event: {excerpt(sse.data)!r}",
+                provider=self.provider,
+            )
+        handler = self._handlers.get(str(obj.get("type") or sse.event))
+        return handler(obj) if handler else []
+
+    def _message_start(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        message = as_dict(obj.get("message"))
+        self._usage(message.get("usage"))
+        return []
+
+    def _usage(self, usage: Any) -> None:
+        """Prompt tokens include cache writes and reads; output is cumulative."""
+        if not isinstance(usage, dict):
+            return
+        parts = [
+            _count(usage.get(key))
+            for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+        ]
+        if any(part is not None for part in parts):
+            self._input = sum(part or 0 for part in parts)
+        if _count(usage.get("output_tokens")) is not None:
+            self._output = usage["output_tokens"]
+
+    def _block_start(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        index, block = obj.get("index"), obj.get("content_block")
+        if not isinstance(block, dict) or not isinstance(index, int):
+            return []
+        kind = block.get("type")
+        if kind == "tool_use":
+            tool = self._tools[index] = len(self._tools)
+            return [ToolCallDelta(tool, call_id=block.get("id"), name=block.get("name"))]
+        if kind == "text" and block.get("text"):
+            return [TextDelta(str(block["text"]))]
+        if kind == "thinking" and block.get("thinking"):
+            return [ThinkingDelta(str(block["thinking"]))]
+        return []
+
+    def _block_delta(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        index, delta = obj.get("index"), obj.get("delta")
+        if not isinstance(delta, dict):
+            return []
+        kind = delta.get("type")
+        if kind == "text_delta" and delta.get("text"):
+            return [TextDelta(str(delta["text"]))]
+        if kind == "thinking_delta" and delta.get("thinking"):
+            return [ThinkingDelta(str(delta["thinking"]))]
+        if kind == "signature_delta" and isinstance(index, int):
+            signature = str(delta.get("signature") or "")
+            self.signatures[index] = self.signatures.get(index, "") + signature
+        elif kind == "input_json_delta" and delta.get("partial_json") and index in self._tools:
+            return [ToolCallDelta(self._tools[index], arguments=str(delta["partial_json"]))]
+        return []
+
+    def _message_delta(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        delta = obj.get("delta")
+        if isinstance(delta, dict) and delta.get("stop_reason"):
+            self._stop_reason = str(delta["stop_reason"])
+        self._usage(obj.get("usage"))
+        return []
+
+    def _message_stop(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        self.done = True
+        return [
+            UsageReported(prompt_tokens=self._input, completion_tokens=self._output),
+            StreamDone(self._stop_reason),
+        ]
+
+    def _error(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        error = error_from_stream_obj(obj, provider=self.provider)
+        if error is None:
+            raise MalformedStreamError(
+                f"The server sent an unreadable error: {excerpt(str(obj))!r}",
+                provider=self.provider,
+            )
+        raise error
+
+
+class AnthropicProvider(HttpProvider):
+    """Anthropic's Messages API (or a server imitating it)."""
+
+    def _auth_headers(self) -> dict[str, str]:
+        headers = {"anthropic-version": ANTHROPIC_VERSION}
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
+        return headers
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one answer; ends with ``StreamDone`` or raises a ``ProviderError``."""
+        url = self._url("/v1/messages")
+        log.debug("%s: POST %s model=%s", self.name, url, request.model)
+        parser = AnthropicStreamParser(self.name)
+        async with self._open_stream(url, build_body(request)) as response:
+            async for sse in iter_sse(response.aiter_lines()):
+                for event in parser.feed(sse):
+                    yield event
+                if parser.done:
+                    return
+        raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
+
+    async def list_models(self) -> list[ModelInfo]:
+        """``GET /v1/models`` (following pages) → the models' ids, sorted."""
+        names: set[str] = set()
+        params: dict[str, Any] = {"limit": 1000}
+        for _ in range(_MODEL_PAGES):
+            data = await self._get_json("/v1/models", params=params)
+            items = data.get("data") if isinstance(data, dict) else None
+            if not isinstance(items, list):
+                raise MalformedStreamError(
+                    f"{self._url('/v1/models')} did not list models", provider=self.name
+                )
+            names.update(str(i["id"]) for i in items if isinstance(i, dict) and i.get("id"))
+            if not (data.get("has_more") and data.get("last_id")):
+                break
+            params = {"limit": 1000, "after_id": data["last_id"]}
+        return [ModelInfo(name=name) for name in sorted(names)]

@@ -1,0 +1,157 @@
+"""The base of the provider adapters: :class:`HttpProvider` owns (or borrows)
+the ``httpx.AsyncClient``, the default timeouts (connect 10 s, read 300 s, no
+total limit), header building, streamed POSTs whose non-success answers and
+transport failures become typed errors, and JSON GETs. Vendor request formats
+live in the adapters; error mapping in ``errormap``; SSE and ``<think>``
+parsing in ``streams``."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import ssl
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+
+from mira_desktop import __version__
+from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.events import StreamEvent
+from mira_desktop.core.models import ChatRequest, ModelInfo
+
+from .errormap import error_from_response, excerpt, network_error
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"mira-desktop/{__version__}"
+CONNECT_TIMEOUT = 10.0
+READ_TIMEOUT = 300.0
+#: connect 10 s; read/write/pool 300 s (models can think long); no total limit.
+DEFAULT_TIMEOUT = httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT)
+#: Local model servers are never reached through a system proxy.
+_NO_PROXY_MOUNTS: dict[str, httpx.AsyncBaseTransport | None] = {
+    "all://localhost": None,
+    "all://127.0.0.1": None,
+}
+
+
+class HttpProvider:
+    """Base of the adapters: an ``httpx.AsyncClient`` (injected, or created and
+    then owned and closed by :meth:`aclose`), header building, streamed requests
+    with error mapping and JSON GETs."""
+
+    def __init__(
+        self,
+        name: str,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        client: httpx.AsyncClient | None = None,
+        timeout: float | httpx.Timeout | None = None,
+    ) -> None:
+        self.name = name
+        self.base_url = base_url.strip().rstrip("/")
+        self._api_key = api_key or None
+        self._timeout = make_timeout(timeout) if timeout is not None else None
+        self._owns_client = client is None
+        self._client = client or httpx.AsyncClient(
+            timeout=self._timeout or DEFAULT_TIMEOUT, mounts=_NO_PROXY_MOUNTS, verify=ssl_context()
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})"
+
+    async def __aenter__(self) -> HttpProvider:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this provider created it."""
+        if self._owns_client:
+            await self._client.aclose()
+
+    def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one answer; implemented by each adapter."""
+        raise NotImplementedError
+
+    async def list_models(self) -> list[ModelInfo]:
+        """The models the server offers; implemented by each adapter."""
+        raise NotImplementedError
+
+    def _url(self, path: str) -> str:
+        return f"{self.base_url}/{path.lstrip('/')}"
+
+    def _auth_headers(self) -> dict[str, str]:
+        """Vendor authentication headers; overridden by the adapters."""
+        return {}
+
+    def _headers(self, *, streaming: bool = False) -> dict[str, str]:
+        headers = {"content-type": "application/json", "user-agent": USER_AGENT}
+        headers["accept"] = "text/event-stream" if streaming else "application/json"
+        headers.update(self._auth_headers())
+        return headers
+
+    def _request_timeout(self) -> Any:
+        return self._timeout if self._timeout is not None else httpx.USE_CLIENT_DEFAULT
+
+    @asynccontextmanager
+    async def _open_stream(
+        self, url: str, body: dict[str, Any], *, accept: str = "text/event-stream"
+    ) -> AsyncIterator[httpx.Response]:
+        """POST ``body`` and yield the streamed 2xx response; raise the typed error
+        for any other status or transport failure. Leaving the block (including by
+        cancellation) closes the response at once."""
+        headers = {**self._headers(streaming=True), "accept": accept}
+        started = False
+        try:
+            async with self._client.stream(
+                "POST", url, json=body, headers=headers, timeout=self._request_timeout()
+            ) as response:
+                if not response.is_success:
+                    await response.aread()
+                    raise error_from_response(response, provider=self.name)
+                if "text/html" in response.headers.get("content-type", ""):
+                    raise MalformedStreamError(
+                        f"{url} answered with a web page, not a model stream",
+                        hint="Check the provider's base URL.",
+                        provider=self.name,
+                    )
+                started = True
+                yield response
+        except (httpx.RequestError, httpx.InvalidURL) as exc:
+            raise network_error(exc, url, provider=self.name, streaming=started) from exc
+
+    async def _get_json(self, path: str, params: dict[str, Any] | None = None) -> Any:
+        """GET ``path`` and return its JSON, mapping failures to typed errors."""
+        url = self._url(path)
+        try:
+            response = await self._client.get(
+                url, params=params, headers=self._headers(), timeout=self._request_timeout()
+            )
+        except (httpx.RequestError, httpx.InvalidURL) as exc:
+            raise network_error(exc, url, provider=self.name) from exc
+        if not response.is_success:
+            raise error_from_response(response, provider=self.name)
+        try:
+            return response.json()
+        except ValueError:
+            raise MalformedStreamError(
+                f"{url} did not answer JSON: {excerpt(response.text)!r}", provider=self.name
+            ) from None
+
+
+@functools.cache
+def ssl_context() -> ssl.SSLContext:
+    """The default certificate-verifying SSL context, built once (it costs ~50 ms)."""
+    return httpx.create_ssl_context()
+
+
+def make_timeout(timeout: float | httpx.Timeout) -> httpx.Timeout:
+    """An ``httpx.Timeout`` from seconds (connect capped at 10 s) or as given."""
+    if isinstance(timeout, httpx.Timeout):
+        return timeout
+    return httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT))

@@ -1,0 +1,223 @@
+"""Mapping of failures to the typed errors of ``core.errors``: an HTTP error
+answer (status, JSON error object in the OpenAI, Ollama or Anthropic shape, or
+plain text) or an error object met inside a stream becomes the matching
+``ProviderError`` carrying the provider's own message; ``Retry-After`` becomes
+``RateLimitError.retry_after``; httpx transport failures become ``NetworkError``
+naming the URL (or ``MalformedStreamError`` when a stream is cut short)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import time
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
+from typing import Any, NamedTuple
+
+import httpx
+
+from mira_desktop.core.errors import (
+    AuthenticationError,
+    BadRequestError,
+    ContextOverflowError,
+    MalformedStreamError,
+    ModelNotFoundError,
+    NetworkError,
+    ProviderError,
+    RateLimitError,
+    ServerError,
+)
+
+log = logging.getLogger(__name__)
+
+TRUNCATED_MESSAGE = "The stream ended before the answer was complete"
+_EXCERPT_CHARS = 80
+_MESSAGE_CHARS = 500
+
+_CONTEXT_PATTERNS = re.compile(
+    r"context_length_exceeded|maximum context length|prompt is too long|"
+    r"exceeds? the context window|context window|exceeds the available context size|"
+    r"input is too long|context size has been exceeded",
+    re.IGNORECASE,
+)
+_MODEL_NOT_FOUND = re.compile(
+    r"\bmodel\s+(?:[\"'`][^\"'`]*[\"'`]|\S+)\s+(?:was\s+)?(?:not\s+found|does\s+not\s+exist)"
+    r"|\bmodel[_ ]not[_ ]found\b",
+    re.IGNORECASE,
+)
+_AUTH_TYPES = {"authentication_error", "permission_error", "invalid_api_key", "unauthorized"}
+_NOT_FOUND_TYPES = {"not_found_error", "model_not_found"}
+_RATE_TYPES = {"rate_limit_error", "rate_limit_exceeded", "insufficient_quota"}
+_SERVER_TYPES = {"overloaded_error", "api_error", "server_error", "internal_server_error"}
+_BAD_REQUEST_TYPES = {"invalid_request_error", "request_too_large", "bad_request"}
+
+
+class ErrorInfo(NamedTuple):
+    """The parts of an error answer: the provider's message, ``type`` and ``code``."""
+
+    message: str
+    type: str | None = None
+    code: str | None = None
+
+
+def excerpt(text: str, limit: int = _EXCERPT_CHARS) -> str:
+    """A short, single-line quote of ``text`` for error messages."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def error_info_from_obj(obj: Any) -> ErrorInfo | None:
+    """Read an error object: OpenAI ``{"error":{"message","type","code"}}``, Ollama
+    ``{"error":"..."}``, Anthropic ``{"type":"error","error":{...}}``, or a bare
+    ``{"message": ...}`` / ``{"detail": ...}``. ``None`` when it is no error object."""
+    if not isinstance(obj, dict):
+        return None
+    err = obj.get("error")
+    if isinstance(err, dict):
+        message = err.get("message") or err.get("msg") or ""
+        code = err.get("code")
+        return ErrorInfo(
+            str(message) if message else json.dumps(err)[:_MESSAGE_CHARS],
+            str(err["type"]) if err.get("type") is not None else None,
+            str(code) if code is not None else None,
+        )
+    if isinstance(err, str):
+        return ErrorInfo(err)
+    for key in ("message", "detail"):
+        if isinstance(obj.get(key), str):
+            return ErrorInfo(obj[key], str(obj["type"]) if obj.get("type") else None)
+    return None
+
+
+def error_info_from_body(body: bytes, status: int, reason: str = "") -> ErrorInfo:
+    """Parse an error answer's body: a JSON error object, else its plain text."""
+    text = body.decode("utf-8", errors="replace").strip()
+    try:
+        info = error_info_from_obj(json.loads(text)) if text else None
+    except ValueError:
+        info = None
+    if info is not None and info.message:
+        return info
+    if text:
+        return ErrorInfo(text[:_MESSAGE_CHARS])
+    return ErrorInfo(f"HTTP {status} {reason}".strip())
+
+
+def parse_retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``Retry-After`` (seconds or an HTTP date) or
+    ``retry-after-ms``; ``None`` when absent or unreadable."""
+    value = headers.get("retry-after")
+    if value is not None:
+        value = value.strip()
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = None
+        if seconds is not None:
+            return max(0.0, seconds) if math.isfinite(seconds) else None
+        try:
+            return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+        except (TypeError, ValueError, IndexError):
+            log.debug("Unreadable Retry-After header %r", value)
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000.0)
+        except ValueError:
+            log.debug("Unreadable retry-after-ms header %r", millis)
+    return None
+
+
+def is_context_overflow(info: ErrorInfo) -> bool:
+    """True when an error says the prompt does not fit the model's window."""
+    if info.code == "context_length_exceeded":
+        return True
+    return bool(_CONTEXT_PATTERNS.search(info.message))
+
+
+def classify_error(
+    info: ErrorInfo,
+    status: int | None = None,
+    *,
+    retry_after: float | None = None,
+    provider: str | None = None,
+) -> ProviderError:
+    """The typed error for an HTTP status (``None`` inside a stream) and error info."""
+    kinds = {info.type, info.code} - {None}
+    kw: dict[str, Any] = {"status": status, "provider": provider}
+    if status in (401, 403) or kinds & _AUTH_TYPES:
+        return AuthenticationError(info.message, **kw)
+    if status in (None, 400, 413, 422) and is_context_overflow(info):
+        return ContextOverflowError(info.message, **kw)
+    if status == 429 or kinds & _RATE_TYPES:
+        return RateLimitError(info.message, retry_after=retry_after, **kw)
+    if status == 404 or kinds & _NOT_FOUND_TYPES or _MODEL_NOT_FOUND.search(info.message):
+        return ModelNotFoundError(info.message, **kw)
+    if (status is not None and status >= 500) or kinds & _SERVER_TYPES:
+        return ServerError(info.message, **kw)
+    if (status is not None and 400 <= status < 500) or kinds & _BAD_REQUEST_TYPES:
+        return BadRequestError(info.message, **kw)
+    return ServerError(info.message, **kw)
+
+
+def error_from_stream_obj(obj: Any, *, provider: str | None = None) -> ProviderError | None:
+    """The typed error for an error object met inside a stream, else ``None``.
+    A numeric ``code`` in the HTTP error range is used as the status."""
+    info = error_info_from_obj(obj)
+    if info is None:
+        return None
+    status = int(info.code) if info.code and info.code.isdigit() else None
+    if status is not None and not 400 <= status < 600:
+        status = None
+    return classify_error(info, status, provider=provider)
+
+
+def error_from_response(response: httpx.Response, *, provider: str | None = None) -> ProviderError:
+    """The typed error for a non-success answer whose body has been read."""
+    if response.is_redirect:
+        location = response.headers.get("location", "?")
+        return BadRequestError(
+            f"{response.request.url} redirected to {location}",
+            hint="Update the provider's base URL to the new address.",
+            status=response.status_code,
+            provider=provider,
+        )
+    info = error_info_from_body(response.content, response.status_code, response.reason_phrase)
+    retry_after = parse_retry_after(response.headers)
+    error = classify_error(info, response.status_code, retry_after=retry_after, provider=provider)
+    log.info(
+        "%s answered HTTP %s: %s (%s)",
+        provider,
+        response.status_code,
+        excerpt(info.message, 200),
+        error.code,
+    )
+    return error
+
+
+def network_error(
+    exc: Exception, url: str, *, provider: str | None = None, streaming: bool = False
+) -> ProviderError:
+    """Map an httpx failure to a typed error naming ``url``. A connection cut while
+    the body streams (``RemoteProtocolError``) is a truncated answer."""
+    kw: dict[str, Any] = {"provider": provider}
+    if streaming and isinstance(exc, httpx.RemoteProtocolError):
+        log.info("Stream from %s cut short: %s", url, exc)
+        return MalformedStreamError(TRUNCATED_MESSAGE, **kw)
+    detail = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.DecodingError):
+        return MalformedStreamError(f"Could not decode the answer of {url}: {detail}", **kw)
+    if isinstance(exc, httpx.ConnectTimeout):
+        message = f"Timed out connecting to {url}"
+    elif isinstance(exc, httpx.TimeoutException):
+        message = f"Timed out waiting for {url}"
+    elif isinstance(exc, httpx.ConnectError):
+        message = f"Could not connect to {url}: {detail}"
+    elif isinstance(exc, httpx.InvalidURL | httpx.UnsupportedProtocol):
+        message = f"Invalid server URL {url}: {detail}"
+    else:
+        message = f"The connection to {url} failed: {detail}"
+    log.info("%s", message)
+    return NetworkError(message, **kw)

@@ -1,0 +1,165 @@
+"""The adapter for Ollama's native API (``base_url`` is the server root, e.g.
+``http://localhost:11434``). It owns the body of ``POST /api/chat`` (messages
+with base64 ``images``, sampling settings under ``options``) and the parsing of
+its NDJSON stream into core stream events: ``message.content`` (with a leading
+``<think>`` block split out), ``message.thinking``, ``message.tool_calls``, the
+final ``done: true`` line with its token counts, and ``{"error": ...}`` lines;
+plus ``GET /api/tags`` for the model list."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.events import (
+    StreamDone,
+    StreamEvent,
+    ThinkingDelta,
+    ToolCallDelta,
+    UsageReported,
+)
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+
+from .base import HttpProvider
+from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .streams import ThinkSplitter, as_dict, loads_chunk, split_events
+
+log = logging.getLogger(__name__)
+
+_OPTION_NAMES = {"temperature": "temperature", "top_p": "top_p", "max_tokens": "num_predict"}
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    data: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.images:
+        data["images"] = [image.data_base64 for image in message.images]
+    return data
+
+
+def build_body(request: ChatRequest) -> dict[str, Any]:
+    """The JSON body of a streamed ``/api/chat`` request. An ``options`` dict in
+    ``request.extra`` is merged with the sampling options, not replacing them."""
+    body: dict[str, Any] = {
+        "model": request.model,
+        "messages": [_message(m) for m in request.messages],
+        "stream": True,
+    }
+    options = {
+        wire: getattr(request, field)
+        for field, wire in _OPTION_NAMES.items()
+        if getattr(request, field) is not None
+    }
+    extra = dict(request.extra)
+    if isinstance(extra.get("options"), dict):
+        options.update(extra.pop("options"))
+    if options:
+        body["options"] = options
+    body.update(extra)
+    return body
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class OllamaStreamParser:
+    """Turns the NDJSON lines of one answer into stream events; ``done`` becomes
+    true at the ``done: true`` line."""
+
+    def __init__(self, provider: str | None = None) -> None:
+        self.provider = provider
+        self.done = False
+        self._splitter = ThinkSplitter()
+        self._tool_calls = 0
+
+    def feed(self, line: str) -> list[StreamEvent]:
+        if not line.strip():
+            return []
+        obj = loads_chunk(line, provider=self.provider)
+        if not isinstance(obj, dict):
+            raise MalformedStreamError(
+                f"The server sent an unexpected line: {excerpt(line)!r}", provider=self.provider
+            )
+        if obj.get("error"):
+            error = error_from_stream_obj(obj, provider=self.provider)
+            if error is not None:
+                raise error
+        message = obj.get("message")
+        events = self._message(message) if isinstance(message, dict) else []
+        if obj.get("done") is True:
+            self.done = True
+            events.extend(self._finish(obj))
+        return events
+
+    def _message(self, message: dict[str, Any]) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        thinking = message.get("thinking")
+        if isinstance(thinking, str) and thinking:
+            events.append(ThinkingDelta(thinking))
+        content = message.get("content")
+        if isinstance(content, str) and content:
+            events.extend(split_events(self._splitter.feed(content)))
+        for call in message.get("tool_calls") or []:
+            if isinstance(call, dict):
+                events.append(self._tool_call(call))
+        return events
+
+    def _tool_call(self, call: dict[str, Any]) -> ToolCallDelta:
+        """Ollama sends each call whole, with ``arguments`` as an object."""
+        function = as_dict(call.get("function"))
+        arguments = function.get("arguments")
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments if arguments is not None else {})
+        index, self._tool_calls = self._tool_calls, self._tool_calls + 1
+        return ToolCallDelta(
+            index=index, call_id=call.get("id"), name=function.get("name"), arguments=arguments
+        )
+
+    def _finish(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        events = split_events(self._splitter.flush())
+        prompt, completion = _count(obj.get("prompt_eval_count")), _count(obj.get("eval_count"))
+        if prompt is not None or completion is not None:
+            events.append(UsageReported(prompt_tokens=prompt, completion_tokens=completion))
+        reason = obj.get("done_reason")
+        events.append(StreamDone(str(reason) if reason else None))
+        return events
+
+
+class OllamaProvider(HttpProvider):
+    """An Ollama server reached through its native ``/api`` endpoints."""
+
+    def _auth_headers(self) -> dict[str, str]:
+        # Ollama needs no key; one set anyway (e.g. behind a proxy) goes as Bearer.
+        return {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one answer; ends with ``StreamDone`` or raises a ``ProviderError``."""
+        url = self._url("/api/chat")
+        log.debug("%s: POST %s model=%s", self.name, url, request.model)
+        parser = OllamaStreamParser(self.name)
+        body = build_body(request)
+        async with self._open_stream(url, body, accept="application/x-ndjson") as response:
+            async for line in response.aiter_lines():
+                for event in parser.feed(line):
+                    yield event
+                if parser.done:
+                    return
+        raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
+
+    async def list_models(self) -> list[ModelInfo]:
+        """``GET /api/tags`` → the pulled models' names, sorted."""
+        data = await self._get_json("/api/tags")
+        items = data.get("models") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise MalformedStreamError(
+                f"{self._url('/api/tags')} did not list models", provider=self.name
+            )
+        names = {
+            str(item.get("name") or item.get("model"))
+            for item in items
+            if isinstance(item, dict) and (item.get("name") or item.get("model"))
+        }
+        return [ModelInfo(name=name) for name in sorted(names)]

@@ -1,0 +1,199 @@
+"""The adapter for any OpenAI-compatible chat server (OpenAI, Ollama's ``/v1``,
+LM Studio, llama.cpp, vLLM, OpenRouter…). It owns the request body of
+``POST {base}/chat/completions`` (``base`` includes ``/v1``) and the parsing of
+its SSE stream into core stream events: content, reasoning (``reasoning_content``
+/ ``reasoning`` fields or a leading ``<think>`` block), tool-call fragments,
+usage, ``[DONE]`` and in-stream error objects; plus ``GET {base}/models``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.events import (
+    StreamDone,
+    StreamEvent,
+    ThinkingDelta,
+    ToolCallDelta,
+    UsageReported,
+)
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+
+from .base import HttpProvider
+from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .streams import SSEEvent, ThinkSplitter, as_dict, iter_sse, loads_chunk, split_events
+
+log = logging.getLogger(__name__)
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    """One message in OpenAI form; a user message with images becomes parts."""
+    if message.role != "user" or not message.images:
+        return {"role": message.role, "content": message.content}
+    parts: list[dict[str, Any]] = []
+    if message.content:
+        parts.append({"type": "text", "text": message.content})
+    for image in message.images:
+        url = f"data:{image.mime};base64,{image.data_base64}"
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return {"role": "user", "content": parts}
+
+
+def build_body(request: ChatRequest) -> dict[str, Any]:
+    """The JSON body of a streamed ``/chat/completions`` request."""
+    body: dict[str, Any] = {
+        "model": request.model,
+        "messages": [_message(m) for m in request.messages],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    for key in ("temperature", "top_p", "max_tokens"):
+        value = getattr(request, key)
+        if value is not None:
+            body[key] = value
+    body.update(request.extra)
+    return body
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _usage_event(usage: dict[str, Any]) -> UsageReported:
+    details = usage.get("completion_tokens_details")
+    reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+    return UsageReported(
+        prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
+        completion_tokens=_int_or_none(usage.get("completion_tokens")),
+        reasoning_tokens=_int_or_none(reasoning),
+    )
+
+
+def _tool_call_events(tool_calls: Any) -> list[StreamEvent]:
+    events: list[StreamEvent] = []
+    if not isinstance(tool_calls, list):
+        return events
+    for position, call in enumerate(tool_calls):
+        if not isinstance(call, dict):
+            continue
+        function = as_dict(call.get("function"))
+        index = call.get("index")
+        events.append(
+            ToolCallDelta(
+                index=index if isinstance(index, int) else position,
+                call_id=call.get("id"),
+                name=function.get("name"),
+                arguments=function.get("arguments") or "",
+            )
+        )
+    return events
+
+
+class OpenAIStreamParser:
+    """Turns the SSE events of one answer into stream events; ``done`` becomes
+    true at ``[DONE]``. Usage is remembered and reported just before the end."""
+
+    def __init__(self, provider: str | None = None) -> None:
+        self.provider = provider
+        self.done = False
+        self._splitter = ThinkSplitter()
+        self._finish_reason: str | None = None
+        self._usage: dict[str, Any] | None = None
+
+    def feed(self, sse: SSEEvent) -> list[StreamEvent]:
+        data = sse.data.strip()
+        if data == "[DONE]":
+            self.done = True
+            return self._finish()
+        return self._chunk(loads_chunk(data, provider=self.provider), data)
+
+    def feed_completion(self, body: str) -> list[StreamEvent]:
+        """A whole JSON answer (a server that ignored ``stream: true``, or an
+        error object sent with status 200): its choices' ``message`` read as one
+        delta, then the end of the stream."""
+        obj = loads_chunk(body, provider=self.provider)
+        if isinstance(obj, dict) and isinstance(obj.get("choices"), list):
+            choices = [as_dict(c) for c in obj["choices"]]
+            obj = {**obj, "choices": [{**c, "delta": c.get("message")} for c in choices]}
+        events = self._chunk(obj, body)
+        self.done = True
+        return events + self._finish()
+
+    def _chunk(self, obj: Any, raw: str) -> list[StreamEvent]:
+        if not isinstance(obj, dict):
+            raise MalformedStreamError(
+                f"The server sent an unexpected chunk: {excerpt(raw)!r}", provider=self.provider
+            )
+        if obj.get("error"):
+            error = error_from_stream_obj(obj, provider=self.provider)
+            if error is not None:
+                raise error
+        if isinstance(obj.get("usage"), dict):
+            self._usage = obj["usage"]
+        events: list[StreamEvent] = []
+        for choice in obj.get("choices") or []:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta")
+            if isinstance(delta, dict):
+                events.extend(self._delta(delta))
+            if choice.get("finish_reason"):
+                self._finish_reason = str(choice["finish_reason"])
+        return events
+
+    def _delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+        if isinstance(reasoning, str) and reasoning:
+            events.append(ThinkingDelta(reasoning))
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            events.extend(split_events(self._splitter.feed(content)))
+        events.extend(_tool_call_events(delta.get("tool_calls")))
+        return events
+
+    def _finish(self) -> list[StreamEvent]:
+        events = split_events(self._splitter.flush())
+        if self._usage is not None:
+            events.append(_usage_event(self._usage))
+        events.append(StreamDone(self._finish_reason))
+        return events
+
+
+class OpenAIProvider(HttpProvider):
+    """A server speaking OpenAI's chat-completions API; ``base_url`` includes
+    ``/v1`` (e.g. ``http://localhost:11434/v1``)."""
+
+    def _auth_headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one answer; ends with ``StreamDone`` or raises a ``ProviderError``."""
+        url = self._url("/chat/completions")
+        log.debug("%s: POST %s model=%s", self.name, url, request.model)
+        parser = OpenAIStreamParser(self.name)
+        async with self._open_stream(url, build_body(request)) as response:
+            if response.headers.get("content-type", "").startswith("application/json"):
+                await response.aread()
+                for event in parser.feed_completion(response.text):
+                    yield event
+                return
+            async for sse in iter_sse(response.aiter_lines()):
+                for event in parser.feed(sse):
+                    yield event
+                if parser.done:
+                    return
+        raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
+
+    async def list_models(self) -> list[ModelInfo]:
+        """``GET {base}/models`` → the models' ids, sorted by name."""
+        data = await self._get_json("/models")
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise MalformedStreamError(
+                f"{self._url('/models')} did not list models", provider=self.name
+            )
+        names = {str(item["id"]) for item in items if isinstance(item, dict) and item.get("id")}
+        return [ModelInfo(name=name) for name in sorted(names)]

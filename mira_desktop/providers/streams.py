@@ -1,0 +1,149 @@
+"""Wire-format helpers shared by the adapters: the server-sent-events parser
+working on ``response.aiter_lines()``, JSON decoding of one stream chunk (a
+``MalformedStreamError`` quoting an excerpt when it is not JSON), and the
+stateful splitter that pulls a leading ``<think>…</think>`` block out of
+streamed answer text, coping with tags cut across chunks."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, NamedTuple
+
+from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.events import StreamEvent, TextDelta, ThinkingDelta
+
+from .errormap import excerpt
+
+log = logging.getLogger(__name__)
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty dict."""
+    return value if isinstance(value, dict) else {}
+
+
+class SSEEvent(NamedTuple):
+    """One server-sent event: its ``event:`` name (``"message"`` by default) and
+    its ``data:`` lines joined with newlines."""
+
+    event: str
+    data: str
+
+
+async def iter_sse(lines: AsyncIterator[str]) -> AsyncIterator[SSEEvent]:
+    """Parse SSE from decoded lines (``response.aiter_lines()``): skips ``:``
+    comments, joins multi-line ``data:``, tracks ``event:``, yields on a blank
+    line. A last event not followed by a blank line is still yielded at EOF."""
+    event: str | None = None
+    data: list[str] = []
+    async for raw in lines:
+        line = raw.rstrip("\r\n")
+        if not line:
+            if data:
+                yield SSEEvent(event or "message", "\n".join(data))
+            event, data = None, []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "data":
+            data.append(value)
+        elif field == "event":
+            event = value
+    if data:
+        yield SSEEvent(event or "message", "\n".join(data))
+
+
+def loads_chunk(data: str, *, provider: str | None = None) -> Any:
+    """``json.loads`` of one stream chunk; a :class:`MalformedStreamError` quoting
+    a short excerpt when it is not JSON."""
+    try:
+        return json.loads(data)
+    except ValueError:
+        raise MalformedStreamError(
+            f"The server sent data that is not JSON: {excerpt(data)!r}", provider=provider
+        ) from None
+
+
+_OPEN, _CLOSE = "<think>", "</think>"
+
+
+class ThinkSplitter:
+    """Splits a leading ``<think>…</think>`` block out of streamed answer text.
+
+    Only a ``<think>`` at the very start (whitespace allowed before it) opens
+    reasoning; tags may be cut anywhere across chunks. Whitespace between
+    ``</think>`` and the answer is dropped. :meth:`feed` and :meth:`flush` return
+    ``(is_thinking, text)`` pieces in order, never empty ones."""
+
+    def __init__(self) -> None:
+        self._state = "start"  # start | think | after | text
+        self._buf = ""
+
+    def feed(self, text: str) -> list[tuple[bool, str]]:
+        if self._state == "text":
+            return [(False, text)] if text else []
+        self._buf += text
+        out: list[tuple[bool, str]] = []
+        while self._step(out):
+            pass
+        return out
+
+    def flush(self) -> list[tuple[bool, str]]:
+        """Emit whatever is held back (a partial tag at the end of the stream)."""
+        buf, self._buf = self._buf, ""
+        if not buf or self._state == "after":
+            return []
+        return [(self._state == "think", buf)]
+
+    def _step(self, out: list[tuple[bool, str]]) -> bool:
+        """Advance the state machine once; ``True`` when it should run again."""
+        buf = self._buf
+        if self._state == "start":
+            head = buf.lstrip()
+            if head.startswith(_OPEN):
+                self._state, self._buf = "think", head[len(_OPEN) :]
+                return True
+            if not head or _OPEN.startswith(head):
+                return False  # only whitespace or a partial "<think" so far
+            self._state = "text"
+        elif self._state == "think":
+            end = buf.find(_CLOSE)
+            if end >= 0:
+                self._emit(out, True, buf[:end])
+                self._state, self._buf = "after", buf[end + len(_CLOSE) :]
+                return True
+            keep = _partial_suffix(buf, _CLOSE)
+            self._emit(out, True, buf[: len(buf) - keep])
+            self._buf = buf[len(buf) - keep :]
+            return False
+        elif self._state == "after":
+            rest = buf.lstrip()
+            if not rest:
+                self._buf = ""
+                return False
+            self._state, buf = "text", rest
+        self._emit(out, False, buf)
+        self._buf = ""
+        return False
+
+    @staticmethod
+    def _emit(out: list[tuple[bool, str]], thinking: bool, text: str) -> None:
+        if text:
+            out.append((thinking, text))
+
+
+def split_events(pieces: list[tuple[bool, str]]) -> list[StreamEvent]:
+    """``ThinkSplitter`` pieces as ``ThinkingDelta`` / ``TextDelta`` events."""
+    return [ThinkingDelta(text) if thinking else TextDelta(text) for thinking, text in pieces]
+
+
+def _partial_suffix(text: str, tag: str) -> int:
+    """Length of the longest suffix of ``text`` that is a proper prefix of ``tag``."""
+    for size in range(min(len(text), len(tag) - 1), 0, -1):
+        if tag.startswith(text[-size:]):
+            return size
+    return 0

@@ -1,0 +1,1 @@
+"""The application: async, Qt-free services given their collaborators by app.py."""

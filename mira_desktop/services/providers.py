@@ -1,0 +1,186 @@
+"""Configured providers: add / edit / remove, their API keys (through the secret
+store, never the database), model lists fetched from the server, per-model
+settings, connection tests, and the live adapter objects the chat service uses.
+
+Adapters are built by a factory injected by ``app.py`` (the providers package),
+so this module stays free of HTTP code."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..core.errors import ConfigError
+from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind
+from ..core.ports import ChatProvider
+
+if TYPE_CHECKING:
+    from ..storage.store import Store
+
+log = logging.getLogger(__name__)
+
+ProviderFactory = Callable[[ProviderConfig, "str | None"], ChatProvider]
+
+
+class SecretStoreLike(Protocol):
+    def get(self, key_id: str) -> str | None: ...
+    def set(self, key_id: str, secret: str) -> None: ...
+    def delete(self, key_id: str) -> None: ...
+    def describe(self) -> str: ...
+
+
+def normalise_base_url(kind: ProviderKind, base_url: str) -> str:
+    url = base_url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(
+            f"The base URL must start with http:// or https:// (got {base_url!r}).",
+            hint="For example http://localhost:11434/v1 for an OpenAI-compatible server.",
+        )
+    return url
+
+
+class ProviderService:
+    def __init__(
+        self,
+        store: Store,
+        secrets: SecretStoreLike,
+        factory: ProviderFactory,
+        ollama_probe: Callable[[str], Awaitable[bool]] | None = None,
+    ) -> None:
+        self._store = store
+        self._secrets = secrets
+        self._factory = factory
+        self._probe = ollama_probe
+        self._live: dict[str, ChatProvider] = {}
+
+    @property
+    def keyring_description(self) -> str:
+        return self._secrets.describe()
+
+    async def list_providers(self) -> list[ProviderConfig]:
+        return await self._store.list_providers()
+
+    async def get_provider(self, name: str) -> ProviderConfig:
+        return await self._store.get_provider(name)
+
+    async def add_provider(
+        self, name: str, kind: str, base_url: str, api_key: str | None = None
+    ) -> ProviderConfig:
+        name = name.strip()
+        if not name:
+            raise ConfigError("A provider needs a name.")
+        provider_kind = _kind(kind)
+        url = normalise_base_url(provider_kind, base_url)
+        config = await self._store.add_provider(name, str(provider_kind), url, bool(api_key))
+        if api_key:
+            await asyncio.to_thread(self._secrets.set, config.id, api_key)
+        return config
+
+    async def update_provider(
+        self,
+        name: str,
+        *,
+        new_name: str | None = None,
+        kind: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+    ) -> ProviderConfig:
+        current = await self._store.get_provider(name)
+        fields: dict[str, Any] = {}
+        provider_kind = _kind(kind) if kind else current.kind
+        if kind:
+            fields["kind"] = str(provider_kind)
+        if base_url is not None:
+            fields["base_url"] = normalise_base_url(provider_kind, base_url)
+        if new_name:
+            fields["name"] = new_name.strip()
+        if api_key is not None:
+            fields["has_key"] = bool(api_key)
+            if api_key:
+                await asyncio.to_thread(self._secrets.set, current.id, api_key)
+            else:
+                await asyncio.to_thread(self._secrets.delete, current.id)
+        updated = await self._store.update_provider(name, **fields)
+        await self._forget(name)
+        return updated
+
+    async def remove_provider(self, name: str) -> None:
+        current = await self._store.get_provider(name)
+        await self._store.remove_provider(name)
+        await asyncio.to_thread(self._secrets.delete, current.id)
+        await self._forget(name)
+
+    async def chat_provider(self, name: str) -> tuple[ProviderConfig, ChatProvider]:
+        """The live adapter for a configured provider (built once, reused)."""
+        config = await self._store.get_provider(name)
+        live = self._live.get(name)
+        if live is None:
+            key = await asyncio.to_thread(self._secrets.get, config.id) if config.has_key else None
+            live = self._factory(config, key)
+            self._live[name] = live
+        return config, live
+
+    async def fetch_models(self, name: str) -> list[ModelInfo]:
+        """Ask the server for its models and remember the list."""
+        _, provider = await self.chat_provider(name)
+        listed = await provider.list_models()
+        await self._store.save_listed_models(name, [m.name for m in listed])
+        return await self._store.list_models(name)
+
+    async def test_connection(self, name: str) -> list[ModelInfo]:
+        """Fetch the model list; raises the provider's typed error on failure."""
+        return await self.fetch_models(name)
+
+    async def list_models(self, name: str | None = None) -> list[ModelInfo]:
+        return await self._store.list_models(name)
+
+    async def get_model(self, provider_name: str, model: str) -> ModelInfo | None:
+        return await self._store.get_model(provider_name, model)
+
+    async def update_model_settings(
+        self,
+        provider_name: str,
+        model: str,
+        *,
+        context_window: int | None,
+        vision: bool,
+        tier: str | None,
+        compaction_threshold: float | None,
+    ) -> ModelInfo:
+        if tier:
+            ModelTier(tier)
+        if compaction_threshold is not None and not 0 <= compaction_threshold <= 1:
+            raise ConfigError("The compaction threshold is a share of the window, from 0 to 1.")
+        settings = {
+            "context_window": context_window,
+            "vision": vision,
+            "tier": tier or None,
+            "compaction_threshold": compaction_threshold or None,
+        }
+        return await self._store.update_model_settings(provider_name, model, settings)
+
+    async def detect_ollama(self, base_url: str = "http://localhost:11434") -> bool:
+        if self._probe is None:
+            return False
+        return await self._probe(base_url)
+
+    async def aclose(self) -> None:
+        live, self._live = self._live, {}
+        for provider in live.values():
+            await provider.aclose()
+
+    async def _forget(self, name: str) -> None:
+        live = self._live.pop(name, None)
+        if live is not None:
+            await live.aclose()
+
+
+def _kind(kind: str | ProviderKind) -> ProviderKind:
+    try:
+        return ProviderKind(str(kind).lower())
+    except ValueError:
+        raise ConfigError(
+            f"Unknown provider kind {kind!r}.", hint="Use openai, ollama or anthropic."
+        ) from None

@@ -1,0 +1,31 @@
+"""User settings, stored as JSON values in the database's settings table, with
+the defaults the product ships. Injected wherever a setting is read; never global."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..storage.store import Store
+
+DEFAULTS: dict[str, Any] = {
+    "ui.theme": "system",
+    "ui.language": "system",
+    "ui.thinking_display": "collapsed",
+    "chat.last_model": None,
+    "attachments.max_mb": 8,
+}
+
+
+class SettingsService:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def get(self, key: str, default: Any = None) -> Any:
+        value = await self._store.get_setting(key)
+        if value is None:
+            return DEFAULTS.get(key, default) if default is None else default
+        return value
+
+    async def set(self, key: str, value: Any) -> None:
+        await self._store.set_setting(key, value)

@@ -1,0 +1,47 @@
+"""Reading and changing threads: the sidebar's pages, a thread's active branch,
+renaming, the thread's model."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.errors import ConfigError
+from ..core.models import Message, Thread, Workspace
+
+if TYPE_CHECKING:
+    from ..storage.store import Store
+
+
+class ThreadService:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def count_threads(self) -> int:
+        return await self._store.count_threads()
+
+    async def list_threads(self, offset: int = 0, limit: int = 100) -> list[Thread]:
+        return await self._store.list_threads(offset, limit)
+
+    async def get_thread(self, thread_id: str) -> Thread:
+        return await self._store.get_thread(thread_id)
+
+    async def find_thread(self, thread_id: str) -> Thread | None:
+        return await self._store.find_thread(thread_id)
+
+    async def get_active_messages(self, thread_id: str) -> list[Message]:
+        return await self._store.active_branch(thread_id)
+
+    async def rename(self, thread_id: str, title: str) -> Thread:
+        title = " ".join(title.split())
+        if not title:
+            raise ConfigError("A title cannot be empty.")
+        return await self._store.update_thread(thread_id, title=title)
+
+    async def set_model(self, thread_id: str, provider_id: str, model: str) -> Thread:
+        thread = await self._store.get_thread(thread_id)
+        return await self._store.update_thread(
+            thread_id, provider_id=provider_id, model=model, updated_at=thread.updated_at
+        )
+
+    async def default_workspace(self) -> Workspace:
+        return await self._store.default_workspace()

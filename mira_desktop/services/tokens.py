@@ -1,0 +1,50 @@
+"""Token counting, offline: tiktoken with the encodings shipped in
+``resources/tiktoken_cache`` (tiktoken looks there through ``TIKTOKEN_CACHE_DIR``
+and never downloads when the file is present). Counts for non-OpenAI models are
+estimates, which is how they are flagged wherever they are stored."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..core.models import ChatMessage
+
+log = logging.getLogger(__name__)
+
+ENCODING = "o200k_base"
+# Per-message framing overhead of chat formats (role markers etc.), as OpenAI documents it.
+MESSAGE_OVERHEAD = 4
+
+
+class TiktokenCounter:
+    """Counts tokens with a shipped tiktoken encoding; loads it on first use."""
+
+    def __init__(self, cache_dir: Path, encoding: str = ENCODING) -> None:
+        self._cache_dir = cache_dir
+        self._encoding_name = encoding
+        self._encoding: Any = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._encoding is None:
+                os.environ["TIKTOKEN_CACHE_DIR"] = str(self._cache_dir)
+                import tiktoken
+
+                self._encoding = tiktoken.get_encoding(self._encoding_name)
+        return self._encoding
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        return len(self._load().encode(text, disallowed_special=()))
+
+    def count_messages(self, messages: tuple[ChatMessage, ...] | list[ChatMessage]) -> int:
+        total = 3  # every reply is primed with an assistant header
+        for message in messages:
+            total += MESSAGE_OVERHEAD + self.count(message.content)
+        return total

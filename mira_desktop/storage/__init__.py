@@ -1,0 +1,1 @@
+"""Persistence: the only package that speaks SQL (sqlite-utils over SQLite)."""

@@ -1,0 +1,192 @@
+"""Opening the one SQLite file: pragmas, migrations with a backup first, the default
+workspace, and the write-transaction helper every repository uses.
+
+Concurrency: the window and the CLI may open the same file at once. WAL lets
+readers run beside one writer; every write goes through :func:`write` which takes
+``BEGIN IMMEDIATE`` so two processes queue on the busy timeout instead of failing
+half-way. Migrations run inside such a transaction too and re-check the version
+after taking the lock, so two processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from ..core.errors import StorageError
+from ..core.ids import new_id, utc_now
+from ..core.models import DEFAULT_WORKSPACE_NAME
+from .schema import MIGRATIONS
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 10_000
+DB_FILENAME = "mira.sqlite3"
+
+
+def connect(path: Path) -> sqlite_utils.Database:
+    """Open (creating if needed) the database at ``path`` with Mira's pragmas.
+
+    The connection is in autocommit mode; :func:`write` opens transactions."""
+    try:
+        conn = sqlite3.connect(
+            str(path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+    except sqlite3.Error as exc:
+        raise StorageError(f"Cannot open the database {path}: {exc}") from exc
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return sqlite_utils.Database(conn)
+
+
+@contextmanager
+def write(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
+    """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back on error.
+
+    SQLite errors become :class:`StorageError` with a readable message (a full
+    disk says so)."""
+    conn = db.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise _storage_error(exc) from exc
+    try:
+        yield conn
+    except BaseException as exc:
+        conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise _storage_error(exc) from exc
+        raise
+    else:
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise _storage_error(exc) from exc
+
+
+def _storage_error(exc: sqlite3.Error) -> StorageError:
+    text = str(exc)
+    if "full" in text.lower():
+        return StorageError(
+            f"The disk is full; nothing was lost, but this change was not saved ({text})."
+        )
+    if "locked" in text.lower() or "busy" in text.lower():
+        return StorageError(
+            f"The database is busy in another Mira window or command ({text}).",
+            hint="Try again in a moment.",
+        )
+    return StorageError(f"Database error: {text}")
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    if "_migrations" not in db.table_names():
+        return 0
+    row = db.execute("SELECT MAX(version) FROM _migrations").fetchone()
+    return int(row[0] or 0)
+
+
+Migration = tuple[int, str, str]
+
+
+def pending_migrations(
+    db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS
+) -> list[int]:
+    current = schema_version(db)
+    return [version for version, _, _ in migrations if version > current]
+
+
+def backup(db: sqlite_utils.Database, backups_dir: Path, label: str) -> Path:
+    """Copy the live database (consistently, WAL included) into ``backups_dir``."""
+    backups_dir.mkdir(parents=True, exist_ok=True)
+    stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
+    target = backups_dir / f"mira-{stamp}-{label}.sqlite3"
+    dest = sqlite3.connect(str(target))
+    try:
+        db.conn.backup(dest)
+    finally:
+        dest.close()
+    return target
+
+
+def migrate(
+    db: sqlite_utils.Database, backups_dir: Path, migrations: Sequence[Migration] = MIGRATIONS
+) -> list[int]:
+    """Apply pending migrations, each in its own transaction; back up first when
+    the file already holds a schema. Returns the versions applied here."""
+    pending = pending_migrations(db, migrations)
+    if not pending:
+        return []
+    if schema_version(db) > 0:
+        path = backup(db, backups_dir, f"before-v{pending[0]}")
+        log.info("backed up the database to %s before migrating", path)
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations "
+        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    applied: list[int] = []
+    for version, name, sql in migrations:
+        with write(db) as conn:
+            if schema_version(db) >= version:
+                continue  # another process migrated while we waited for the lock
+            for statement in _split_sql(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO _migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                (version, name, utc_now()),
+            )
+        applied.append(version)
+        log.info("applied migration %s (%s)", version, name)
+    return applied
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration script into statements (triggers contain ``;`` inside
+    BEGIN … END, so use sqlite3.complete_statement to find the real ends)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
+
+
+def ensure_default_workspace(db: sqlite_utils.Database) -> str:
+    """Create "Mira BASE" if missing; return its id."""
+    row = db.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()
+    if row:
+        return str(row[0])
+    with write(db) as conn:
+        row = conn.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()
+        if row:
+            return str(row[0])
+        workspace_id = new_id()
+        now = utc_now()
+        conn.execute(
+            "INSERT INTO workspaces(id, name, color, sort_order, is_default, created_at, updated_at)"
+            " VALUES (?, ?, '#6366f1', 0, 1, ?, ?)",
+            (workspace_id, DEFAULT_WORKSPACE_NAME, now, now),
+        )
+    return workspace_id
+
+
+def open_database(data_dir: Path) -> sqlite_utils.Database:
+    """Open and migrate the database of a data folder (creating the folder layout)."""
+    for sub in ("media", "backups", "logs"):
+        (data_dir / sub).mkdir(parents=True, exist_ok=True)
+    db = connect(data_dir / DB_FILENAME)
+    migrate(db, data_dir / "backups")
+    ensure_default_workspace(db)
+    return db

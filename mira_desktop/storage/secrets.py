@@ -1,0 +1,102 @@
+"""API keys: in the OS keyring when one exists, else in a 0600 JSON file in the
+data folder. Keys never go into the database, the logs or an export; the
+database only records *that* a provider has a key.
+
+The keyring backend is chosen by the keyring library (its own
+``PYTHON_KEYRING_BACKEND`` variable can force one). Backends that cannot store
+anything (keyring's ``fail`` and ``null`` backends, or none found) mean "no
+keyring", and the file is used instead; ``describe()`` says which is in use so
+``provider list`` and Settings can tell the user.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SERVICE = "mira-desktop"
+SECRETS_FILENAME = "secrets.json"
+
+
+def _usable_keyring() -> object | None:
+    try:
+        import keyring
+        from keyring.backends import fail
+    except Exception:  # pragma: no cover - keyring is a dependency
+        return None
+    try:
+        backend = keyring.get_keyring()
+    except Exception as exc:
+        log.warning("no usable keyring: %s", exc)
+        return None
+    name = type(backend).__module__ + "." + type(backend).__name__
+    if isinstance(backend, fail.Keyring) or name.startswith("keyring.backends.null"):
+        return None
+    if getattr(backend, "priority", 1) <= 0:
+        return None
+    return backend
+
+
+class SecretStore:
+    """Reads and writes API keys for provider ids."""
+
+    def __init__(self, data_dir: Path, backend: object | None = None, *, use_keyring: bool = True):
+        self._file = data_dir / SECRETS_FILENAME
+        self._backend = (
+            backend if backend is not None else (_usable_keyring() if use_keyring else None)
+        )
+
+    @property
+    def uses_keyring(self) -> bool:
+        return self._backend is not None
+
+    def describe(self) -> str:
+        if self._backend is not None:
+            return f"system keyring ({type(self._backend).__name__})"
+        return f"file {self._file} (readable only by you; no system keyring found)"
+
+    def get(self, key_id: str) -> str | None:
+        if self._backend is not None:
+            return self._backend.get_password(SERVICE, key_id)  # type: ignore[attr-defined, no-any-return]
+        return self._read_file().get(key_id)
+
+    def set(self, key_id: str, secret: str) -> None:
+        if self._backend is not None:
+            self._backend.set_password(SERVICE, key_id, secret)  # type: ignore[attr-defined]
+            return
+        data = self._read_file()
+        data[key_id] = secret
+        self._write_file(data)
+
+    def delete(self, key_id: str) -> None:
+        if self._backend is not None:
+            try:
+                self._backend.delete_password(SERVICE, key_id)  # type: ignore[attr-defined]
+            except Exception:
+                log.debug("no keyring entry to delete for %s", key_id)
+            return
+        data = self._read_file()
+        if data.pop(key_id, None) is not None:
+            self._write_file(data)
+
+    def _read_file(self) -> dict[str, str]:
+        try:
+            return dict(json.loads(self._file.read_text("utf-8")))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            log.error("cannot read %s: %s", self._file, exc)
+            return {}
+
+    def _write_file(self, data: dict[str, str]) -> None:
+        self._file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._file.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, self._file)

@@ -1,0 +1,143 @@
+"""``Store``: the async face of storage that services use. Every method runs its
+SQL on the database thread (``DatabaseWorker``) and returns core value types."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.models import Message, ModelInfo, ProviderConfig, Thread, Usage, Workspace
+from . import messages_repo as messages
+from . import providers_repo as providers
+from . import threads_repo as threads
+from .worker import DatabaseWorker
+
+
+class Store:
+    def __init__(self, worker: DatabaseWorker) -> None:
+        self.worker = worker
+
+    @classmethod
+    def open(cls, data_dir: Path) -> Store:
+        return cls(DatabaseWorker(data_dir))
+
+    @property
+    def data_dir(self) -> Path:
+        return self.worker.data_dir
+
+    def close(self) -> None:
+        self.worker.close()
+
+    # workspaces and threads
+    async def default_workspace(self) -> Workspace:
+        return await self.worker.run(threads.default_workspace)
+
+    async def list_workspaces(self) -> list[Workspace]:
+        return await self.worker.run(threads.list_workspaces)
+
+    async def create_thread(self, thread: Thread) -> Thread:
+        return await self.worker.run(threads.create_thread, thread)
+
+    async def get_thread(self, thread_id: str) -> Thread:
+        return await self.worker.run(threads.get_thread, thread_id)
+
+    async def find_thread(self, thread_id: str) -> Thread | None:
+        return await self.worker.run(threads.find_thread, thread_id)
+
+    async def count_threads(self) -> int:
+        return await self.worker.run(threads.count_threads)
+
+    async def list_threads(self, offset: int = 0, limit: int = 100) -> list[Thread]:
+        return await self.worker.run(threads.list_threads, offset, limit)
+
+    async def update_thread(self, thread_id: str, **fields: Any) -> Thread:
+        return await self.worker.run(threads.update_thread, thread_id, **fields)
+
+    # messages
+    async def get_message(self, message_id: str) -> Message:
+        return await self.worker.run(messages.get_message, message_id)
+
+    async def active_branch(self, thread_id: str) -> list[Message]:
+        return await self.worker.run(messages.active_branch, thread_id)
+
+    async def branch(self, leaf_id: str) -> list[Message]:
+        return await self.worker.run(messages.branch, leaf_id)
+
+    async def commit_draft(
+        self, thread: Thread, user_message: Message, assistant_message: Message, owner: str
+    ) -> None:
+        await self.worker.run(messages.commit_draft, thread, user_message, assistant_message, owner)
+
+    async def add_message(
+        self, message: Message, *, owner: str | None = None, make_active: bool = True
+    ) -> None:
+        await self.worker.run(messages.add_message, message, owner=owner, make_active=make_active)
+
+    async def update_stream(
+        self,
+        message_id: str,
+        *,
+        text: str,
+        thinking: str,
+        thinking_ms: int | None,
+        status: str | None = None,
+        usage: Usage | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> None:
+        await self.worker.run(
+            messages.update_stream,
+            message_id,
+            text=text,
+            thinking=thinking,
+            thinking_ms=thinking_ms,
+            status=status,
+            usage=usage,
+            error=error,
+        )
+
+    async def recover_streaming(self, owner_alive: Callable[[str | None], bool]) -> int:
+        return await self.worker.run(messages.recover_streaming, owner_alive)
+
+    # providers, models, settings
+    async def list_providers(self) -> list[ProviderConfig]:
+        return await self.worker.run(providers.list_providers)
+
+    async def get_provider(self, name: str) -> ProviderConfig:
+        return await self.worker.run(providers.get_provider, name)
+
+    async def get_provider_by_id(self, provider_id: str) -> ProviderConfig | None:
+        return await self.worker.run(providers.get_provider_by_id, provider_id)
+
+    async def add_provider(
+        self, name: str, kind: str, base_url: str, has_key: bool
+    ) -> ProviderConfig:
+        return await self.worker.run(providers.add_provider, name, kind, base_url, has_key)
+
+    async def update_provider(self, name: str, **fields: Any) -> ProviderConfig:
+        return await self.worker.run(providers.update_provider, name, **fields)
+
+    async def remove_provider(self, name: str) -> None:
+        await self.worker.run(providers.remove_provider, name)
+
+    async def list_models(self, provider_name: str | None = None) -> list[ModelInfo]:
+        return await self.worker.run(providers.list_models, provider_name)
+
+    async def get_model(self, provider_name: str, model: str) -> ModelInfo | None:
+        return await self.worker.run(providers.get_model, provider_name, model)
+
+    async def save_listed_models(self, provider_name: str, names: list[str]) -> None:
+        await self.worker.run(providers.save_listed_models, provider_name, names)
+
+    async def update_model_settings(
+        self, provider_name: str, model: str, settings: dict[str, Any]
+    ) -> ModelInfo:
+        return await self.worker.run(
+            providers.update_model_settings, provider_name, model, settings
+        )
+
+    async def get_setting(self, key: str) -> Any:
+        return await self.worker.run(providers.get_setting, key)
+
+    async def set_setting(self, key: str, value: Any) -> None:
+        await self.worker.run(providers.set_setting, key, value)

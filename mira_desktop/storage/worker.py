@@ -1,0 +1,72 @@
+"""The database thread: one worker thread owns the SQLite connection, and every
+repository call runs there. Async callers ``await worker.run(fn, ...)``; the Qt
+thread (where qasync runs our coroutines) therefore never waits on SQLite.
+
+``fn`` receives the ``sqlite_utils.Database`` as its first argument. Calls run in
+submission order, one at a time, so repositories need no locking of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import sqlite_utils
+
+from .database import open_database
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class DatabaseWorker:
+    """Owns the connection of one data folder on a dedicated thread."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._db: sqlite_utils.Database | None = None
+        self._thread_id: int | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mira-db")
+        # Open (and migrate) on the worker thread itself, and surface errors here.
+        self._executor.submit(self._open).result()
+
+    def _open(self) -> None:
+        self._thread_id = threading.get_ident()
+        self._db = open_database(self.data_dir)
+
+    def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        assert self._db is not None
+        return fn(self._db, *args, **kwargs)
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(db, *args, **kwargs)`` on the database thread and await it."""
+        future: Future[T] = self._executor.submit(self._call, fn, *args, **kwargs)
+        return await asyncio.wrap_future(future)
+
+    def run_sync(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Blocking variant for start-up code and scripts (never from the Qt thread
+        while the window is up)."""
+        if threading.get_ident() == self._thread_id:
+            return self._call(fn, *args, **kwargs)
+        return self._executor.submit(self._call, fn, *args, **kwargs).result()
+
+    def close(self) -> None:
+        def _close() -> None:
+            if self._db is not None:
+                try:
+                    self._db.conn.execute("PRAGMA optimize")
+                finally:
+                    self._db.conn.close()
+                self._db = None
+
+        try:
+            self._executor.submit(_close).result()
+        finally:
+            self._executor.shutdown(wait=True)

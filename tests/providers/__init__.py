@@ -1,0 +1,1 @@
+"""Tests of the provider adapters against the loopback server."""

@@ -1,0 +1,414 @@
+"""OpenAIProvider through real httpx against the loopback server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from mira_desktop.core.errors import (
+    AuthenticationError,
+    BadRequestError,
+    ContextOverflowError,
+    MalformedStreamError,
+    ModelNotFoundError,
+    NetworkError,
+    RateLimitError,
+    ServerError,
+)
+from mira_desktop.core.events import StreamDone, TextDelta, ThinkingDelta, UsageReported
+from mira_desktop.core.models import ModelInfo
+from mira_desktop.providers.openai_compat import OpenAIProvider
+from tests.support.loopback import (
+    Hang,
+    LoopbackServer,
+    json_reply,
+    openai_json_error,
+    openai_models,
+    openai_stream,
+    raw_stream,
+    sse,
+    text_reply,
+)
+
+from .helpers import PNG_B64, closed_port_url, collect, request, rich_request, text, thinking
+
+PATH = "/v1/chat/completions"
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "c", "object": "chat.completion.chunk", "choices": [
+        {"index": 0, "delta": delta, "finish_reason": finish}
+    ]}  # fmt: skip
+
+
+@pytest.fixture
+async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
+    provider = OpenAIProvider("local", loopback.url + "/v1", "sk-test")
+    yield provider
+    await provider.aclose()
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+async def test_text_stream_yields_deltas_in_order_then_done(loopback, openai):
+    loopback.enqueue(PATH, openai_stream(["Hel", "lo", " world"], finish_reason="length"))
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [
+        TextDelta("Hel"),
+        TextDelta("lo"),
+        TextDelta(" world"),
+        StreamDone("length"),
+    ]
+
+
+async def test_usage_chunk_is_reported_before_done(loopback, openai):
+    usage = {
+        "prompt_tokens": 12,
+        "completion_tokens": 34,
+        "total_tokens": 46,
+        "completion_tokens_details": {"reasoning_tokens": 20},
+    }
+    loopback.enqueue(PATH, openai_stream(["ok"], usage=usage))
+    events, error = await collect(openai)
+    assert error is None
+    assert events[-2:] == [UsageReported(12, 34, 20), StreamDone("stop")]
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
+async def test_reasoning_fields_become_thinking(loopback, openai, field):
+    loopback.enqueue(
+        PATH,
+        openai_stream(["Answer"], thinking_chunks=["Step 1. ", "Step 2."], reasoning_field=field),
+    )
+    events, error = await collect(openai)
+    assert error is None
+    assert events[:3] == [ThinkingDelta("Step 1. "), ThinkingDelta("Step 2."), TextDelta("Answer")]
+
+
+async def test_think_tags_split_across_chunks(loopback, openai):
+    pieces = ["<thi", "nk>Let me ", "think.</th", "ink", ">\n", "\nThe answer", " is 4."]
+    loopback.enqueue(PATH, openai_stream(pieces))
+    events, error = await collect(openai)
+    assert error is None
+    assert thinking(events) == "Let me think."
+    assert text(events) == "The answer is 4."
+    assert isinstance(events[0], ThinkingDelta)
+
+
+async def test_think_tag_after_leading_whitespace_is_reasoning(loopback, openai):
+    loopback.enqueue(PATH, openai_stream(["\n ", "<think>", "hmm", "</think>", "Hi"]))
+    events, _ = await collect(openai)
+    assert (thinking(events), text(events)) == ("hmm", "Hi")
+
+
+async def test_think_tag_in_middle_of_answer_is_plain_text(loopback, openai):
+    loopback.enqueue(PATH, openai_stream(["Use ", "<think>", " tags</think> like this"]))
+    events, _ = await collect(openai)
+    assert thinking(events) == ""
+    assert text(events) == "Use <think> tags</think> like this"
+
+
+async def test_tool_call_deltas(loopback, openai):
+    first = {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": ""}}  # fmt: skip
+    second = {"index": 1, "id": "call_2", "type": "function",
+              "function": {"name": "get_time", "arguments": "{}"}}  # fmt: skip
+    loopback.enqueue(
+        PATH,
+        raw_stream([
+            sse(chunk({"role": "assistant", "content": None, "tool_calls": [first]})),
+            sse(chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"city":'}}]})),
+            sse(chunk({"tool_calls": [{"index": 0, "function": {"arguments": '"Paris"}'}}]})),
+            sse(chunk({"tool_calls": [second]})),
+            sse(chunk({}, "tool_calls")),
+            sse("[DONE]"),
+        ]),
+    )  # fmt: skip
+    events, error = await collect(openai)
+    assert error is None
+    calls = [(e.index, e.call_id, e.name, e.arguments) for e in events[:-1]]
+    assert calls == [
+        (0, "call_1", "get_weather", ""),
+        (0, None, None, '{"city":'),
+        (0, None, None, '"Paris"}'),
+        (1, "call_2", "get_time", "{}"),
+    ]
+    assert events[-1] == StreamDone("tool_calls")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"keepalive": True},
+        {"crlf": True},
+        {"split_lines": True},
+        {"split_lines": True, "crlf": True, "keepalive": True},
+    ],
+    ids=["keepalive", "crlf", "split", "all"],
+)
+async def test_wire_variants_parse_identically(loopback, openai, options):
+    usage = {"prompt_tokens": 5, "completion_tokens": 6}
+    loopback.enqueue(PATH, openai_stream(["A", "B"], thinking_chunks=["t"], usage=usage, **options))
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [
+        ThinkingDelta("t"),
+        TextDelta("A"),
+        TextDelta("B"),
+        UsageReported(5, 6, None),
+        StreamDone("stop"),
+    ]
+
+
+async def test_multiline_data_fields_are_joined(loopback, openai):
+    payload = json.dumps(chunk({"content": "joined"}), indent=1)  # JSON over several lines
+    lines = ["data: " + line for line in payload.split("\n")]
+    loopback.enqueue(PATH, raw_stream([*lines, "", "data: [DONE]", ""]))
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [TextDelta("joined"), StreamDone(None)]
+
+
+# --------------------------------------------------------------------------- broken streams
+
+
+async def test_error_object_inside_stream_is_typed(loopback, openai):
+    err = {"message": "This model's maximum context length is 8192 tokens.",
+           "type": "invalid_request_error", "code": "context_length_exceeded"}  # fmt: skip
+    loopback.enqueue(PATH, raw_stream([sse(chunk({"content": "Par"})), sse({"error": err})]))
+    events, error = await collect(openai)
+    assert events == [TextDelta("Par")]
+    assert isinstance(error, ContextOverflowError)
+    assert str(error) == "This model's maximum context length is 8192 tokens."
+
+
+async def test_server_error_object_inside_stream(loopback, openai):
+    err = {"message": "upstream crashed", "type": "server_error", "code": None}
+    loopback.enqueue(PATH, raw_stream([sse({"error": err})]))
+    _, error = await collect(openai)
+    assert isinstance(error, ServerError)
+    assert str(error) == "upstream crashed"
+
+
+async def test_non_json_data_line_is_malformed(loopback, openai):
+    loopback.enqueue(
+        PATH, raw_stream([sse(chunk({"content": "ok"})), "data: {not json at all", ""])
+    )
+    events, error = await collect(openai)
+    assert events == [TextDelta("ok")]
+    assert isinstance(error, MalformedStreamError)
+    assert "{not json at all" in str(error)
+
+
+async def test_truncated_stream_keeps_deltas_then_fails(loopback, openai):
+    loopback.enqueue(PATH, openai_stream(["partial ", "answer"], done=False))
+    events, error = await collect(openai)
+    assert events == [TextDelta("partial "), TextDelta("answer")]
+    assert isinstance(error, MalformedStreamError)
+    assert str(error) == "The stream ended before the answer was complete"
+
+
+async def test_clean_eof_without_done_is_malformed(loopback, openai):
+    loopback.enqueue(PATH, raw_stream([sse(chunk({"content": "x"}))], framing="close"))
+    events, error = await collect(openai)
+    assert events == [TextDelta("x")]
+    assert isinstance(error, MalformedStreamError)
+    assert str(error) == "The stream ended before the answer was complete"
+
+
+async def test_non_streamed_json_answer_is_accepted(loopback, openai):
+    answer = {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "<think>hm</think>Whole", "reasoning_content": None}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 2}}  # fmt: skip
+    loopback.enqueue(PATH, json_reply(answer))
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [
+        ThinkingDelta("hm"),
+        TextDelta("Whole"),
+        UsageReported(1, 2, None),
+        StreamDone("stop"),
+    ]
+
+
+async def test_error_object_with_status_200(loopback, openai):
+    loopback.enqueue(PATH, json_reply({"error": {"message": "Invalid API key", "code": 401}}))
+    _, error = await collect(openai)
+    assert isinstance(error, AuthenticationError)
+    assert str(error) == "Invalid API key"
+
+
+async def test_web_page_instead_of_stream_points_at_base_url(loopback, openai):
+    html = text_reply(200, "<!doctype html><title>Open WebUI</title>")
+    html.headers["content-type"] = "text/html; charset=utf-8"
+    loopback.enqueue(PATH, html)
+    _, error = await collect(openai)
+    assert isinstance(error, MalformedStreamError)
+    assert (
+        str(error)
+        == f"{loopback.url}/v1/chat/completions answered with a web page, not a model stream"
+    )
+    assert error.hint == "Check the provider's base URL."
+
+
+async def test_redirect_is_reported_with_its_target(loopback, openai):
+    loopback.enqueue(PATH, text_reply(301, "", {"location": "https://example.test/v1/chat"}))
+    _, error = await collect(openai)
+    assert isinstance(error, BadRequestError)
+    assert (
+        str(error)
+        == f"{loopback.url}/v1/chat/completions redirected to https://example.test/v1/chat"
+    )
+    assert error.status == 301
+
+
+# --------------------------------------------------------------------------- HTTP errors
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind", "message"),
+    [
+        (openai_json_error(401, "Incorrect API key provided: sk-test.", code="invalid_api_key"),
+         AuthenticationError, "Incorrect API key provided: sk-test."),
+        (openai_json_error(403, "Project has no access."), AuthenticationError,
+         "Project has no access."),
+        (openai_json_error(404, "The model `nope` does not exist.", code="model_not_found"),
+         ModelNotFoundError, "The model `nope` does not exist."),
+        (openai_json_error(400, "This model's maximum context length is 4096 tokens. "
+                           "However, your messages resulted in 5000 tokens.",
+                           code="context_length_exceeded"),
+         ContextOverflowError, "This model's maximum context length is 4096 tokens. "
+         "However, your messages resulted in 5000 tokens."),
+        (openai_json_error(400, "the request exceeds the available context size, try "
+                           "increasing it", type="exceed_context_size_error"),
+         ContextOverflowError, "the request exceeds the available context size, try "
+         "increasing it"),
+        (openai_json_error(400, "temperature must be <= 2"), BadRequestError,
+         "temperature must be <= 2"),
+        (openai_json_error(500, "The server had an error.", type="server_error"), ServerError,
+         "The server had an error."),
+        (text_reply(502, "Bad Gateway from nginx"), ServerError, "Bad Gateway from nginx"),
+    ],
+    ids=["401", "403", "404", "ctx-openai", "ctx-llamacpp", "400", "500", "502-text"],
+)  # fmt: skip
+async def test_http_errors_map_to_typed_errors(loopback, openai, reply, kind, message):
+    loopback.enqueue(PATH, reply)
+    events, error = await collect(openai)
+    assert events == []
+    assert type(error) is kind
+    assert str(error) == message
+    assert error.status == reply.status
+    assert error.provider == "local"
+
+
+async def test_429_carries_retry_after(loopback, openai):
+    loopback.enqueue(
+        PATH,
+        openai_json_error(429, "Rate limit reached.", code="rate_limit_exceeded",
+                          headers={"Retry-After": "7"}),
+    )  # fmt: skip
+    _, error = await collect(openai)
+    assert isinstance(error, RateLimitError)
+    assert error.retry_after == 7.0
+    assert str(error) == "Rate limit reached."
+
+
+async def test_server_gone_is_network_error():
+    url = closed_port_url() + "/v1"
+    async with OpenAIProvider("gone", url) as provider:
+        _, error = await collect(provider)
+    assert isinstance(error, NetworkError)
+    assert url + "/chat/completions" in str(error)
+
+
+# --------------------------------------------------------------------------- request
+
+
+async def test_request_body_and_headers(loopback, openai):
+    loopback.enqueue(PATH, openai_stream(["ok"]))
+    req = rich_request(temperature=0.2, max_tokens=99, extra={"seed": 7, "temperature": 0.3})
+    await collect(openai, req)
+    (recorded,) = loopback.requests
+    assert recorded.method == "POST"
+    assert recorded.headers["authorization"] == "Bearer sk-test"
+    assert recorded.headers["content-type"] == "application/json"
+    assert recorded.json == {
+        "model": "vision-model",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "temperature": 0.3,
+        "max_tokens": 99,
+        "seed": 7,
+        "messages": [
+            {"role": "system", "content": "You are terse."},
+            {"role": "system", "content": "Answer in French."},
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "Bonjour"},
+            {"role": "user", "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64," + PNG_B64}},
+            ]},
+        ],
+    }  # fmt: skip
+
+
+async def test_no_key_means_no_authorization_header(loopback):
+    loopback.enqueue(PATH, openai_stream(["ok"]))
+    async with OpenAIProvider("keyless", loopback.url + "/v1", None) as provider:
+        await collect(provider, request(top_p=0.5))
+    (recorded,) = loopback.requests
+    assert "authorization" not in recorded.headers
+    assert recorded.json["top_p"] == 0.5
+    assert "temperature" not in recorded.json and "max_tokens" not in recorded.json
+
+
+# --------------------------------------------------------------------------- cancellation
+
+
+async def test_cancelling_the_consumer_closes_the_http_request(loopback, openai):
+    loopback.enqueue(PATH, raw_stream([sse(chunk({"content": "first"})), Hang()]))
+    first = asyncio.Event()
+
+    async def consume() -> None:
+        async for _ in openai.stream_chat(request()):
+            first.set()
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(first.wait(), 2.0)
+    await asyncio.sleep(0.1)
+    assert not loopback.disconnected.is_set()  # the server is still holding the stream
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await asyncio.to_thread(loopback.wait_for_disconnect, 1.0)
+    assert loopback.disconnects == 1
+
+
+async def test_closing_the_generator_closes_the_http_request(loopback, openai):
+    loopback.enqueue(PATH, raw_stream([sse(chunk({"content": "first"})), Hang()]))
+    stream = openai.stream_chat(request())
+    assert await anext(stream) == TextDelta("first")
+    await stream.aclose()
+    assert await asyncio.to_thread(loopback.wait_for_disconnect, 1.0)
+
+
+# --------------------------------------------------------------------------- models
+
+
+async def test_list_models_sorted(loopback, openai):
+    loopback.enqueue("/v1/models", openai_models(["qwen3:8b", "llama3.2", "gemma3"]))
+    models = await openai.list_models()
+    assert models == [ModelInfo("gemma3"), ModelInfo("llama3.2"), ModelInfo("qwen3:8b")]
+    assert loopback.requests[0].headers["authorization"] == "Bearer sk-test"
+
+
+async def test_list_models_unauthorised(loopback, openai):
+    loopback.enqueue("/v1/models", openai_json_error(401, "Missing bearer token"))
+    with pytest.raises(AuthenticationError, match=r"^Missing bearer token$"):
+        await openai.list_models()

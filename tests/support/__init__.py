@@ -1,0 +1,1 @@
+"""Shared test helpers: the loopback HTTP server, canned replies and fixtures."""
