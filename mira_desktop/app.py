@@ -57,10 +57,10 @@ async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[n
 
 
 async def _dispatch(services: Services, args: argparse.Namespace) -> int:
-    from .cli import chat_cmd, provider_cmd, thread_cmd
+    from .cli.parser import command_modules
 
-    handlers = {"provider": provider_cmd.run, "chat": chat_cmd.run, "thread": thread_cmd.run}
-    return await handlers[args.command](services, args)
+    handlers = {module.NAME: module.run for module in command_modules()}
+    return int(await handlers[args.command](services, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

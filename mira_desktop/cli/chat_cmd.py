@@ -27,7 +27,22 @@ from ..core.ids import new_id
 from ..services.chat import SendRequest
 from .output import print_error, print_json
 
+NAME = "chat"
+
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    chat = commands.add_parser("chat", help="send a message and stream the answer")
+    chat.add_argument(
+        "--provider", help="provider name (default: the thread's, then the last used)"
+    )
+    chat.add_argument("--model", help="model name (default: the thread's, then the last used)")
+    chat.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
+    chat.add_argument("--json", action="store_true", help="one JSON object per event, per line")
+    chat.add_argument(
+        "text", nargs="+", metavar="TEXT", help="the message; '-' reads standard input"
+    )
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:

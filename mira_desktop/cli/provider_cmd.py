@@ -10,6 +10,29 @@ from ..bootstrap import Services
 from ..core.errors import ConfigError
 from .output import print_json, print_table
 
+NAME = "provider"
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    provider = commands.add_parser("provider", help="configure model servers")
+    sub = provider.add_subparsers(dest="provider_command", metavar="ACTION", required=True)
+    add = sub.add_parser("add", help="add a provider")
+    add.add_argument("name")
+    add.add_argument("--kind", required=True, choices=["openai", "ollama", "anthropic"])
+    add.add_argument(
+        "--base-url", required=True, help="openai: include /v1; ollama/anthropic: the server root"
+    )
+    add.add_argument(
+        "--api-key-env", metavar="VAR", help="read the API key once from this environment variable"
+    )
+    lst = sub.add_parser("list", help="list providers")
+    lst.add_argument("--json", action="store_true")
+    models = sub.add_parser("models", help="list a provider's models (asks the server)")
+    models.add_argument("name")
+    models.add_argument("--json", action="store_true")
+    remove = sub.add_parser("remove", help="remove a provider (threads keep their history)")
+    remove.add_argument("name")
+
 
 async def run(services: Services, args: argparse.Namespace) -> int:
     action = args.provider_command

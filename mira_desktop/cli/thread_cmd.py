@@ -9,6 +9,8 @@ from ..bootstrap import Services
 from ..core.models import Message
 from .output import print_json, print_table
 
+NAME = "thread"
+
 
 def message_json(message: Message) -> dict[str, Any]:
     return {
@@ -26,6 +28,17 @@ def message_json(message: Message) -> dict[str, Any]:
         "sibling_index": message.sibling_index,
         "sibling_count": message.sibling_count,
     }
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    thread = commands.add_parser("thread", help="list and show threads")
+    sub = thread.add_subparsers(dest="thread_command", metavar="ACTION", required=True)
+    lst = sub.add_parser("list", help="list threads, newest first")
+    lst.add_argument("--json", action="store_true")
+    lst.add_argument("--limit", type=int, default=100)
+    show = sub.add_parser("show", help="show a thread's active branch")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
