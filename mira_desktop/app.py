@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .bootstrap import Services, build_services, configure_logging
 from .cli.output import print_error
-from .cli.parser import build_parser
+from .cli.parser import build_parser, split_window_files
 from .core.errors import MiraError
 from .paths import resolve_data_dir
 
@@ -23,7 +23,13 @@ log = logging.getLogger(__name__)
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv, files = split_window_files(parser, sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.files = files  # `mira-desktop FILE...`: for the window (see split_window_files)
+    if args.install_desktop_entry:
+        from .desktop_entry import install_desktop_entry
+
+        return install_desktop_entry()
     try:
         data_dir = resolve_data_dir(args.data_dir)
     except OSError as exc:
@@ -47,7 +53,9 @@ async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[n
         print_error(exc)
         return 1
     try:
-        await services.chat.recover()
+        if args.command != "doctor":  # doctor reports these itself; --dry-run changes nothing
+            await services.chat.recover()
+            await services.startup_maintenance()
         return await _dispatch(services, args)
     except MiraError as exc:
         print_error(exc)

@@ -9,15 +9,29 @@ import logging.handlers
 from dataclasses import dataclass
 from pathlib import Path
 
+from .core.errors import MiraError
 from .core.models import ProviderConfig
 from .core.ports import ChatProvider
 from .paths import resource_path
 from .providers.registry import create_provider, probe_ollama
+from .services.attachments import AttachmentService
 from .services.chat import ChatService
+from .services.conversation import ConversationService
+from .services.doctor import DoctorService
+from .services.export import ExportService
+from .services.history import HistoryService
+from .services.importers import ImportService
 from .services.providers import ProviderService
+from .services.roles import RoleService
+from .services.search import SearchService
 from .services.settings import SettingsService
 from .services.threads import ThreadService
+from .services.titles import TitleService
 from .services.tokens import TiktokenCounter
+from .services.workspaces import WorkspaceService
+from .storage.export_store import ExportStore
+from .storage.history_store import HistoryStore
+from .storage.media_store import MediaStore
 from .storage.secrets import SecretStore
 from .storage.store import Store
 
@@ -34,6 +48,29 @@ class Services:
     threads: ThreadService
     settings: SettingsService
     tokens: TiktokenCounter
+    history: HistoryService
+    workspaces: WorkspaceService
+    search: SearchService
+    titles: TitleService
+    conversation: ConversationService
+    doctor: DoctorService
+    media: MediaStore
+    attachments: AttachmentService
+    roles: RoleService
+    exports: ExportService
+    imports: ImportService
+
+    async def startup_maintenance(self) -> None:
+        """Start-up chores after ``chat.recover()``: the trash's automatic purge
+        (``trash.purge_days``). Never fatal: a failure is logged, the app starts."""
+        try:
+            await self.history.purge_expired()
+        except MiraError:
+            log.warning("the automatic purge of the trash failed", exc_info=True)
+        try:
+            await self.attachments.collect()
+        except MiraError:
+            log.warning("the clean-up of unused attachments failed", exc_info=True)
 
     async def aclose(self) -> None:
         await self.chat.stop_all()
@@ -51,15 +88,31 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
     secret_store = secrets or SecretStore(data_dir)
     providers = ProviderService(store, secret_store, _factory, probe_ollama)
     tokens = TiktokenCounter(resource_path("tiktoken_cache"))
+    chat = ChatService(store, providers, tokens)
+    history_store = HistoryStore(store.worker)
+    settings = SettingsService(store)
+    media = MediaStore(store.worker, data_dir / "media")
+    export_store = ExportStore(store.worker)
     return Services(
         data_dir=data_dir,
         store=store,
         secrets=secret_store,
         providers=providers,
-        chat=ChatService(store, providers, tokens),
+        chat=chat,
         threads=ThreadService(store),
-        settings=SettingsService(store),
+        settings=settings,
         tokens=tokens,
+        history=HistoryService(history_store, settings),
+        workspaces=WorkspaceService(history_store, store),
+        search=SearchService(history_store),
+        titles=TitleService(store, history_store, providers),
+        conversation=ConversationService(store, chat.is_running),
+        doctor=DoctorService(store, data_dir / "media"),
+        media=media,
+        attachments=AttachmentService(media, settings),
+        roles=RoleService(store),
+        exports=ExportService(export_store),
+        imports=ImportService(export_store),
     )
 
 

@@ -3,7 +3,13 @@
 Plain mode prints the answer on stdout as it streams and the thinking on stderr.
 ``--json`` prints one JSON object per event and ends with exactly one terminal
 line (completed / stopped / failed). Exit codes: 0 completed, 1 failed, 130 when
-Ctrl+C stopped the run (the answer so far is saved as stopped)."""
+Ctrl+C stopped the run (the answer so far is saved as stopped).
+
+The conversation tree (issue 4): ``--thread ID --edit MESSAGE_ID TEXT`` sends
+TEXT as a new version of that user message (the old branch is kept);
+``--thread ID --regenerate MESSAGE_ID [--guidance TEXT | --preset NAME]``
+answers again as a new version of that answer (a plain retry may move to the
+next model tier; the run_started event then carries the note)."""
 
 from __future__ import annotations
 
@@ -11,9 +17,11 @@ import argparse
 import asyncio
 import signal
 import sys
+from collections.abc import AsyncIterator
 from contextlib import suppress
 
 from ..bootstrap import Services
+from ..core.errors import ConfigError
 from ..core.events import (
     ChatEvent,
     Completed,
@@ -25,6 +33,7 @@ from ..core.events import (
 )
 from ..core.ids import new_id
 from ..services.chat import SendRequest
+from ..services.regenerate import RegeneratePreset, RegenerateRequest
 from .output import print_error, print_json
 
 NAME = "chat"
@@ -40,23 +49,74 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     chat.add_argument("--model", help="model name (default: the thread's, then the last used)")
     chat.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
     chat.add_argument("--json", action="store_true", help="one JSON object per event, per line")
+    _add_tree_options(chat)
     chat.add_argument(
-        "text", nargs="+", metavar="TEXT", help="the message; '-' reads standard input"
+        "text", nargs="*", metavar="TEXT", help="the message; '-' reads standard input"
     )
 
 
-async def run(services: Services, args: argparse.Namespace) -> int:
+def _add_tree_options(chat: argparse.ArgumentParser) -> None:
+    version = chat.add_mutually_exclusive_group()
+    version.add_argument(
+        "--edit",
+        metavar="MESSAGE_ID",
+        help="send TEXT as a new version of this message of --thread (the old one is kept)",
+    )
+    version.add_argument(
+        "--regenerate",
+        metavar="MESSAGE_ID",
+        help="answer again: a new version of this answer of --thread (no TEXT)",
+    )
+    chat.add_argument("--guidance", metavar="TEXT", help="with --regenerate: how to change it")
+    chat.add_argument(
+        "--preset",
+        choices=[p.value for p in RegeneratePreset if p is not RegeneratePreset.CUSTOM],
+        help="with --regenerate: retry (default), concise, detailed or creative",
+    )
+
+
+def _check_tree_options(args: argparse.Namespace) -> None:
+    if (args.edit or args.regenerate) and not args.thread:
+        raise ConfigError("--edit and --regenerate need the thread.", hint="Add --thread ID.")
+    if (args.guidance or args.preset) and not args.regenerate:
+        raise ConfigError("--guidance and --preset go with --regenerate MESSAGE_ID.")
+    if args.regenerate and args.text:
+        raise ConfigError(
+            "--regenerate takes no message text.", hint="To change the answer, use --guidance."
+        )
+    if not args.regenerate and not args.text:
+        raise ConfigError("Type a message.", hint='For example: mira-desktop chat "Hello"')
+
+
+def _events(services: Services, args: argparse.Namespace, run_key: str) -> AsyncIterator[ChatEvent]:
+    if args.regenerate:
+        return services.chat.regenerate(
+            RegenerateRequest(
+                thread_id=args.thread,
+                message_id=args.regenerate,
+                preset=args.preset or RegeneratePreset.RETRY,
+                guidance=args.guidance,
+                provider=args.provider,
+                model=args.model,
+            )
+        )
     text = " ".join(args.text)
     if text == "-":
         text = sys.stdin.read()
-    run_key = args.thread or new_id()
     request = SendRequest(
         text=text,
         provider=args.provider,
         model=args.model,
         thread_id=args.thread,
         new_thread_id=None if args.thread else run_key,
+        edit_of=args.edit,
     )
+    return services.chat.send(request)
+
+
+async def run(services: Services, args: argparse.Namespace) -> int:
+    _check_tree_options(args)
+    run_key = args.thread or new_id()
     interrupted = asyncio.Event()
 
     def on_sigint() -> None:
@@ -68,7 +128,7 @@ async def run(services: Services, args: argparse.Namespace) -> int:
     printer = _JsonPrinter() if args.json else _PlainPrinter()
     final: ChatEvent | None = None
     try:
-        async for event in services.chat.send(request):
+        async for event in _events(services, args, run_key):
             printer.show(event)
             final = event
     finally:
@@ -103,6 +163,8 @@ class _PlainPrinter:
     def show(self, event: ChatEvent) -> None:
         if isinstance(event, RunStarted):
             sys.stderr.write(f"[{event.provider} · {event.model}]\n")
+            if event.note:
+                sys.stderr.write(f"[{event.note}]\n")
         elif isinstance(event, ThinkingDelta):
             self._write_thinking(event.text)
         elif isinstance(event, TextDelta):
@@ -131,7 +193,7 @@ class _PlainPrinter:
             sys.stdout.write("\n")
         sys.stdout.flush()
         u = event.usage
-        approx = "≈" if u.estimated else ""
+        approx = "≈" if u.counts_estimated else ""
         usage = f"tokens: {approx}{u.prompt_tokens} in, {approx}{u.completion_tokens} out"
         if u.reasoning_tokens:
             usage += f", {'≈' if u.reasoning_estimated else ''}{u.reasoning_tokens} reasoning"

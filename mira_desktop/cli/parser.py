@@ -5,6 +5,8 @@ contract (scripts use them); add, never rename."""
 from __future__ import annotations
 
 import argparse
+import os
+from collections.abc import Sequence
 from types import ModuleType
 
 from .. import __version__
@@ -23,6 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--verbose", action="store_true", help="more detail in the log file")
     _add_gui_options(parser)
+    parser.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="add Mira Desktop to this user's application menu (Linux, XDG) and exit",
+    )
+    parser.epilog = WINDOW_FILES_HELP
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in command_modules():
         module.register(commands)
@@ -32,9 +40,29 @@ def build_parser() -> argparse.ArgumentParser:
 def command_modules() -> list[ModuleType]:
     """Every sub-command module: each has ``NAME``, ``register(subparsers)`` and
     ``async run(services, args) -> int``. A new command is a new module listed here."""
-    from . import chat_cmd, provider_cmd, thread_cmd
+    from . import (
+        chat_cmd,
+        doctor_cmd,
+        export_cmd,
+        import_cmd,
+        provider_cmd,
+        role_cmd,
+        search_cmd,
+        thread_cmd,
+        workspace_cmd,
+    )
 
-    return [provider_cmd, chat_cmd, thread_cmd]
+    return [
+        provider_cmd,
+        chat_cmd,
+        thread_cmd,
+        search_cmd,
+        workspace_cmd,
+        doctor_cmd,
+        role_cmd,
+        export_cmd,
+        import_cmd,
+    ]
 
 
 def _add_gui_options(parser: argparse.ArgumentParser) -> None:
@@ -47,3 +75,58 @@ def _add_gui_options(parser: argparse.ArgumentParser) -> None:
     )
     gui.add_argument("--theme", choices=["light", "dark", "system"], help="theme for this run")
     gui.add_argument("--lang", choices=["en", "zh_CN", "system"], help="UI language for this run")
+
+
+WINDOW_FILES_HELP = (
+    "mira-desktop [OPTIONS] FILE... opens the window (or brings the open one forward) and "
+    "hands it the files, as when files are dropped on the app icon. Put -- before a file "
+    "whose name is also a command."
+)
+
+
+def split_window_files(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """Split ``mira-desktop [OPTIONS] FILE...`` into ``(arguments to parse, files)``.
+
+    argparse cannot put an optional positional beside sub-commands (``chat`` would be
+    taken for a file), so the window's files are picked out before parsing: the first
+    positional argument that is not a command name but an existing path, or anything
+    after ``--``, starts the files, and every later positional argument is a file too.
+    Anything else (a mistyped command, say) is left to argparse, which reports it."""
+    commands: set[str] = set()
+    takes_value: dict[str, bool] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            commands.update(action.choices)
+        for option in action.option_strings:
+            takes_value[option] = action.nargs != 0
+    tokens = list(argv)
+    rest: list[str] = []
+    files: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "--":
+            files.extend(tokens[i + 1 :])
+            break
+        if token.startswith("-") and token != "-":
+            rest.append(token)
+            if _takes_value(token, takes_value) and i + 1 < len(tokens):
+                rest.append(tokens[i + 1])
+                i += 1
+        elif files or (token not in commands and os.path.exists(token)):
+            files.append(token)
+        else:
+            rest.extend(tokens[i:])
+            break
+        i += 1
+    return rest, files
+
+
+def _takes_value(token: str, options: dict[str, bool]) -> bool:
+    if token in options:
+        return options[token]
+    # argparse accepts unique prefixes of long options ("--data" for "--data-dir")
+    matches = [name for name in options if token.startswith("--") and name.startswith(token)]
+    return len(matches) == 1 and options[matches[0]]

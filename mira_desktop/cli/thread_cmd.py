@@ -7,6 +7,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.models import Message
+from . import thread_history, thread_tree
 from .output import print_json, print_table
 
 NAME = "thread"
@@ -36,19 +37,27 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     lst = sub.add_parser("list", help="list threads, newest first")
     lst.add_argument("--json", action="store_true")
     lst.add_argument("--limit", type=int, default=100)
+    thread_history.add_list_flags(lst)
     show = sub.add_parser("show", help="show a thread's active branch")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
+    thread_tree.add_show_flags(show)
+    thread_history.register_actions(sub)
+    thread_tree.register_actions(sub)
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
+    if args.thread_command in thread_history.ACTIONS:
+        return await thread_history.run_action(services, args)
+    if args.thread_command in thread_tree.ACTIONS:
+        return await thread_tree.run_action(services, args)
     if args.thread_command == "list":
         return await _list(services, args)
     return await _show(services, args)
 
 
 async def _list(services: Services, args: argparse.Namespace) -> int:
-    threads = await services.threads.list_threads(0, args.limit)
+    threads = await thread_history.list_threads(services, args)
     if args.json:
         print_json(
             [
@@ -59,6 +68,9 @@ async def _list(services: Services, args: argparse.Namespace) -> int:
                     "pinned": t.pinned,
                     "created_at": t.created_at,
                     "updated_at": t.updated_at,
+                    "workspace_id": t.workspace_id,
+                    "archived": t.archived,
+                    "deleted_at": t.deleted_at,
                 }
                 for t in threads
             ]
@@ -66,7 +78,8 @@ async def _list(services: Services, args: argparse.Namespace) -> int:
         return 0
     if not threads:
         print(
-            "No threads yet. Start one with: mira-desktop chat --provider NAME --model MODEL Hello"
+            thread_history.empty_view_text(args)
+            or "No threads yet. Start one with: mira-desktop chat --provider NAME --model MODEL Hello"
         )
         return 0
     print_table(["ID", "UPDATED", "TITLE"], [[t.id, t.updated_at[:16], t.title] for t in threads])
@@ -75,7 +88,7 @@ async def _list(services: Services, args: argparse.Namespace) -> int:
 
 async def _show(services: Services, args: argparse.Namespace) -> int:
     thread = await services.threads.get_thread(args.id)
-    messages = await services.threads.get_active_messages(args.id)
+    messages = await thread_tree.show_messages(services, args)
     if args.json:
         print_json(
             {
@@ -85,6 +98,7 @@ async def _show(services: Services, args: argparse.Namespace) -> int:
                 "model": thread.model,
                 "created_at": thread.created_at,
                 "updated_at": thread.updated_at,
+                "active_leaf_id": thread.active_leaf_id,
                 "messages": [message_json(m) for m in messages],
             }
         )
@@ -93,7 +107,7 @@ async def _show(services: Services, args: argparse.Namespace) -> int:
     for message in messages:
         status = "" if str(message.status) == "complete" else f" [{message.status}]"
         who = "You" if str(message.role) == "user" else (message.model or "assistant")
-        print(f"\n## {who}{status}\n")
+        print(f"\n## {who}{status}{thread_tree.heading_suffix(message)}\n")
         if message.thinking:
             print(f"> (thinking) {message.thinking[:200]}")
         print(message.text)

@@ -10,6 +10,7 @@ explain a failure. The tree::
     ├── NotFoundError               a thread, message, provider… that does not exist
     ├── StorageError                the database or media folder failed (disk full…)
     ├── ReaderError                 a document cannot be read (attachments, KB)
+    ├── InvalidImportError          an import file is malformed or of an unknown kind
     └── ProviderError               anything between us and a model server
         ├── AuthenticationError     401/403, wrong or missing API key
         ├── ModelNotFoundError      404 or "model not found"
@@ -65,6 +66,14 @@ class StorageError(MiraError):
 
 class ReaderError(MiraError):
     code = "reader"
+
+
+class InvalidImportError(MiraError):
+    code = "invalid_import"
+    default_hint = (
+        "Choose a Mira JSON export (mira.thread) or ChatGPT's conversations.json "
+        "(Settings → Data controls → Export data); nothing was imported."
+    )
 
 
 class ProviderError(MiraError):
@@ -160,6 +169,7 @@ _BY_CODE: dict[str, type[MiraError]] = {
         NotFoundError,
         StorageError,
         ReaderError,
+        InvalidImportError,
         ProviderError,
         AuthenticationError,
         ModelNotFoundError,

@@ -103,7 +103,13 @@ ACTIVE_CONTENT = (TextDelta, ThinkingDelta, ToolCallDelta)
 class RunStarted:
     """First event of every run: the ids the run will use. For a new draft the
     thread and the user message are not written yet (``persisted`` is false);
-    the UI shows them optimistically under these final ids."""
+    the UI shows them optimistically under these final ids.
+
+    ``kind`` is ``"send"``, ``"edit"`` (a new version of a user message) or
+    ``"regenerate"`` (a new version of an answer: ``user_message`` is the
+    existing question). ``note`` is a line to show with the answer, e.g.
+    "Escalated to … (standard tier)."; ``escalated_from`` then names the model
+    a plain Retry moved away from (``{"provider", "model", "tier"}``)."""
 
     type: ClassVar[str] = "run_started"
     thread_id: str
@@ -112,16 +118,23 @@ class RunStarted:
     provider: str
     model: str
     persisted: bool
+    kind: str = "send"
+    note: str | None = None
+    escalated_from: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "type": self.type,
             "thread_id": self.thread_id,
             "user_message_id": self.user_message.id,
+            "parent_id": self.user_message.parent_id,
             "assistant_message_id": self.assistant_message_id,
             "provider": self.provider,
             "model": self.model,
             "persisted": self.persisted,
+            "kind": self.kind,
+            "note": self.note,
+            "escalated_from": self.escalated_from,
         }
 
 

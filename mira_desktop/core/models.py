@@ -41,15 +41,20 @@ DEFAULT_WORKSPACE_NAME = "Mira BASE"
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token usage of one answer. ``estimated`` is true when any count was computed
-    locally with tiktoken rather than reported by the provider;
-    ``reasoning_estimated`` says the same of the reasoning count alone."""
+    """Token usage of one answer. ``counts_estimated``: the prompt/completion
+    counts were computed locally with tiktoken rather than reported by the
+    provider; ``reasoning_estimated``: the same of the reasoning count.
+    ``estimated`` is true when any count is an estimate."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
-    estimated: bool = False
+    counts_estimated: bool = False
     reasoning_estimated: bool = False
+
+    @property
+    def estimated(self) -> bool:
+        return self.counts_estimated or self.reasoning_estimated
 
     def to_dict(self) -> dict[str, Any]:
         return {

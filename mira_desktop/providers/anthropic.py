@@ -25,7 +25,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import SSEEvent, as_dict, iter_sse, loads_chunk
+from .streams import SSEEvent, as_dict, drain, iter_sse, loads_chunk
 
 log = logging.getLogger(__name__)
 
@@ -191,11 +191,15 @@ class AnthropicProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = AnthropicStreamParser(self.name)
         async with self._open_stream(url, build_body(request)) as response:
-            async for sse in iter_sse(response.aiter_lines()):
+            events = iter_sse(response.aiter_lines())
+            async for sse in events:
                 for event in parser.feed(sse):
                     yield event
                 if parser.done:
-                    return
+                    break
+            if parser.done:
+                await drain(events)
+                return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 
     async def list_models(self) -> list[ModelInfo]:

@@ -25,7 +25,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import ThinkSplitter, as_dict, loads_chunk, split_events
+from .streams import ThinkSplitter, as_dict, drain, loads_chunk, split_events
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +142,15 @@ class OllamaProvider(HttpProvider):
         parser = OllamaStreamParser(self.name)
         body = build_body(request)
         async with self._open_stream(url, body, accept="application/x-ndjson") as response:
-            async for line in response.aiter_lines():
+            lines = response.aiter_lines()
+            async for line in lines:
                 for event in parser.feed(line):
                     yield event
                 if parser.done:
-                    return
+                    break
+            if parser.done:
+                await drain(lines)
+                return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 
     async def list_models(self) -> list[ModelInfo]:

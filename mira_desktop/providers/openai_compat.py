@@ -23,7 +23,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import SSEEvent, ThinkSplitter, as_dict, iter_sse, loads_chunk, split_events
+from .streams import SSEEvent, ThinkSplitter, as_dict, drain, iter_sse, loads_chunk, split_events
 
 log = logging.getLogger(__name__)
 
@@ -180,11 +180,15 @@ class OpenAIProvider(HttpProvider):
                 for event in parser.feed_completion(response.text):
                     yield event
                 return
-            async for sse in iter_sse(response.aiter_lines()):
+            events = iter_sse(response.aiter_lines())
+            async for sse in events:
                 for event in parser.feed(sse):
                     yield event
                 if parser.done:
-                    return
+                    break
+            if parser.done:
+                await drain(events)
+                return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 
     async def list_models(self) -> list[ModelInfo]:

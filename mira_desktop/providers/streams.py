@@ -6,10 +6,13 @@ streamed answer text, coping with tags cut across chunks."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, NamedTuple
+
+import httpx
 
 from mira_desktop.core.errors import MalformedStreamError
 from mira_desktop.core.events import StreamEvent, TextDelta, ThinkingDelta
@@ -17,6 +20,8 @@ from mira_desktop.core.events import StreamEvent, TextDelta, ThinkingDelta
 from .errormap import excerpt
 
 log = logging.getLogger(__name__)
+
+DRAIN_TIMEOUT = 2.0
 
 
 def as_dict(value: Any) -> dict[str, Any]:
@@ -147,3 +152,19 @@ def _partial_suffix(text: str, tag: str) -> int:
         if tag.startswith(text[-size:]):
             return size
     return 0
+
+
+async def drain(items: AsyncIterator[Any], timeout: float = DRAIN_TIMEOUT) -> None:
+    """Read what follows a stream's end marker until the body ends.
+
+    Leaving httpx's nested async generators suspended makes Python finalise them
+    later, possibly after the event loop has stopped (``RuntimeError: no running
+    event loop`` at shutdown). Servers end the body right after the marker, so
+    this costs nothing; one that keeps the connection open is given ``timeout``
+    seconds and then left to the response's own close."""
+    try:
+        async with asyncio.timeout(timeout):
+            async for _ in items:
+                pass
+    except (TimeoutError, httpx.HTTPError):
+        log.debug("stopped draining the stream after its end marker")

@@ -7,13 +7,21 @@ an unknown provider, a dead server, a wrong key — arrive as ``Failed`` with th
 error, never as an exception. ``stop(thread_id)`` cancels that thread's run and
 no other; the run persists what it has as ``stopped``. Several threads can
 stream at once. The run itself lives in its own task, so a Stop works whatever
-the consumer is doing, and a consumer that goes away stops its run."""
+the consumer is doing, and a consumer that goes away stops its run.
+
+The conversation tree (PRODUCT.md §5) adds three ways to start a run, all with
+the same events and persistence: ``edit()`` (a new version of a user message,
+``SendRequest.edit_of``), ``regenerate()`` (a new version of an answer; see
+``regenerate.py``) and ``redirect()`` (busy input: stop, keep the partial
+answer, send the new text after it). ``send()`` itself still refuses a thread
+that is answering."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigError, MiraError
@@ -25,6 +33,7 @@ from .chat_run import ChatRun, RunPlan, new_assistant
 from .context import build_messages, title_from_text
 from .process_owner import current_owner, owner_alive
 from .providers import ProviderService
+from .regenerate import RegenerateRequest, plan_regeneration
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -46,6 +55,9 @@ class SendRequest:
     thread_id: str | None = None
     new_thread_id: str | None = None
     workspace_id: str | None = None
+    #: Edit → branch (PRODUCT.md §5): ``text`` becomes a new version of this user
+    #: message of ``thread_id`` (a sibling); the old branch is kept.
+    edit_of: str | None = None
 
 
 class ChatService:
@@ -102,15 +114,68 @@ class ChatService:
                 except BaseException:
                     log.debug("run ended with an error while stopping", exc_info=True)
 
-    async def send(self, request: SendRequest) -> AsyncIterator[ChatEvent]:
+    async def send(self, request: SendRequest) -> AsyncGenerator[ChatEvent, None]:
         try:
             plan = await self._plan(request)
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
+        async with aclosing(self._drive(plan)) as events:
+            async for event in events:
+                yield event
+
+    def edit(
+        self,
+        thread_id: str,
+        message_id: str,
+        text: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> AsyncGenerator[ChatEvent, None]:
+        """Edit → branch: ``text`` becomes a new version of the user message
+        ``message_id`` and is answered; the old version and its answers stay."""
+        request = SendRequest(
+            text, provider=provider, model=model, thread_id=thread_id, edit_of=message_id
+        )
+        return self.send(request)
+
+    async def regenerate(self, request: RegenerateRequest) -> AsyncGenerator[ChatEvent, None]:
+        """A new version of an answer (Retry, presets, custom guidance; a plain
+        Retry may escalate the model tier — see ``services/regenerate.py``)."""
+        if self.is_running(request.thread_id):
+            yield _busy_failure()
+            return
+        try:
+            plan = await plan_regeneration(request, self._store, self._providers, self._owner)
+        except MiraError as exc:
+            yield Failed(None, None, "", "", Usage(), exc.to_dict())
+            return
+        async with aclosing(self._drive(plan)) as events:
+            async for event in events:
+                yield event
+
+    async def redirect(self, request: SendRequest) -> AsyncGenerator[ChatEvent, None]:
+        """Busy input (PRODUCT.md §5): stop the answer streaming in the thread,
+        wait until it is saved as ``stopped``, then send ``request.text`` as the
+        next turn — its parent is the stopped answer, whose partial text stays in
+        the context. With nothing running this is a plain ``send``. A draft that
+        was stopped before anything was written is sent again as a new draft."""
+        key = request.thread_id or request.new_thread_id
+        run = self._runs.get(key) if key else None
+        if run is not None:
+            run.stop()
+            await _wait(run)
+        if request.thread_id is None and key and await self._store.find_thread(key):
+            request = replace(request, thread_id=key, new_thread_id=None)
+        async with aclosing(self.send(request)) as events:
+            async for event in events:
+                yield event
+
+    async def _drive(self, plan: RunPlan) -> AsyncGenerator[ChatEvent, None]:
+        """Run a plan in its own task and relay its events until the terminal one."""
         if self.is_running(plan.thread.id):
-            err = ConfigError("This thread is still answering.", hint="Stop it first, then send.")
-            yield Failed(None, None, "", "", Usage(), err.to_dict())
+            yield _busy_failure()
             return
         run = ChatRun(plan, self._store, self._tokens, flush_interval=self._flush_interval)
         self._runs[plan.thread.id] = run
@@ -135,6 +200,8 @@ class ChatService:
         thread = await self._store.find_thread(request.thread_id) if request.thread_id else None
         if request.thread_id and thread is None:
             raise ConfigError(f"No thread with id {request.thread_id}.")
+        if request.edit_of and thread is None:
+            raise ConfigError("Editing a message needs its thread.", hint="Pass --thread ID.")
         provider_name, model = await self._choose_model(request, thread)
         config, provider = await self._providers.chat_provider(provider_name)
         now = utc_now()
@@ -146,7 +213,7 @@ class ChatService:
                 thread = await self._store.update_thread(
                     thread.id, provider_id=config.id, model=model, updated_at=thread.updated_at
                 )
-            history = await self._store.active_branch(thread.id)
+            history = await self._history(thread.id, request)
         await self._store.set_setting(LAST_MODEL_KEY, {"provider": provider_name, "model": model})
         user = Message(
             id=new_id(),
@@ -157,6 +224,7 @@ class ChatService:
             updated_at=now,
             parent_id=history[-1].id if history else None,
             status=MessageStatus.COMPLETE,
+            data={"edited_from": request.edit_of} if request.edit_of else None,
         )
         assistant = new_assistant(thread.id, user.id, new_id(), model, provider_name)
         chat_request = ChatRequest(model=model, messages=build_messages(history, text))
@@ -169,7 +237,21 @@ class ChatService:
             provider_name=provider_name,
             provider=provider,
             owner=self._owner,
+            kind="edit" if request.edit_of else "send",
         )
+
+    async def _history(self, thread_id: str, request: SendRequest) -> list[Message]:
+        """What the new user message follows: the active branch, or for an edit
+        the branch down to the edited message's parent (its sibling's history)."""
+        if request.edit_of is None:
+            return await self._store.active_branch(thread_id)
+        path = await self._store.live_path(thread_id, request.edit_of)
+        if path[-1].role is not MessageRole.USER:
+            raise ConfigError(
+                "Only your own messages can be edited.",
+                hint="To get another answer, regenerate it instead.",
+            )
+        return path[:-1]
 
     async def _choose_model(self, request: SendRequest, thread: Thread | None) -> tuple[str, str]:
         provider_name, model = request.provider, request.model
@@ -203,6 +285,11 @@ class ChatService:
             provider_id=provider_id,
             model=model,
         )
+
+
+def _busy_failure() -> Failed:
+    err = ConfigError("This thread is still answering.", hint="Stop it first, then send.")
+    return Failed(None, None, "", "", Usage(), err.to_dict())
 
 
 async def _wait(run: ChatRun) -> None:

@@ -64,6 +64,10 @@ class RunPlan:
     provider_name: str
     provider: ChatProvider
     owner: str
+    #: "send", "edit" or "regenerate" (shown in ``RunStarted``).
+    kind: str = "send"
+    #: False when ``user_message`` already exists (a regeneration answers it again).
+    write_user: bool = True
 
 
 @dataclass
@@ -135,11 +139,16 @@ class ChatRun:
                 provider=plan.provider_name,
                 model=plan.request.model,
                 persisted=not plan.is_draft,
+                kind=plan.kind,
+                note=(plan.assistant.data or {}).get("note"),
+                escalated_from=(plan.assistant.data or {}).get("escalated_from"),
             )
         )
         try:
-            if not plan.is_draft:
+            if not plan.is_draft and plan.write_user:
                 await _shielded(self._store.add_message(plan.user_message), self._user_written)
+            elif not plan.is_draft:
+                self._user_saved = True  # answering an existing message again
             await self._stream(plan.request)
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
@@ -337,7 +346,7 @@ class ChatRun:
             prompt_tokens=prompt or 0,
             completion_tokens=completion or 0,
             reasoning_tokens=reasoning or 0,
-            estimated=est_prompt or est_completion or est_reasoning,
+            counts_estimated=est_prompt or est_completion,
             reasoning_estimated=est_reasoning,
         )
 

@@ -14,6 +14,8 @@ DEFAULTS: dict[str, Any] = {
     "ui.thinking_display": "collapsed",
     "chat.last_model": None,
     "attachments.max_mb": 8,
+    "trash.purge_days": 30,
+    "sidebar.collapsed_groups": [],
 }
 
 

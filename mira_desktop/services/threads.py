@@ -35,7 +35,8 @@ class ThreadService:
         title = " ".join(title.split())
         if not title:
             raise ConfigError("A title cannot be empty.")
-        return await self._store.update_thread(thread_id, title=title)
+        # a title the user chose: automatic titles (services/titles.py) keep off it
+        return await self._store.update_thread(thread_id, title=title, title_source="manual")
 
     async def set_model(self, thread_id: str, provider_id: str, model: str) -> Thread:
         thread = await self._store.get_thread(thread_id)

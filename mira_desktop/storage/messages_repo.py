@@ -123,7 +123,7 @@ def update_stream(
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
             reasoning_tokens=usage.reasoning_tokens,
-            usage_estimated=int(usage.estimated),
+            usage_estimated=int(usage.counts_estimated),
             reasoning_estimated=int(usage.reasoning_estimated),
         )
     if error is not None:

@@ -72,7 +72,7 @@ def usage(row: dict[str, Any]) -> Usage | None:
         prompt_tokens=row["prompt_tokens"] or 0,
         completion_tokens=row["completion_tokens"] or 0,
         reasoning_tokens=row["reasoning_tokens"] or 0,
-        estimated=bool(row["usage_estimated"]),
+        counts_estimated=bool(row["usage_estimated"]),
         reasoning_estimated=bool(row["reasoning_estimated"]),
     )
 
@@ -117,7 +117,7 @@ def message_row(msg: Message, owner: str | None = None) -> dict[str, Any]:
         "prompt_tokens": u.prompt_tokens if u else None,
         "completion_tokens": u.completion_tokens if u else None,
         "reasoning_tokens": u.reasoning_tokens if u else None,
-        "usage_estimated": int(u.estimated) if u else 0,
+        "usage_estimated": int(u.counts_estimated) if u else 0,
         "reasoning_estimated": int(u.reasoning_estimated) if u else 0,
         "error_json": dumps(msg.error),
         "data_json": dumps(msg.data),

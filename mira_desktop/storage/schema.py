@@ -259,5 +259,35 @@ CREATE TABLE settings (
 );
 """
 
+#: History management and search (issue 5): who chose a thread's title (a
+#: rename is ``manual`` and automatic titles keep off it), the sidebar's
+#: per-workspace pages in index order, and search's time filters on messages.
+M0002_HISTORY = """
+ALTER TABLE threads ADD COLUMN title_source TEXT NOT NULL DEFAULT 'auto'
+    CHECK (title_source IN ('auto', 'manual'));
+CREATE INDEX threads_workspace_list ON threads(workspace_id, deleted_at, archived, pinned, updated_at);
+CREATE INDEX messages_created ON messages(created_at);
+"""
+
+#: Attachments (issue 7): a media row's ``touched_at`` (last stored, referenced
+#: or released: the garbage collector leaves rows touched within its grace period
+#: alone), and the pending references of files held by the composer before the
+#: message exists (cleared after a day when Mira crashed while composing).
+M0003_MEDIA_PENDING = """
+ALTER TABLE media ADD COLUMN touched_at TEXT;
+CREATE TABLE media_pending (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL REFERENCES media(sha256) ON DELETE RESTRICT,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX media_pending_sha256 ON media_pending(sha256);
+CREATE INDEX media_pending_created ON media_pending(created_at);
+CREATE INDEX media_unreferenced ON media(ref_count) WHERE ref_count = 0;
+"""
+
 #: (version, name, sql) — append only.
-MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial", M0001_INITIAL),)
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial", M0001_INITIAL),
+    (2, "history", M0002_HISTORY),
+    (3, "media_pending", M0003_MEDIA_PENDING),
+)

@@ -7,10 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..core.models import Message, ModelInfo, ProviderConfig, Thread, Usage, Workspace
+from ..core.models import Message, ModelInfo, ProviderConfig, Role, Thread, Usage, Workspace
+from . import doctor_repo as doctor
 from . import messages_repo as messages
 from . import providers_repo as providers
+from . import roles_repo as roles
 from . import threads_repo as threads
+from . import tree_repo as tree
 from .worker import DatabaseWorker
 
 
@@ -99,6 +102,58 @@ class Store:
     async def recover_streaming(self, owner_alive: Callable[[str | None], bool]) -> int:
         return await self.worker.run(messages.recover_streaming, owner_alive)
 
+    # the conversation tree (tree_repo)
+    async def live_path(self, thread_id: str, message_id: str) -> list[Message]:
+        return await self.worker.run(tree.live_path, thread_id, message_id)
+
+    async def branch_through(self, thread_id: str, message_id: str) -> list[Message]:
+        return await self.worker.run(tree.branch_through, thread_id, message_id)
+
+    async def siblings(self, thread_id: str, message_id: str) -> list[Message]:
+        return await self.worker.run(tree.siblings, thread_id, message_id)
+
+    async def switch_branch(self, thread_id: str, message_id: str) -> str:
+        return await self.worker.run(tree.switch_branch, thread_id, message_id)
+
+    async def undo_turn(self, thread_id: str) -> tuple[list[str], str | None]:
+        return await self.worker.run(tree.undo_turn, thread_id)
+
+    async def restore_turn(
+        self, thread_id: str, message_id: str | None = None
+    ) -> tuple[list[str], str]:
+        return await self.worker.run(tree.restore_turn, thread_id, message_id)
+
+    # the data check (doctor_repo)
+    async def doctor_scan(self, created_before: str) -> list[doctor.Finding]:
+        return await self.worker.run(doctor.scan, created_before)
+
+    async def known_media(self, hashes: list[str]) -> set[str]:
+        return await self.worker.run(doctor.known_media, hashes)
+
+    async def apply_repairs(self, repairs: dict[str, list[str]]) -> list[str]:
+        """Repairs by kind (``doctor_repo.Repairs`` fields); returns the media
+        hashes whose rows were deleted."""
+        return await self.worker.run(doctor.apply_repairs, doctor.Repairs(**repairs))
+
+    # roles (roles_repo)
+    async def list_roles(self) -> list[Role]:
+        return await self.worker.run(roles.list_roles)
+
+    async def get_role(self, role_id: str) -> Role:
+        return await self.worker.run(roles.get_role, role_id)
+
+    async def find_role_by_name(self, name: str) -> Role | None:
+        return await self.worker.run(roles.find_role_by_name, name)
+
+    async def create_role(self, role: Role) -> Role:
+        return await self.worker.run(roles.create_role, role)
+
+    async def update_role(self, role_id: str, **fields: Any) -> Role:
+        return await self.worker.run(roles.update_role, role_id, **fields)
+
+    async def delete_role(self, role_id: str) -> int:
+        return await self.worker.run(roles.delete_role, role_id)
+
     # providers, models, settings
     async def list_providers(self) -> list[ProviderConfig]:
         return await self.worker.run(providers.list_providers)
@@ -141,3 +196,12 @@ class Store:
 
     async def set_setting(self, key: str, value: Any) -> None:
         await self.worker.run(providers.set_setting, key, value)
+
+    def set_settings_now(self, values: dict[str, Any]) -> None:
+        """Blocking write of several settings, for shutdown paths (window close)."""
+
+        def write_all(db: Any) -> None:
+            for key, value in values.items():
+                providers.set_setting(db, key, value)
+
+        self.worker.run_sync(write_all)

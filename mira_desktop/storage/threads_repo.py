@@ -20,6 +20,7 @@ _THREAD_COLUMNS = (
 )
 _THREAD_FIELDS = {
     "title",
+    "title_source",
     "workspace_id",
     "role_id",
     "kb_id",

@@ -7,13 +7,14 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-import qasync  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.ui.controllers.event_loop import new_event_loop
 
 
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
-    return {"qasync": lambda: qasync.QEventLoop(QApplication.instance() or QApplication([]))}
+    return {"qasync": lambda: new_event_loop(QApplication.instance() or QApplication([]))}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

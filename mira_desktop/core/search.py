@@ -1,0 +1,59 @@
+"""Value types of full-text search (PRODUCT.md §8, Ctrl+K): the filters a search
+applies, the raw candidates storage finds, and the ranked :class:`SearchHit` the
+dialog shows. No behaviour beyond serialisation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """Restrictions on a search. ``since`` is a UTC ISO-8601 lower bound
+    (messages by creation time, titles by the thread's last activity)."""
+
+    since: str | None = None
+    workspace_id: str | None = None
+    include_archived: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchCandidate:
+    """A row storage matched: a thread title (``message_id`` None; ``text`` is
+    the title, ``created_at`` the thread's last activity) or a message."""
+
+    thread_id: str
+    thread_title: str
+    workspace_id: str
+    message_id: str | None
+    text: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One search result, in rank order. ``highlights`` are ``(start, end)``
+    character offsets of the matches inside ``snippet``; ``score`` is higher
+    for better hits (only the order of the list is meaningful)."""
+
+    thread_id: str
+    thread_title: str
+    message_id: str | None
+    snippet: str
+    highlights: tuple[tuple[int, int], ...]
+    score: float
+    created_at: str
+    workspace_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "thread_id": self.thread_id,
+            "thread_title": self.thread_title,
+            "message_id": self.message_id,
+            "snippet": self.snippet,
+            "highlights": [list(span) for span in self.highlights],
+            "score": self.score,
+            "created_at": self.created_at,
+            "workspace_id": self.workspace_id,
+        }

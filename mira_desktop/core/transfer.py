@@ -1,0 +1,85 @@
+"""Value types of export and import (PRODUCT.md §9): a whole thread as storage
+reads it for an export (:class:`ThreadSnapshot`: every message of the tree,
+trashed ones included, with attachment metadata), a thread an importer wants
+written (:class:`ThreadImport`), and what an import did
+(:class:`ImportedThread`, :class:`SkippedThread`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .models import Message, Thread
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentRecord:
+    """An attachment as exports describe it: metadata, never the bytes.
+    ``available`` is false when the content is not in this media store (an
+    imported thread whose files stayed on another machine)."""
+
+    name: str
+    mime: str
+    sha256: str
+    size: int
+    kind: str = "file"  # "image" | "file"
+    available: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSnapshot:
+    """One thread with its whole message tree, for export. ``messages`` are in
+    creation order (a parent before its children) and include trashed ones."""
+
+    thread: Thread
+    source_ref: str | None = None
+    workspace_name: str = ""
+    workspace_root: str | None = None
+    provider_name: str | None = None
+    role_name: str | None = None
+    messages: tuple[Message, ...] = ()
+    attachments: Mapping[str, tuple[AttachmentRecord, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadImport:
+    """A thread an importer asks storage to write. Ids are proposals: storage
+    keeps them when free and remaps them consistently otherwise.
+    ``workspace_name`` picks (or creates) the workspace unless the import names
+    one; ``provider_name`` / ``role_name`` are linked when they exist here."""
+
+    thread: Thread
+    source_ref: str | None = None
+    workspace_name: str | None = None
+    provider_name: str | None = None
+    role_name: str | None = None
+    messages: tuple[Message, ...] = ()
+    attachments: Mapping[str, tuple[AttachmentRecord, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedThread:
+    id: str
+    title: str
+    message_count: int
+    source_ref: str | None = None
+    original_id: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "messages": self.message_count,
+            "source_ref": self.source_ref,
+            "original_id": self.original_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedThread:
+    title: str
+    reason: str
+    source_ref: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"title": self.title, "reason": self.reason, "source_ref": self.source_ref}

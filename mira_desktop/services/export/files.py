@@ -1,0 +1,77 @@
+"""File names and safe file writing for exports: a portable name per thread,
+the ``chat-message-assistant-{timestamp}.md`` name of a saved message, and
+writing a new file without ever replacing an existing one (``-2``, ``-3``…,
+claimed with an exclusive create so two saves at once cannot collide)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from ...core.ids import parse_time
+
+log = logging.getLogger(__name__)
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)$", re.IGNORECASE)
+_MAX_TRIES = 10_000
+
+
+def slug(title: str, limit: int = 60) -> str:
+    """A file-name-safe form of a title (Chinese and other scripts kept)."""
+    text = _UNSAFE.sub("-", " ".join(title.split()))
+    text = re.sub(r"-{2,}", "-", text).strip(" .-")[:limit].strip(" .-")
+    if not text or _RESERVED.match(text):
+        text = f"thread-{text}" if text else "thread"
+    return text
+
+
+def thread_filename(title: str, thread_id: str, ext: str) -> str:
+    """``{title}-{last 8 of id}.{ext}`` (the random end of a UUIDv7 — its
+    start is a timestamp shared by threads made together)."""
+    tail = re.sub(r"[^0-9A-Za-z]", "", thread_id)[-8:] or "thread"
+    return f"{slug(title)}-{tail}.{ext}"
+
+
+def local_stamp(created_at: str, *, tz: object | None = None) -> str:
+    """``20261130-071230``: a stored UTC time in local time (what the user saw)."""
+    moment: datetime = parse_time(created_at).astimezone(tz)  # type: ignore[arg-type]
+    return moment.strftime("%Y%m%d-%H%M%S")
+
+
+def message_filename(role: str, created_at: str) -> str:
+    return f"chat-message-{role}-{local_stamp(created_at)}.md"
+
+
+def candidates(name: str) -> Iterator[str]:
+    """``name``, then ``stem-2.ext``, ``stem-3.ext``…"""
+    path = Path(name)
+    yield name
+    for number in range(2, _MAX_TRIES):
+        yield f"{path.stem}-{number}{path.suffix}"
+
+
+def write_new_file(directory: Path, name: str, text: str) -> Path:
+    """Write ``text`` to ``directory/name`` — or ``name-2``, ``-3``… when taken.
+    Never replaces a file."""
+    for candidate in candidates(name):
+        target = directory / candidate
+        try:
+            with target.open("x", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except FileExistsError:
+            continue
+        return target
+    raise FileExistsError(f"no free file name for {name} in {directory}")
+
+
+def free_path(directory: Path, name: str) -> Path:
+    """The first of :func:`candidates` that does not exist yet (not claimed)."""
+    for candidate in candidates(name):
+        target = directory / candidate
+        if not target.exists():
+            return target
+    raise FileExistsError(f"no free file name for {name} in {directory}")

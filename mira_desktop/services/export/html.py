@@ -1,0 +1,209 @@
+"""HTML export (PRODUCT.md §9): one self-contained page per thread — inline
+stylesheet (``html_theme``), no external resource, readable with scripts off.
+A tiny inline script only reveals the light/dark toggle button; the page's
+Content-Security-Policy allows that script alone (by hash), so nothing a
+message smuggled in could run even if it got past the sanitiser.
+
+Assistant text is rendered from Markdown (``html_render``); user text,
+thinking and tool arguments are escaped and shown as typed. ``for_print``
+gives the variant for Qt's printing (Print / Save as PDF): light colours
+written out, thinking expanded, no script and no custom properties."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+from collections.abc import Sequence
+
+from ...core.models import Message, MessageRole
+from ...core.transfer import AttachmentRecord, ThreadSnapshot
+from .diagnostics import (
+    APP_NAME,
+    ExportMeta,
+    arguments_text,
+    diagnostics_line,
+    duration_text,
+    redacted_error,
+    tool_calls,
+)
+from .html_render import MarkdownRenderer, escape, plain
+from .html_theme import resolved_css, stylesheet
+from .tree import TreeLayout, layout
+
+log = logging.getLogger(__name__)
+
+THEME_SCRIPT = (
+    "(function(){var r=document.documentElement,b=document.getElementById('theme-toggle');"
+    "if(!b)return;b.hidden=false;b.addEventListener('click',function(){"
+    "var d=r.getAttribute('data-theme')||(window.matchMedia&&"
+    "matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light');"
+    "r.setAttribute('data-theme',d==='dark'?'light':'dark');});})();"
+)
+_SCRIPT_HASH = base64.b64encode(hashlib.sha256(THEME_SCRIPT.encode()).digest()).decode()
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; "
+    f"script-src 'sha256-{_SCRIPT_HASH}'; img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+_WHO = {
+    MessageRole.USER: ("You", "user"),
+    MessageRole.ASSISTANT: ("Assistant", "assistant"),
+    MessageRole.TOOL: ("Tool", "tool"),
+    MessageRole.SYSTEM_CARD: ("Note", "note"),
+}
+
+
+class _Page:
+    """Builds one thread's page (keeps the renderer and the print switch)."""
+
+    def __init__(self, renderer: MarkdownRenderer, for_print: bool) -> None:
+        self.renderer = renderer
+        self.for_print = for_print
+
+    def thinking(self, message: Message) -> str:
+        took = duration_text(message.thinking_ms)
+        label = f"Thinking · {took}" if took else "Thinking"
+        body = plain(message.thinking.strip())
+        if self.for_print:
+            return f'<div class="thinking"><div class="label">{label}</div>{body}</div>'
+        return f'<details class="thinking"><summary>{label}</summary>{body}</details>'
+
+    def body(self, message: Message) -> str:
+        if not message.text.strip():
+            return '<div class="body note">(no text)</div>'
+        if message.role is MessageRole.ASSISTANT:
+            return f'<div class="body md">{self.renderer.markdown(message.text)}</div>'
+        return f'<div class="body">{plain(message.text)}</div>'
+
+    def header(self, message: Message, versions: dict[str, tuple[int, int]]) -> str:
+        who, _ = _WHO.get(message.role, (str(message.role), "note"))
+        bits = [f'<span class="who">{escape(who)}</span>']
+        if message.model and message.role is MessageRole.ASSISTANT:
+            bits.append(f'<span class="meta">{escape(message.model)}</span>')
+        index, count = versions.get(message.id, (1, 1))
+        if count > 1:
+            bits.append(f'<span class="badge">version {index}/{count}</span>')
+        if str(message.status) != "complete":
+            status = escape(str(message.status))
+            bits.append(f'<span class="badge {status}">{status}</span>')
+        return f"<header>{''.join(bits)}</header>"
+
+    def extras(self, message: Message, attachments: Sequence[AttachmentRecord]) -> list[str]:
+        out = []
+        if attachments:
+            items = "".join(
+                f"<li>{escape(a.name)} ({escape(a.mime)}, {a.size} bytes"
+                f"{'' if a.available else ', not in this library'})</li>"
+                for a in attachments
+            )
+            out.append(f'<div class="attachments">Attachments<ul>{items}</ul></div>')
+        error = redacted_error(message.error)
+        if error:
+            code = f" ({escape(str(error.get('code')))})" if error.get("code") else ""
+            hint = f"<br>{escape(str(error['hint']))}" if error.get("hint") else ""
+            text = escape(str(error.get("message", "")))
+            out.append(
+                f'<div class="error" role="note"><strong>Error{code}:</strong> {text}{hint}</div>'
+            )
+        for call in tool_calls(message.data):
+            status = f" · {escape(str(call['status']))}" if call.get("status") else ""
+            args = arguments_text(call["arguments"]) if call["arguments"] is not None else ""
+            out.append(
+                f'<div class="tool"><div class="label">Tool call <code>{escape(call["name"])}</code>'
+                f"{status}</div><pre><code>{escape(args)}</code></pre></div>"
+            )
+        return out
+
+    def message(
+        self,
+        message: Message,
+        versions: dict[str, tuple[int, int]],
+        attachments: Sequence[AttachmentRecord],
+    ) -> str:
+        _, css = _WHO.get(message.role, ("", "note"))
+        parts = [self.header(message, versions)]
+        if message.thinking.strip():
+            parts.append(self.thinking(message))
+        parts.append(self.body(message))
+        parts.extend(self.extras(message, attachments))
+        facts = " · ".join(f"{label}: {escape(v)}" for label, v in diagnostics_line(message))
+        parts.append(f'<footer class="diag">{facts}</footer>')
+        return f'<article class="msg {css}" id="m-{escape(message.id)}">{"".join(parts)}</article>'
+
+
+def _facts(snapshot: ThreadSnapshot, meta: ExportMeta, tree: TreeLayout) -> str:
+    thread = snapshot.thread
+    rows = [
+        ("Exported", f"{meta.exported_at} by {APP_NAME} {meta.app_version}"),
+        ("Thread", thread.id),
+        ("Created", thread.created_at),
+        ("Updated", thread.updated_at),
+        ("Workspace", snapshot.workspace_name),
+        ("Model", " / ".join(x for x in (snapshot.provider_name, thread.model) if x)),
+        ("Source", thread.source),
+        (
+            "Messages",
+            f"{len(snapshot.messages) - len(tree.trashed_ids)} shown, "
+            f"{len(tree.others)} other branch(es), {len(tree.trashed_ids)} in the trash",
+        ),
+    ]
+    body = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows if v)
+    return f'<table class="facts">{body}</table>'
+
+
+def _conversation(page: _Page, snapshot: ThreadSnapshot, tree: TreeLayout) -> list[str]:
+    att = snapshot.attachments
+    out = ["<h2>Conversation</h2>"]
+    out += [page.message(m, tree.versions, att.get(m.id, ())) for m in tree.active]
+    if not tree.active:
+        out.append('<p class="note">(no messages on the active branch)</p>')
+    if tree.others:
+        out.append("<h2>Other versions</h2>")
+    for number, segment in enumerate(tree.others, start=1):
+        after = (
+            f"after “{' '.join(segment.after.text.split())[:80]}”"
+            if segment.after
+            else "from the start"
+        )
+        out.append(f'<h3 class="branch">Branch {number} — {escape(after)}</h3>')
+        out += [page.message(m, tree.versions, att.get(m.id, ())) for m in segment.messages]
+    return out
+
+
+def thread_html(
+    snapshot: ThreadSnapshot,
+    meta: ExportMeta,
+    *,
+    for_print: bool = False,
+    renderer: MarkdownRenderer | None = None,
+) -> str:
+    """The thread as one self-contained HTML document."""
+    tree = layout(snapshot)
+    page = _Page(renderer or MarkdownRenderer(), for_print)
+    title = escape(" ".join(snapshot.thread.title.split()) or "Untitled")
+    head = [
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="{APP_NAME} {escape(meta.app_version)}">',
+        f"<title>{title}</title>",
+    ]
+    if for_print:
+        head.append(f"<style>{resolved_css()}</style>")
+    else:
+        head.insert(1, f'<meta http-equiv="Content-Security-Policy" content="{CSP}">')
+        head.append(f"<style>\n{stylesheet()}\n</style>")
+    toggle = (
+        "" if for_print else '<button type="button" id="theme-toggle" hidden>Light / dark</button>'
+    )
+    body = [toggle, f"<h1>{title}</h1>", _facts(snapshot, meta, tree)]
+    body += _conversation(page, snapshot, tree)
+    if not for_print:
+        body.append(f"<script>{THEME_SCRIPT}</script>")
+    return (
+        '<!DOCTYPE html>\n<html lang="und">\n<head>\n'
+        + "\n".join(head)
+        + "\n</head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body>\n</html>\n"
+    )

@@ -1,0 +1,177 @@
+"""``HistoryService``: the sidebar's history management (PRODUCT.md §8) — the
+paged views (active, archived, trash) with their counts and date groups, the
+remembered collapse state of groups, pins and their order (Ctrl+1…9), rename,
+archive, and the trash: delete, restore, purge for good, empty, and the
+automatic purge after ``trash.purge_days`` days run at start-up.
+
+The clock and the local time zone are injected (``now`` returns an aware
+datetime; ``tz=None`` is the system zone), so tests stand on any midnight."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
+
+from ..core.errors import ConfigError
+from ..core.history import HistoryCounts, ThreadGroup, ThreadView
+from ..core.ids import format_time
+from ..core.models import Thread
+from .settings import SettingsService
+from .timeframes import Now, group_threads, thread_group, utc_clock
+
+if TYPE_CHECKING:
+    from ..storage.history_store import HistoryStore
+
+log = logging.getLogger(__name__)
+
+COLLAPSED_GROUPS_KEY = "sidebar.collapsed_groups"
+PURGE_DAYS_KEY = "trash.purge_days"
+DEFAULT_PURGE_DAYS = 30
+TITLE_LIMIT = 60
+
+
+def _view(view: ThreadView | str) -> ThreadView:
+    try:
+        return ThreadView(view)
+    except ValueError:
+        raise ConfigError(
+            f"Unknown view {view!r}.", hint="Use active, archived or trash."
+        ) from None
+
+
+def clean_title(title: str, limit: int = TITLE_LIMIT) -> str:
+    """One line, single spaces, at most ``limit`` characters."""
+    title = " ".join(title.split())
+    if not title:
+        raise ConfigError("A title cannot be empty.")
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+
+
+class HistoryService:
+    def __init__(
+        self,
+        store: HistoryStore,
+        settings: SettingsService,
+        *,
+        now: Now = utc_clock,
+        tz: tzinfo | None = None,
+    ) -> None:
+        self._store = store
+        self._settings = settings
+        self._now = now
+        self._tz = tz
+
+    # views
+    async def list_threads(
+        self,
+        offset: int = 0,
+        limit: int = 100,
+        workspace_id: str | None = None,
+        view: ThreadView | str = ThreadView.ACTIVE,
+    ) -> list[Thread]:
+        """One page of a view (see ``storage/history_repo.list_threads`` for the order)."""
+        return await self._store.list_threads(offset, limit, workspace_id, _view(view))
+
+    async def count_threads(
+        self, workspace_id: str | None = None, view: ThreadView | str = ThreadView.ACTIVE
+    ) -> int:
+        return await self._store.count_threads(workspace_id, _view(view))
+
+    async def counts(self, workspace_id: str | None = None) -> HistoryCounts:
+        return await self._store.counts(workspace_id)
+
+    def group_of(self, thread: Thread, *, use_pins: bool = True) -> ThreadGroup:
+        """The date group of a thread, by the injected clock and zone."""
+        return thread_group(thread, self._now(), self._tz, use_pins=use_pins)
+
+    def group(
+        self, threads: Sequence[Thread], *, use_pins: bool = True
+    ) -> list[tuple[ThreadGroup, list[Thread]]]:
+        return group_threads(threads, self._now(), self._tz, use_pins=use_pins)
+
+    # collapsed groups (remembered across restarts)
+    async def collapsed_groups(self) -> set[str]:
+        value = await self._settings.get(COLLAPSED_GROUPS_KEY)
+        return {str(key) for key in value} if isinstance(value, list) else set()
+
+    async def set_group_collapsed(self, key: str, collapsed: bool) -> set[str]:
+        keys = await self.collapsed_groups()
+        if collapsed:
+            keys.add(key)
+        else:
+            keys.discard(key)
+        await self._settings.set(COLLAPSED_GROUPS_KEY, sorted(keys))
+        return keys
+
+    async def toggle_group(self, key: str) -> bool:
+        """Flip a group's state; returns True when it is now collapsed."""
+        collapsed = key not in await self.collapsed_groups()
+        await self.set_group_collapsed(key, collapsed)
+        return collapsed
+
+    # pins
+    async def pin(self, thread_id: str) -> Thread:
+        return await self._store.pin(thread_id)
+
+    async def unpin(self, thread_id: str) -> Thread:
+        return await self._store.unpin(thread_id)
+
+    async def reorder_pins(self, ordered_ids: Sequence[str]) -> list[Thread]:
+        return await self._store.reorder_pins(ordered_ids)
+
+    async def pinned_threads(self, limit: int = 9, workspace_id: str | None = None) -> list[Thread]:
+        """The first ``limit`` active pins, in order: Ctrl+1 … Ctrl+9."""
+        return await self._store.pinned_threads(limit, workspace_id)
+
+    # titles and archive
+    async def rename(self, thread_id: str, title: str) -> Thread:
+        """A title the user chose; automatic titles never overwrite it."""
+        return await self._store.rename(thread_id, clean_title(title))
+
+    async def archive(self, thread_id: str) -> Thread:
+        return await self._store.set_archived(thread_id, True)
+
+    async def unarchive(self, thread_id: str) -> Thread:
+        return await self._store.set_archived(thread_id, False)
+
+    # trash
+    async def trash(self, thread_id: str) -> int:
+        return await self.trash_many([thread_id])
+
+    async def trash_many(self, thread_ids: Sequence[str]) -> int:
+        """Move threads to the trash (batch mode); returns how many moved."""
+        return await self._store.trash(thread_ids, format_time(self._now()))
+
+    async def restore(self, thread_id: str) -> Thread:
+        return await self._store.restore(thread_id)
+
+    async def purge(self, thread_id: str, *, force: bool = False) -> None:
+        """Delete a trashed thread for good (ask the user first). A thread not in
+        the trash is refused unless ``force``."""
+        await self._store.purge(thread_id, force=force)
+
+    async def empty_trash(self) -> int:
+        return await self._store.purge_trashed(None)
+
+    async def purge_days(self) -> int | None:
+        """Days a thread stays in the trash; None (setting 0 or off) keeps it."""
+        value = await self._settings.get(PURGE_DAYS_KEY, DEFAULT_PURGE_DAYS)
+        try:
+            days = int(value)
+        except (TypeError, ValueError):
+            log.warning("ignoring a bad %s setting: %r", PURGE_DAYS_KEY, value)
+            days = DEFAULT_PURGE_DAYS
+        return days if days > 0 else None
+
+    async def purge_expired(self, now: datetime | None = None) -> int:
+        """Purge threads trashed more than ``trash.purge_days`` days ago (start-up)."""
+        days = await self.purge_days()
+        if days is None:
+            return 0
+        cutoff = (now or self._now()) - timedelta(days=days)
+        purged = await self._store.purge_trashed(format_time(cutoff))
+        if purged:
+            log.info("purged %d thread(s) trashed more than %d days ago", purged, days)
+        return purged

@@ -1,0 +1,196 @@
+"""ChatGPT's ``conversations.json`` (Settings → Data controls → Export data)
+into threads: each conversation becomes a thread with its whole branch tree,
+title and times; ``source`` is ``import:chatgpt`` and ``source_ref`` the
+conversation's ``id`` (or ``conversation_id``; without either, a hash of title
+and creation time) so a second import of the same file skips it.
+
+The tree comes from each node's ``parent``; a node that is not kept (system,
+hidden, empty, null) passes its children up to its nearest kept ancestor, so
+the tree stays connected. ``thoughts`` nodes become the thinking of the next
+answer below them. The active branch is the path to ``current_node`` (its
+nearest kept ancestor when it was skipped).
+
+What counts as malformed (a clear error, nothing imported): not a list of
+objects, a conversation without a ``mapping`` object, a node that is not an
+object, or a ``message`` that is neither an object nor null. Odd content
+inside a message is never an error (see ``chatgpt_content``)."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ...core.errors import InvalidImportError
+from ...core.ids import new_id, utc_now
+from ...core.models import Message, MessageRole, Thread
+from ...core.transfer import SkippedThread, ThreadImport
+from .chatgpt_content import NodeContent, epoch_time, iso, read_node
+
+log = logging.getLogger(__name__)
+
+SOURCE = "import:chatgpt"
+UNTITLED = "Imported ChatGPT conversation"
+
+Progress = Callable[[int, int], None]
+
+
+def is_chatgpt_export(value: Any) -> bool:
+    if isinstance(value, dict):
+        return "mapping" in value
+    return isinstance(value, list) and (
+        not value or (isinstance(value[0], dict) and "mapping" in value[0])
+    )
+
+
+def source_ref(conversation: dict[str, Any]) -> str:
+    for key in ("id", "conversation_id"):
+        if isinstance(conversation.get(key), str) and conversation[key]:
+            return str(conversation[key])
+    seed = f"{conversation.get('title')}|{conversation.get('create_time')}"
+    return "sha1:" + hashlib.sha1(seed.encode("utf-8")).hexdigest()
+
+
+def _check(conversation: Any, where: str) -> dict[str, dict[str, Any]]:
+    """The conversation's mapping, or raise if its structure is malformed."""
+    if not isinstance(conversation, dict):
+        raise InvalidImportError(f"{where} is not an object.")
+    mapping = conversation.get("mapping")
+    if not isinstance(mapping, dict):
+        raise InvalidImportError(f"{where} has no “mapping” object (its message tree).")
+    for node_id, node in mapping.items():
+        if not isinstance(node, dict):
+            raise InvalidImportError(f"{where}: node {node_id} is not an object.")
+        if node.get("message") is not None and not isinstance(node["message"], dict):
+            raise InvalidImportError(f"{where}: the message of node {node_id} is not an object.")
+    return mapping
+
+
+def _children(mapping: dict[str, dict[str, Any]]) -> dict[str | None, list[str]]:
+    """Children by parent id (None: roots), in the parent's ``children`` order,
+    then by creation time. A parent missing from the mapping makes a root."""
+    found: dict[str | None, list[str]] = {}
+    for node_id, node in mapping.items():
+        parent = node.get("parent")
+        key = parent if isinstance(parent, str) and parent in mapping else None
+        found.setdefault(key, []).append(node_id)
+
+    def order(parent: str | None, child: str) -> tuple[int, float]:
+        listed = mapping[parent].get("children") if parent else None
+        position = listed.index(child) if isinstance(listed, list) and child in listed else 1 << 30
+        message = mapping[child].get("message") or {}
+        return position, epoch_time(message.get("create_time")) or 0.0
+
+    for parent, kids in found.items():
+        kids.sort(key=lambda child, p=parent: order(p, child))  # type: ignore[misc]
+    return found
+
+
+class _Builder:
+    """Walks one conversation's tree into messages (iteratively: deep trees)."""
+
+    def __init__(self, thread_id: str, fallback_time: str) -> None:
+        self.thread_id = thread_id
+        self.fallback = fallback_time
+        self.messages: list[Message] = []
+        self.kept: dict[str, str] = {}  # node id -> message id
+
+    def add(self, content: NodeContent, parent: str | None, thinking: str) -> str:
+        created = iso(content.created, self.fallback)
+        message = Message(
+            id=new_id(),
+            thread_id=self.thread_id,
+            role=content.role or MessageRole.TOOL,
+            text=content.text,
+            created_at=created,
+            updated_at=iso(content.updated, created),
+            parent_id=parent,
+            status=content.status,
+            thinking=thinking if content.role is MessageRole.ASSISTANT else "",
+            model=content.model,
+        )
+        self.messages.append(message)
+        return message.id
+
+    def walk(self, mapping: dict[str, dict[str, Any]]) -> None:
+        children = _children(mapping)
+        stack: list[tuple[str, str | None, str]] = [
+            (root, None, "") for root in reversed(children.get(None, []))
+        ]
+        seen: set[str] = set()
+        while stack:
+            node_id, parent, thinking = stack.pop()
+            if node_id in seen:
+                continue
+            seen.add(node_id)
+            content = read_node(mapping[node_id].get("message"))
+            if content.kind == "message":
+                parent, thinking = self.add(content, parent, thinking), ""
+                self.kept[node_id] = parent
+            elif content.kind == "thinking":
+                thinking = f"{thinking}\n\n{content.text}".strip()
+            stack.extend((kid, parent, thinking) for kid in reversed(children.get(node_id, [])))
+
+    def active_leaf(self, mapping: dict[str, dict[str, Any]], current: Any) -> str | None:
+        node_id = current if isinstance(current, str) else None
+        seen: set[str] = set()
+        while node_id is not None and node_id in mapping and node_id not in seen:
+            if node_id in self.kept:
+                return self.kept[node_id]
+            seen.add(node_id)
+            parent = mapping[node_id].get("parent")
+            node_id = parent if isinstance(parent, str) else None
+        # no usable current_node: the last leaf of the walk
+        return self.messages[-1].id if self.messages else None
+
+
+def convert(conversation: Any, where: str) -> ThreadImport | SkippedThread:
+    """One conversation as a thread to write (or why it is skipped)."""
+    mapping = _check(conversation, where)
+    title = " ".join(str(conversation.get("title") or "").split()) or UNTITLED
+    ref = source_ref(conversation)
+    now = utc_now()
+    created = iso(epoch_time(conversation.get("create_time")), now)
+    builder = _Builder(new_id(), created)
+    builder.walk(mapping)
+    if not builder.messages:
+        return SkippedThread(title, "no messages to import", ref)
+    leaf = builder.active_leaf(mapping, conversation.get("current_node"))
+    last = max(m.updated_at for m in builder.messages)
+    model = conversation.get("default_model_slug")
+    if not isinstance(model, str):
+        model = next((m.model for m in reversed(builder.messages) if m.model), None)
+    thread = Thread(
+        id=builder.thread_id,
+        title=title,
+        workspace_id="",
+        created_at=created,
+        updated_at=iso(epoch_time(conversation.get("update_time")), last),
+        model=model,
+        source=SOURCE,
+        active_leaf_id=leaf,
+    )
+    return ThreadImport(thread=thread, source_ref=ref, messages=tuple(builder.messages))
+
+
+def parse_conversations(
+    data: Any, progress: Progress | None = None
+) -> tuple[list[ThreadImport], list[SkippedThread]]:
+    """Every conversation of an export (a list, or one conversation object)."""
+    conversations = [data] if isinstance(data, dict) else data
+    if not isinstance(conversations, list):
+        raise InvalidImportError("A ChatGPT export is a list of conversations.")
+    threads: list[ThreadImport] = []
+    skipped: list[SkippedThread] = []
+    for index, conversation in enumerate(conversations, start=1):
+        title = conversation.get("title") if isinstance(conversation, dict) else None
+        where = f"Conversation {index}" + (f" (“{title}”)" if isinstance(title, str) else "")
+        result = convert(conversation, where)
+        if isinstance(result, SkippedThread):
+            skipped.append(result)
+        else:
+            threads.append(result)
+        if progress is not None:
+            progress(index, len(conversations))
+    return threads, skipped

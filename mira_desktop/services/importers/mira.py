@@ -1,0 +1,169 @@
+"""Reading Mira's own JSON export (``mira.thread`` version 1) back into threads
+to write. The whole document is checked first — against the published JSON
+Schema, then for a sound tree (unique ids, parents inside the thread, no
+cycles, an active leaf that exists) — so a bad file imports nothing.
+
+Imported threads get ``source = "import:mira"`` and ``source_ref`` = the id
+they had in the exporting library; they land in the live list (a thread
+exported from the trash is not put back in the trash). Ids are kept when free
+(storage decides)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ...core.errors import InvalidImportError
+from ...core.models import Message, MessageRole, MessageStatus, Thread, Usage
+from ...core.transfer import AttachmentRecord, ThreadImport
+from ..export.json_format import FORMAT, VERSION
+from ..export.schema_check import Validator
+
+log = logging.getLogger(__name__)
+
+SOURCE = "import:mira"
+
+
+def is_mira_document(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("format") == FORMAT
+
+
+def _check_version(doc: dict[str, Any], where: str) -> None:
+    version = doc.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise InvalidImportError(
+            f"{where} was made by a newer Mira (format version {version}).",
+            hint="Update Mira Desktop, then import the file again; nothing was imported.",
+        )
+
+
+def _parent_first(messages: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+    """The messages ordered so every parent comes before its children (file
+    order otherwise kept); raise on duplicates, unknown parents and cycles."""
+    by_id: dict[str, dict[str, Any]] = {}
+    for message in messages:
+        if message["id"] in by_id:
+            raise InvalidImportError(f"{where}: the message id {message['id']} appears twice.")
+        by_id[message["id"]] = message
+    ordered: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for message in messages:
+        chain: list[dict[str, Any]] = []
+        in_chain: set[str] = set()
+        current: dict[str, Any] | None = message
+        while current is not None and current["id"] not in placed:
+            if current["id"] in in_chain:
+                raise InvalidImportError(f"{where}: the messages' parents form a cycle.")
+            chain.append(current)
+            in_chain.add(current["id"])
+            parent = current.get("parent_id")
+            if parent is not None and parent not in by_id:
+                raise InvalidImportError(
+                    f"{where}: message {current['id']} has a parent ({parent}) that is not in the file."
+                )
+            current = by_id.get(parent) if parent is not None else None
+        for item in reversed(chain):
+            placed.add(item["id"])
+            ordered.append(item)
+    return ordered
+
+
+def _usage(value: dict[str, Any] | None) -> Usage | None:
+    if not value:
+        return None
+    return Usage(
+        prompt_tokens=int(value.get("prompt_tokens") or 0),
+        completion_tokens=int(value.get("completion_tokens") or 0),
+        reasoning_tokens=int(value.get("reasoning_tokens") or 0),
+        counts_estimated=bool(value.get("counts_estimated", value.get("estimated", False))),
+        reasoning_estimated=bool(value.get("reasoning_estimated", False)),
+    )
+
+
+def _message(item: dict[str, Any], thread_id: str) -> Message:
+    return Message(
+        id=item["id"],
+        thread_id=thread_id,
+        role=MessageRole(item["role"]),
+        text=item["text"],
+        created_at=item["created_at"],
+        updated_at=item.get("updated_at") or item["created_at"],
+        parent_id=item.get("parent_id"),
+        status=MessageStatus(item["status"]),
+        thinking=item.get("thinking") or "",
+        thinking_ms=item.get("thinking_ms"),
+        model=item.get("model"),
+        provider=item.get("provider"),
+        usage=_usage(item.get("usage")),
+        error=item.get("error"),
+        data=item.get("data"),
+        deleted_at=item.get("deleted_at"),
+    )
+
+
+def _attachments(item: dict[str, Any]) -> tuple[AttachmentRecord, ...]:
+    return tuple(
+        AttachmentRecord(
+            name=a["name"],
+            mime=a["mime"],
+            sha256=a["sha256"],
+            size=a["size"],
+            kind="image" if a.get("kind") == "image" else "file",
+        )
+        for a in item.get("attachments") or ()
+    )
+
+
+def _thread(info: dict[str, Any], where: str, message_ids: set[str]) -> Thread:
+    leaf = info.get("active_leaf_id")
+    if leaf is not None and leaf not in message_ids:
+        raise InvalidImportError(f"{where}: the active message {leaf} is not in the file.")
+    return Thread(
+        id=info["id"],
+        title=info["title"],
+        workspace_id="",
+        created_at=info["created_at"],
+        updated_at=info["updated_at"],
+        model=info.get("model"),
+        agent_enabled=bool(info.get("agent_enabled", False)),
+        mode=info.get("mode") or "chat",
+        tts_enabled=bool(info.get("tts_enabled", False)),
+        image_enabled=bool(info.get("image_enabled", False)),
+        pinned=bool(info.get("pinned", False)),
+        archived=bool(info.get("archived", False)),
+        source=SOURCE,
+        active_leaf_id=leaf,
+    )
+
+
+def parse_document(doc: Any, validator: Validator, where: str = "The file") -> ThreadImport:
+    """One ``mira.thread`` document as a :class:`ThreadImport` (or raise)."""
+    if not is_mira_document(doc):
+        raise InvalidImportError(f"{where} is not a Mira thread export (format mira.thread).")
+    _check_version(doc, where)
+    problems = validator.errors(doc)
+    if problems:
+        shown = "; ".join(problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise InvalidImportError(f"{where} does not match the mira.thread format: {shown}{more}.")
+    ordered = _parent_first(doc["messages"], where)
+    info = doc["thread"]
+    thread = _thread(info, where, {m["id"] for m in ordered})
+    return ThreadImport(
+        thread=thread,
+        source_ref=info["id"],
+        workspace_name=info["workspace"]["name"],
+        provider_name=info.get("provider"),
+        role_name=info.get("role"),
+        messages=tuple(_message(m, thread.id) for m in ordered),
+        attachments={m["id"]: a for m in ordered if (a := _attachments(m))},
+    )
+
+
+def parse_documents(docs: list[Any], validator: Validator) -> list[ThreadImport]:
+    if len(docs) == 1:
+        return [parse_document(docs[0], validator)]
+    return [
+        parse_document(doc, validator, f"Thread {index} of the file")
+        for index, doc in enumerate(docs, start=1)
+    ]

@@ -1,0 +1,186 @@
+"""``ImportService``: importing a file of conversations (PRODUCT.md §9).
+
+Accepted: a Mira JSON export (one ``mira.thread`` document, or a list of
+them), a ZIP of such files (a batch export with ``--inner json``), ChatGPT's
+``conversations.json`` and the ZIP ChatGPT mails (it holds
+``conversations.json``). The kind is detected unless given.
+
+Everything is read and checked in a worker thread before anything is written;
+then all threads go into the database in ONE transaction. A malformed file
+raises :class:`InvalidImportError` and imports nothing. ChatGPT conversations
+imported before (same ``source_ref``) are skipped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import InvalidImportError
+from ...core.transfer import ImportedThread, SkippedThread, ThreadImport
+from ...paths import resource_path
+from ..export.json_format import SCHEMA_FILE
+from ..export.schema_check import Validator, load_schema
+from . import chatgpt, mira
+
+if TYPE_CHECKING:
+    from ...storage.export_store import ExportStore
+
+log = logging.getLogger(__name__)
+
+
+class ImportFormat(StrEnum):
+    MIRA = "mira"
+    CHATGPT = "chatgpt"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProgress:
+    """``stage``: ``"checking"`` (conversations read) or ``"writing"``."""
+
+    stage: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    format: ImportFormat
+    imported: list[ImportedThread] = field(default_factory=list)
+    skipped: list[SkippedThread] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": str(self.format),
+            "imported": [t.to_dict() for t in self.imported],
+            "skipped": [s.to_dict() for s in self.skipped],
+        }
+
+
+ProgressCallback = Callable[[ImportProgress], Any]
+
+
+def _json(raw: bytes, name: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InvalidImportError(f"{name} is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidImportError(
+            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
+        ) from None
+
+
+def _from_zip(path: Path) -> Any:
+    """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [n for n in archive.namelist() if not n.endswith("/")]
+            chatgpt_names = [n for n in names if n.rsplit("/", 1)[-1] == "conversations.json"]
+            if chatgpt_names:
+                return _json(archive.read(chatgpt_names[0]), chatgpt_names[0])
+            documents = [_json(archive.read(n), n) for n in names if n.endswith(".json")]
+    except zipfile.BadZipFile as exc:
+        raise InvalidImportError(f"{path.name} is a damaged ZIP file ({exc}).") from None
+    if not documents:
+        raise InvalidImportError(f"{path.name} holds no JSON file to import.")
+    return documents
+
+
+def read_file(path: Path) -> Any:
+    try:
+        if zipfile.is_zipfile(path):
+            return _from_zip(path)
+        return _json(path.read_bytes(), path.name)
+    except OSError as exc:
+        raise InvalidImportError(
+            f"Cannot read {path}: {exc.strerror or exc}.", hint="Check the file's path."
+        ) from None
+
+
+def detect(data: Any) -> ImportFormat:
+    if mira.is_mira_document(data) or (
+        isinstance(data, list) and data and all(mira.is_mira_document(d) for d in data)
+    ):
+        return ImportFormat.MIRA
+    if chatgpt.is_chatgpt_export(data):
+        return ImportFormat.CHATGPT
+    if isinstance(data, dict) and isinstance(data.get("format"), str):
+        raise InvalidImportError(f"Unknown export format “{data['format']}”.")
+    raise InvalidImportError("This file is neither a Mira export nor a ChatGPT export.")
+
+
+class ImportService:
+    def __init__(self, store: ExportStore, *, schema_path: Path | None = None) -> None:
+        self._store = store
+        self._schema_path = schema_path or resource_path(*SCHEMA_FILE)
+
+    def _plan(
+        self, path: Path, wanted: ImportFormat | None, report: Callable[[ImportProgress], None]
+    ) -> tuple[ImportFormat, list[ThreadImport], list[SkippedThread]]:
+        """Read, detect and check everything (blocking; a worker thread)."""
+        data = read_file(path)
+        found = detect(data)
+        if wanted is not None and wanted is not found:
+            raise InvalidImportError(f"{path.name} is a {found} export, not a {wanted} export.")
+        if found is ImportFormat.CHATGPT:
+            threads, skipped = chatgpt.parse_conversations(
+                data, lambda done, total: report(ImportProgress("checking", done, total))
+            )
+            return found, threads, skipped
+        validator = Validator(load_schema(self._schema_path))
+        documents = data if isinstance(data, list) else [data]
+        threads = mira.parse_documents(documents, validator)
+        report(ImportProgress("checking", len(threads), len(threads)))
+        return found, threads, []
+
+    async def import_file(
+        self,
+        path: Path,
+        *,
+        format: ImportFormat | str | None = None,
+        workspace_id: str | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> ImportReport:
+        """Import every thread of ``path`` (into ``workspace_id``, else the
+        workspace named in a Mira file, else Mira BASE). ``progress`` is called
+        on the event loop's thread."""
+        wanted = _format(format)
+        loop = asyncio.get_running_loop()
+
+        def report(event: ImportProgress) -> None:
+            if progress is not None:
+                loop.call_soon_threadsafe(progress, event)
+
+        found, threads, skipped = await asyncio.to_thread(self._plan, path, wanted, report)
+        imported, duplicates = await self._store.insert_imports(
+            threads,
+            workspace_id=workspace_id,
+            skip_duplicates=found is ImportFormat.CHATGPT,
+            progress=lambda done, total: report(ImportProgress("writing", done, total)),
+        )
+        log.info(
+            "imported %d thread(s) from %s (%s); %d skipped",
+            len(imported),
+            path,
+            found,
+            len(skipped) + len(duplicates),
+        )
+        return ImportReport(found, imported, skipped + duplicates)
+
+
+def _format(value: ImportFormat | str | None) -> ImportFormat | None:
+    if value is None:
+        return None
+    try:
+        return ImportFormat(str(value).lower())
+    except ValueError:
+        raise InvalidImportError(
+            f"Unknown import format “{value}”.", hint="Use mira or chatgpt (or leave it out)."
+        ) from None

@@ -1,0 +1,152 @@
+"""What a reader returns: a :class:`Document` (name, type, size, hash, the full
+extracted text, located :class:`Section` s, image facts, warnings), plus the
+:class:`DocumentRefusedError` every reader raises when a file cannot be used.
+
+Locations are small dicts a person can read back as a citation:
+``{"page": 3}``, ``{"slide": 2, "notes": True}``, ``{"sheet": "销售"}``,
+``{"heading": "Budget", "paragraph": 4}``, ``{"line": 120}``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ...core.errors import ReaderError
+
+Kind = Literal["image", "text", "pdf", "docx", "pptx", "xlsx"]
+
+#: Why a file was refused (``DocumentRefusedError.reason``).
+Reason = Literal["unreadable", "encrypted", "empty", "oversized", "unsupported", "binary"]
+
+MB = 1024 * 1024
+DEFAULT_MAX_BYTES = 8 * MB
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A located piece of a document's text (a page, slide, sheet, heading…)."""
+
+    text: str
+    location: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ImageInfo:
+    width: int
+    height: int
+    format: str  # "PNG" | "JPEG" | "WEBP" | "GIF"
+    thumbnail_png: bytes  # at most 256 px on its longer side
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file that was read successfully. ``text`` is the full extracted text
+    (empty for images); ``sections`` split it by location."""
+
+    name: str
+    mime: str
+    kind: Kind
+    size: int
+    sha256: str
+    text: str = ""
+    sections: tuple[Section, ...] = ()
+    image: ImageInfo | None = None
+    warnings: tuple[str, ...] = ()
+
+    def summary(self) -> dict[str, Any]:
+        """A small JSON-able description: kind, size, counts of pages / slides /
+        sheets / lines, image dimensions, warnings. Stored with attachments."""
+        data: dict[str, Any] = {"kind": self.kind, "size": self.size, "chars": len(self.text)}
+        if self.kind == "pdf":
+            data["pages"] = [s.location["page"] for s in self.sections]
+        elif self.kind == "pptx":
+            data["slides"] = sorted({s.location["slide"] for s in self.sections})
+        elif self.kind == "xlsx":
+            data["sheets"] = [s.location["sheet"] for s in self.sections]
+        elif self.kind == "docx":
+            data["headings"] = [
+                s.location["heading"] for s in self.sections if s.location["heading"]
+            ]
+        elif self.kind == "text":
+            data["lines"] = self.text.count("\n") + 1 if self.text else 0
+        if self.image is not None:
+            data["image"] = {
+                "width": self.image.width,
+                "height": self.image.height,
+                "format": self.image.format,
+            }
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """What one family's reader hands back to the registry."""
+
+    text: str = ""
+    sections: tuple[Section, ...] = ()
+    warnings: tuple[str, ...] = ()
+    image: ImageInfo | None = None
+    mime: str | None = None  # set when the content says otherwise than the name
+
+
+class DocumentRefusedError(ReaderError):
+    """A file that cannot be attached or indexed, with the reason in words
+    (``str(error)``), what to do (``hint``) and a machine-readable ``reason``."""
+
+    def __init__(self, message: str, *, reason: Reason, hint: str) -> None:
+        super().__init__(message, hint=hint)
+        self.reason: Reason = reason
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["reason"] = self.reason
+        return data
+
+
+def human_size(size: float) -> str:
+    """``8 MB``, ``12.3 MB``, ``512 KB``, ``17 bytes``."""
+    if size >= MB:
+        return f"{size / MB:.1f}".removesuffix(".0") + " MB"
+    if size >= 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{int(size)} bytes"
+
+
+def short_reason(exc: BaseException) -> str:
+    """A library's complaint, short enough to show in a refusal."""
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+_REOPEN = "Open it in the program that made it, save a fresh copy, and attach that."
+
+
+def unreadable(name: str, what: str, detail: str = "") -> DocumentRefusedError:
+    tail = f" ({detail})" if detail else ""
+    return DocumentRefusedError(
+        f'"{name}" cannot be read: it is damaged or not really {what}{tail}.',
+        reason="unreadable",
+        hint=_REOPEN,
+    )
+
+
+def empty(
+    name: str,
+    detail: str = "it contains no text",
+    hint: str = "Check that you chose the right file, or paste the text you want instead.",
+) -> DocumentRefusedError:
+    return DocumentRefusedError(f'"{name}" cannot be used: {detail}.', reason="empty", hint=hint)
+
+
+def encrypted(message: str, hint: str) -> DocumentRefusedError:
+    return DocumentRefusedError(message, reason="encrypted", hint=hint)
+
+
+def binary(name: str) -> DocumentRefusedError:
+    return DocumentRefusedError(
+        f'"{name}" looks like a binary file, not text, so it cannot be read.',
+        reason="binary",
+        hint="Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX).",
+    )

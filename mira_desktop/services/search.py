@@ -1,0 +1,192 @@
+"""``SearchService``: full-text search over thread titles and message text
+(PRODUCT.md §8, the Ctrl+K dialog), Chinese substrings and English words alike.
+
+A query is cut into terms at whitespace (``"quoted words"`` stay one term);
+every term must match. Storage finds bounded, newest-first candidates (FTS5
+trigram ``MATCH`` for terms of three or more characters, a scan for shorter
+ones — see ``storage/search_sql.py``); this module ranks them — title hits
+above message hits, then exact phrase before scattered terms, then BM25
+relevance, then the most recent — and cuts a highlighted snippet for each.
+Filters: today / this week / this month / this quarter (local time, injected
+clock), workspace, archived threads on or off. Trashed threads never appear."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from ..core.ids import format_time
+from ..core.search import SearchCandidate, SearchFilters, SearchHit
+from .snippets import make_snippet, render_html, render_marked, term_patterns
+from .timeframes import Now, since_start, utc_clock
+
+if TYPE_CHECKING:
+    from ..storage.history_store import HistoryStore
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ParsedQuery",
+    "SearchHit",
+    "SearchService",
+    "parse_query",
+    "render_html",
+    "render_marked",
+]
+
+_TERM = re.compile(r'"([^"]*\S[^"]*)"|(\S+)')
+MAX_TERMS = 16
+HITS_PER_THREAD = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    text: str
+    terms: tuple[str, ...]
+
+
+def parse_query(query: str) -> ParsedQuery:
+    """Terms of a query: whitespace-separated words, ``"a phrase"`` as one term;
+    any other character (``*``, ``-``, ``AND``, a lone ``"``) is literal text."""
+    text = " ".join(query.replace("\x00", " ").split())
+    terms: list[str] = []
+    for match in _TERM.finditer(text):
+        term = " ".join((match.group(1) or match.group(2)).split())
+        if term.casefold() not in {t.casefold() for t in terms}:
+            terms.append(term)
+    return ParsedQuery(text, tuple(terms[:MAX_TERMS]))
+
+
+K1, B = 1.2, 0.75
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    candidate: SearchCandidate
+    is_title: bool
+    exact: bool
+    relevance: float
+
+    def score(self) -> float:
+        return 20.0 * self.is_title + 10.0 * self.exact + self.relevance / (1.0 + self.relevance)
+
+
+def relevance(text: str, patterns: Sequence[re.Pattern[str]], average_length: float) -> float:
+    """Okapi BM25 without IDF (k1 = 1.2, b = 0.75): term frequency, saturated
+    and normalised by length. Every candidate holds every term, so IDF would
+    weigh the terms alike; FTS5's own ``bm25()`` is avoided because computing
+    its IDF walks every match in the database (see ``storage/search_sql.py``)."""
+    norm = K1 * (1.0 - B + B * len(text) / max(average_length, 1.0))
+    total = 0.0
+    for pattern in patterns:
+        frequency = sum(1 for _ in pattern.finditer(text))
+        total += frequency * (K1 + 1.0) / (frequency + norm)
+    return total
+
+
+def _score(
+    candidates: Sequence[SearchCandidate], is_title: bool, patterns: Sequence[re.Pattern[str]]
+) -> list[_Scored]:
+    if not candidates:
+        return []
+    phrase, terms = patterns[0], (patterns[1:] or patterns)
+    average = sum(len(c.text) for c in candidates) / len(candidates)
+    return [
+        _Scored(c, is_title, phrase.search(c.text) is not None, relevance(c.text, terms, average))
+        for c in candidates
+    ]
+
+
+def rank(
+    terms: Sequence[str],
+    titles: Sequence[SearchCandidate],
+    messages: Sequence[SearchCandidate],
+    *,
+    limit: int = 50,
+    per_thread: int = HITS_PER_THREAD,
+) -> list[SearchHit]:
+    """Order candidates — title hits first, then exact phrase before scattered
+    terms, then relevance, then the newest — into at most ``limit`` hits, with
+    at most ``per_thread`` message hits per thread."""
+    patterns = term_patterns(terms)
+    if not patterns:
+        return []
+    scored = _score(titles, True, patterns) + _score(messages, False, patterns)
+    scored.sort(key=lambda s: s.candidate.created_at, reverse=True)
+    scored.sort(key=lambda s: (not s.is_title, not s.exact, -round(s.relevance, 1)))
+    hits: list[SearchHit] = []
+    per: dict[str, int] = {}
+    for item in scored:
+        c = item.candidate
+        if not item.is_title:
+            if per.get(c.thread_id, 0) >= per_thread:
+                continue
+            per[c.thread_id] = per.get(c.thread_id, 0) + 1
+        snippet, highlights = make_snippet(c.text, terms, patterns=patterns)
+        hits.append(
+            SearchHit(
+                thread_id=c.thread_id,
+                thread_title=c.thread_title,
+                message_id=c.message_id,
+                snippet=snippet,
+                highlights=highlights,
+                score=round(item.score(), 4),
+                created_at=c.created_at,
+                workspace_id=c.workspace_id,
+            )
+        )
+        if len(hits) >= limit:
+            break
+    return hits
+
+
+class SearchService:
+    def __init__(
+        self,
+        store: HistoryStore,
+        *,
+        now: Now = utc_clock,
+        tz: tzinfo | None = None,
+        window: int = 200,
+        scan_rows: int = 50_000,
+    ) -> None:
+        """``window``: candidates read per search (newest matches first);
+        ``scan_rows``: newest messages a scan for 1–2-character queries covers."""
+        self._store = store
+        self._now = now
+        self._tz = tz
+        self._window = window
+        self._scan_rows = scan_rows
+
+    async def search(
+        self,
+        query: str,
+        *,
+        since: str | None = None,
+        workspace_id: str | None = None,
+        include_archived: bool = False,
+        limit: int = 50,
+        now: datetime | None = None,
+    ) -> list[SearchHit]:
+        """Hits for ``query``, best first. ``since``: "today", "week", "month",
+        "quarter" or None; ``now`` overrides the injected clock."""
+        parsed = parse_query(query)
+        if not parsed.terms or limit <= 0:
+            return []
+        start = since_start(since, now or self._now(), self._tz) if since else None
+        filters = SearchFilters(
+            since=format_time(start) if start else None,
+            workspace_id=workspace_id,
+            include_archived=include_archived,
+        )
+        titles, messages = await self._store.search(
+            parsed.terms,
+            filters,
+            window=max(self._window, limit * 2),
+            scan_rows=self._scan_rows,
+        )
+        return rank(parsed.terms, titles, messages, limit=limit)

@@ -1,0 +1,366 @@
+"""SQL of export and import (PRODUCT.md §9): reading whole threads — every
+message of the tree, trashed ones too, with attachment metadata — in a few
+queries per batch, and writing imported threads, all of them in ONE
+transaction (a failure anywhere writes nothing).
+
+Import rules kept here: thread and message ids are kept when free and
+remapped consistently otherwise; a workspace is found by name (created when
+missing); providers and roles are linked by name when they exist; an
+attachment whose content is in the media store becomes a real part (taking a
+reference), otherwise a ``metadata`` part remembers it (``available: false``)
+so a later export still lists it. Duplicates (same ``source`` and
+``source_ref``) are skipped when asked."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import sqlite_utils
+
+from ..core.errors import NotFoundError
+from ..core.ids import new_id, utc_now
+from ..core.transfer import (
+    AttachmentRecord,
+    ImportedThread,
+    SkippedThread,
+    ThreadImport,
+    ThreadSnapshot,
+)
+from . import media_repo, rows
+from .database import write
+from .threads_repo import insert, thread_insert_values
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int, int], None]
+
+_CHUNK = 400
+_NEW_WORKSPACE_COLOR = "#64748b"
+
+
+def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _marks(items: Sequence[Any]) -> str:
+    return ",".join("?" for _ in items)
+
+
+# reading --------------------------------------------------------------------
+
+
+def list_thread_ids(
+    db: sqlite_utils.Database, *, include_archived: bool = True, include_trashed: bool = False
+) -> list[str]:
+    """Ids of the threads ``export --all`` takes, most recently updated first."""
+    where = ["1 = 1"]
+    if not include_archived:
+        where.append("archived = 0")
+    if not include_trashed:
+        where.append("deleted_at IS NULL")
+    sql = f"SELECT id FROM threads WHERE {' AND '.join(where)} ORDER BY updated_at DESC, seq DESC"
+    return [row[0] for row in db.execute(sql)]
+
+
+def read_snapshots(db: sqlite_utils.Database, thread_ids: Sequence[str]) -> list[ThreadSnapshot]:
+    """Whole threads in the order asked; NotFoundError names a missing id."""
+    ids = list(dict.fromkeys(thread_ids))
+    found: dict[str, ThreadSnapshot] = {}
+    for chunk in _chunks(ids):
+        found.update((s.thread.id, s) for s in _read_chunk(db, chunk))
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFoundError(f"No thread with id {missing[0]}.")
+    return [found[i] for i in ids]
+
+
+def _read_chunk(db: sqlite_utils.Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
+    marks = _marks(ids)
+    thread_rows = list(
+        db.query(
+            "SELECT t.*, w.name AS workspace_name, w.root_dir AS workspace_root,"
+            " p.name AS provider_name, r.name AS role_name FROM threads t"
+            " LEFT JOIN workspaces w ON w.id = t.workspace_id"
+            " LEFT JOIN providers p ON p.id = t.provider_id"
+            " LEFT JOIN roles r ON r.id = t.role_id"
+            f" WHERE t.id IN ({marks})",
+            list(ids),
+        )
+    )
+    by_thread: dict[str, list[dict[str, Any]]] = {}
+    for row in db.query(
+        f"SELECT * FROM messages WHERE thread_id IN ({marks}) ORDER BY seq", list(ids)
+    ):
+        by_thread.setdefault(row["thread_id"], []).append(row)
+    attachments = _attachments(db, ids)
+    return [
+        ThreadSnapshot(
+            thread=rows.thread(row),
+            source_ref=row["source_ref"],
+            workspace_name=row["workspace_name"] or "",
+            workspace_root=row["workspace_root"],
+            provider_name=row["provider_name"],
+            role_name=row["role_name"],
+            messages=tuple(rows.message(m) for m in by_thread.get(row["id"], [])),
+            attachments={
+                m["id"]: tuple(attachments[m["id"]])
+                for m in by_thread.get(row["id"], [])
+                if m["id"] in attachments
+            },
+        )
+        for row in thread_rows
+    ]
+
+
+def _attachments(
+    db: sqlite_utils.Database, thread_ids: Sequence[str]
+) -> dict[str, list[AttachmentRecord]]:
+    sql = (
+        "SELECT p.message_id, p.kind, p.media_sha256, p.name, p.mime, p.data_json,"
+        " md.size AS media_size FROM message_parts p"
+        " JOIN messages m ON m.id = p.message_id"
+        " LEFT JOIN media md ON md.sha256 = p.media_sha256"
+        f" WHERE m.thread_id IN ({_marks(thread_ids)})"
+        " AND p.kind IN ('image', 'file', 'metadata') ORDER BY p.message_id, p.ordinal"
+    )
+    found: dict[str, list[AttachmentRecord]] = {}
+    for row in db.query(sql, list(thread_ids)):
+        record = _attachment_record(row)
+        if record is not None:
+            found.setdefault(row["message_id"], []).append(record)
+    return found
+
+
+def _attachment_record(row: dict[str, Any]) -> AttachmentRecord | None:
+    info = rows.loads(row["data_json"]) or {}
+    if row["kind"] == "metadata":
+        meta = info.get("attachment") if isinstance(info, dict) else None
+        if not isinstance(meta, dict):
+            return None
+        return AttachmentRecord(
+            name=str(meta.get("name", "")),
+            mime=str(meta.get("mime", "")),
+            sha256=str(meta.get("sha256", "")),
+            size=int(meta.get("size") or 0),
+            kind="image" if meta.get("kind") == "image" else "file",
+            available=False,
+        )
+    if row["media_sha256"] is None:
+        return None
+    size = info.get("size") if isinstance(info, dict) else None
+    return AttachmentRecord(
+        name=row["name"] or "",
+        mime=row["mime"] or "",
+        sha256=row["media_sha256"],
+        size=int(size if size is not None else row["media_size"] or 0),
+        kind="image" if row["kind"] == "image" else "file",
+        available=True,
+    )
+
+
+# writing --------------------------------------------------------------------
+
+
+class _Batch:
+    """Lookups shared by the threads of one import transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, workspace_id: str | None) -> None:
+        self.conn = conn
+        self.workspace_id = workspace_id
+        self.workspaces: dict[str, str] = {}
+        self.used_ids: set[str] = set()
+        self.seen_refs: set[tuple[str, str]] = set()
+        self.now = utc_now()
+
+    def workspace_for(self, name: str | None) -> str:
+        if self.workspace_id:
+            return self.workspace_id
+        key = (name or "").strip().lower()
+        if key not in self.workspaces:
+            self.workspaces[key] = _find_or_create_workspace(self.conn, (name or "").strip())
+        return self.workspaces[key]
+
+    def free_ids(self, ids: Sequence[str]) -> set[str]:
+        """The ids among ``ids`` no thread or message uses yet."""
+        taken: set[str] = set()
+        for chunk in _chunks(list(ids)):
+            marks = _marks(chunk)
+            for table in ("threads", "messages"):
+                cursor = self.conn.execute(f"SELECT id FROM {table} WHERE id IN ({marks})", chunk)
+                taken.update(row[0] for row in cursor)
+        return {i for i in ids if i not in taken and i not in self.used_ids}
+
+    def is_duplicate(self, source: str, ref: str | None) -> bool:
+        if not ref:
+            return False
+        if (source, ref) in self.seen_refs:
+            return True
+        self.seen_refs.add((source, ref))
+        row = self.conn.execute(
+            "SELECT 1 FROM threads WHERE source = ? AND source_ref = ? LIMIT 1", (source, ref)
+        ).fetchone()
+        return row is not None
+
+
+def _find_or_create_workspace(conn: sqlite3.Connection, name: str) -> str:
+    if name:
+        row = conn.execute(
+            "SELECT id FROM workspaces WHERE lower(name) = lower(?) ORDER BY is_default DESC",
+            (name,),
+        ).fetchone()
+        if row:
+            return str(row[0])
+        workspace_id, now = new_id(), utc_now()
+        order = conn.execute("SELECT COALESCE(MAX(sort_order), 0) + 1 FROM workspaces").fetchone()
+        conn.execute(
+            "INSERT INTO workspaces(id, name, color, sort_order, is_default, created_at,"
+            " updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+            (workspace_id, name, _NEW_WORKSPACE_COLOR, int(order[0]), now, now),
+        )
+        log.info("created workspace %r for imported threads", name)
+        return workspace_id
+    row = conn.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()
+    if row is None:
+        raise NotFoundError("The default workspace is missing.")
+    return str(row[0])
+
+
+def _lookup(conn: sqlite3.Connection, table: str, name: str | None) -> str | None:
+    if not name:
+        return None
+    row = conn.execute(f"SELECT id FROM {table} WHERE name = ?", (name,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def insert_imports(
+    db: sqlite_utils.Database,
+    imports: Sequence[ThreadImport],
+    *,
+    workspace_id: str | None = None,
+    skip_duplicates: bool = False,
+    progress: Progress | None = None,
+) -> tuple[list[ImportedThread], list[SkippedThread]]:
+    """Write every thread of an import in one transaction (all or nothing)."""
+    imported: list[ImportedThread] = []
+    skipped: list[SkippedThread] = []
+    with write(db) as conn:
+        batch = _Batch(conn, workspace_id)
+        if workspace_id is not None:
+            _require_workspace(conn, workspace_id)
+        for index, item in enumerate(imports):
+            if skip_duplicates and batch.is_duplicate(item.thread.source, item.source_ref):
+                skipped.append(
+                    SkippedThread(item.thread.title, "already imported", item.source_ref)
+                )
+            else:
+                imported.append(_insert_one(batch, item))
+            if progress is not None:
+                progress(index + 1, len(imports))
+    return imported, skipped
+
+
+def _require_workspace(conn: sqlite3.Connection, workspace_id: str) -> None:
+    if conn.execute("SELECT 1 FROM workspaces WHERE id = ?", (workspace_id,)).fetchone() is None:
+        raise NotFoundError(f"No workspace with id {workspace_id}.")
+
+
+def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
+    conn = batch.conn
+    original = item.thread
+    proposed = [original.id, *(m.id for m in item.messages)]
+    free = batch.free_ids(proposed)
+    ids = {old: (old if old in free else new_id()) for old in proposed}
+    batch.used_ids.update(ids.values())
+    thread = replace(
+        original,
+        id=ids[original.id],
+        workspace_id=batch.workspace_for(item.workspace_name),
+        provider_id=_lookup(conn, "providers", item.provider_name),
+        role_id=_lookup(conn, "roles", item.role_name),
+        kb_id=None,
+        pin_order=_next_pin(conn) if original.pinned else None,
+        active_leaf_id=ids.get(original.active_leaf_id) if original.active_leaf_id else None,
+    )
+    values = thread_insert_values(thread)
+    values.update(source_ref=item.source_ref, title_source="manual")
+    insert(conn, "threads", values)
+    message_rows = [
+        rows.message_row(
+            replace(
+                m,
+                id=ids[m.id],
+                thread_id=thread.id,
+                parent_id=ids[m.parent_id] if m.parent_id else None,
+            )
+        )
+        for m in item.messages
+    ]
+    if message_rows:
+        columns = list(message_rows[0])
+        conn.executemany(
+            f"INSERT INTO messages ({', '.join(columns)}) VALUES ({_marks(columns)})",
+            [tuple(r[c] for c in columns) for r in message_rows],
+        )
+    for message_id, records in item.attachments.items():
+        _insert_attachments(batch, ids[message_id], records)
+    return ImportedThread(
+        id=thread.id,
+        title=thread.title,
+        message_count=len(message_rows),
+        source_ref=item.source_ref,
+        original_id=original.id,
+    )
+
+
+def _next_pin(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT COALESCE(MAX(pin_order), 0) + 1 FROM threads").fetchone()
+    return int(row[0])
+
+
+def _insert_attachments(
+    batch: _Batch, message_id: str, records: Sequence[AttachmentRecord]
+) -> None:
+    conn = batch.conn
+    for ordinal, record in enumerate(records):
+        stored = conn.execute("SELECT 1 FROM media WHERE sha256 = ?", (record.sha256,)).fetchone()
+        if stored is not None:
+            media_repo.add_ref(conn, record.sha256, 1, batch.now)
+            conn.execute(
+                "INSERT INTO message_parts(id, message_id, ordinal, kind, media_sha256, name,"
+                " mime, data_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    new_id(),
+                    message_id,
+                    ordinal,
+                    "image" if record.kind == "image" else "file",
+                    record.sha256,
+                    record.name,
+                    record.mime,
+                    rows.dumps({"size": record.size}),
+                ),
+            )
+            continue
+        meta = {
+            "name": record.name,
+            "mime": record.mime,
+            "sha256": record.sha256,
+            "size": record.size,
+            "kind": record.kind,
+        }
+        conn.execute(
+            "INSERT INTO message_parts(id, message_id, ordinal, kind, name, mime, data_json)"
+            " VALUES (?, ?, ?, 'metadata', ?, ?, ?)",
+            (
+                new_id(),
+                message_id,
+                ordinal,
+                record.name,
+                record.mime,
+                rows.dumps({"attachment": meta}),
+            ),
+        )

@@ -1,0 +1,60 @@
+"""``ExportStore``: the async face of ``export_repo`` for the export and import
+services. It shares the one ``DatabaseWorker`` with ``Store``; ``*_sync``
+variants are for a background thread (a ZIP export) that must read batches
+without going through the event loop."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from ..core.models import Message
+from ..core.transfer import ImportedThread, SkippedThread, ThreadImport, ThreadSnapshot
+from . import export_repo as repo
+from . import messages_repo
+from .worker import DatabaseWorker
+
+log = logging.getLogger(__name__)
+
+
+class ExportStore:
+    def __init__(self, worker: DatabaseWorker) -> None:
+        self.worker = worker
+
+    async def snapshot(self, thread_id: str) -> ThreadSnapshot:
+        return (await self.worker.run(repo.read_snapshots, [thread_id]))[0]
+
+    async def snapshots(self, thread_ids: Sequence[str]) -> list[ThreadSnapshot]:
+        return await self.worker.run(repo.read_snapshots, list(thread_ids))
+
+    def snapshots_sync(self, thread_ids: Sequence[str]) -> list[ThreadSnapshot]:
+        """Blocking read, for a worker thread (never the Qt thread)."""
+        return self.worker.run_sync(repo.read_snapshots, list(thread_ids))
+
+    async def message(self, message_id: str) -> Message:
+        return await self.worker.run(messages_repo.get_message, message_id)
+
+    async def thread_ids(
+        self, *, include_archived: bool = True, include_trashed: bool = False
+    ) -> list[str]:
+        return await self.worker.run(
+            repo.list_thread_ids,
+            include_archived=include_archived,
+            include_trashed=include_trashed,
+        )
+
+    async def insert_imports(
+        self,
+        imports: Sequence[ThreadImport],
+        *,
+        workspace_id: str | None = None,
+        skip_duplicates: bool = False,
+        progress: repo.Progress | None = None,
+    ) -> tuple[list[ImportedThread], list[SkippedThread]]:
+        return await self.worker.run(
+            repo.insert_imports,
+            list(imports),
+            workspace_id=workspace_id,
+            skip_duplicates=skip_duplicates,
+            progress=progress,
+        )

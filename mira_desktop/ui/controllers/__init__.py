@@ -1,0 +1,1 @@
+"""Bridges between widgets and services: the only ui code that imports qasync."""

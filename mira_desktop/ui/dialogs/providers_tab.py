@@ -1,0 +1,338 @@
+"""Settings → Providers: the list of configured providers and the form to add, edit,
+test and remove them, with "Fetch models".
+
+All service calls are awaited in ``qasync.asyncSlot`` *methods* (never free functions:
+qasync#177). While one runs the action buttons are disabled and the status line says
+what is happening; its outcome — "Connected — 12 models available" or the error with
+what to do next — stays inline. "Test connection" on a new or edited provider saves
+it first, so it tests exactly what the form shows.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import qasync
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mira_desktop.core.models import ModelInfo, ProviderConfig
+from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.provider_form import ProviderForm
+from mira_desktop.ui.dialogs.status_label import StatusLabel
+
+if TYPE_CHECKING:
+    from mira_desktop.services.providers import ProviderService
+
+log = logging.getLogger(__name__)
+
+_NAME_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class ProvidersTab(QWidget):
+    """Signal ``providers_changed()`` after any successful change or model fetch."""
+
+    providers_changed = Signal()
+
+    def __init__(self, service: ProviderService, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._providers: list[ProviderConfig] = []
+        self._busy_depth = 0
+        self.provider_list = QListWidget(self)
+        self.provider_list.setMinimumWidth(180)
+        self.provider_list.setMaximumWidth(240)
+        self.add_button = QPushButton(self)
+        self.remove_button = QPushButton(self)
+        self.form = ProviderForm(self)
+        self.save_button = QPushButton(self)
+        self.save_button.setProperty("primary", True)
+        self.test_button = QPushButton(self)
+        self.fetch_button = QPushButton(self)
+        self.status = StatusLabel(self)
+        self.empty_hint = QLabel(self)
+        self.empty_hint.setProperty("muted", True)
+        self.empty_hint.setWordWrap(True)
+        self._build_confirm_bar()
+        self._build_layout()
+        self._connect()
+        self._retranslate()
+        self.form.set_keyring_description(service.keyring_description)
+        self._show_new_form()
+
+    def _build_confirm_bar(self) -> None:
+        self.confirm_bar = QFrame(self)
+        self.confirm_label = QLabel(self.confirm_bar)
+        self.confirm_label.setWordWrap(True)
+        self.confirm_remove_button = QPushButton(self.confirm_bar)
+        self.cancel_remove_button = QPushButton(self.confirm_bar)
+        row = QHBoxLayout(self.confirm_bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.confirm_label, 1)
+        row.addWidget(self.confirm_remove_button)
+        row.addWidget(self.cancel_remove_button)
+        self.confirm_bar.hide()
+
+    def _build_layout(self) -> None:
+        left = QVBoxLayout()
+        left.addWidget(self.provider_list, 1)
+        list_buttons = QHBoxLayout()
+        list_buttons.addWidget(self.add_button)
+        list_buttons.addWidget(self.remove_button)
+        left.addLayout(list_buttons)
+        actions = QHBoxLayout()
+        actions.addWidget(self.save_button)
+        actions.addWidget(self.test_button)
+        actions.addWidget(self.fetch_button)
+        actions.addStretch(1)
+        right = QVBoxLayout()
+        right.addWidget(self.empty_hint)
+        right.addWidget(self.form)
+        right.addLayout(actions)
+        right.addWidget(self.status)
+        right.addWidget(self.confirm_bar)
+        right.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.setSpacing(16)
+        layout.addLayout(left)
+        layout.addLayout(right, 1)
+
+    def _connect(self) -> None:
+        self.provider_list.currentItemChanged.connect(self._on_current_changed)
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.cancel_remove_button.clicked.connect(self.confirm_bar.hide)
+        self.confirm_remove_button.clicked.connect(self._on_remove_confirmed)
+        self.save_button.clicked.connect(self._on_save_clicked)
+        self.test_button.clicked.connect(self._on_test_clicked)
+        self.fetch_button.clicked.connect(self._on_fetch_clicked)
+        self.form.edited.connect(self._update_buttons)
+
+    # ---- public API ---------------------------------------------------------
+    def providers(self) -> list[ProviderConfig]:
+        return list(self._providers)
+
+    async def load(self, select: str | None = None) -> None:
+        """Reload the list from the service and select ``select`` (or the first)."""
+        self._providers = await self._service.list_providers()
+        self.provider_list.blockSignals(True)
+        self.provider_list.clear()
+        for config in self._providers:
+            item = QListWidgetItem(config.name, self.provider_list)
+            item.setData(_NAME_ROLE, config.name)
+            item.setToolTip(f"{config.kind} · {config.base_url}")
+        self.provider_list.blockSignals(False)
+        names = [c.name for c in self._providers]
+        current = self.form.original()
+        target = select or (current.name if current and current.name in names else None)
+        if target is None and names and not self.form.has_user_edits():
+            target = names[0]
+        if target in names:
+            self._select(target)
+        elif not names:
+            self._show_new_form()
+        self._update_buttons()
+
+    def start_new(self, *, kind: str = "openai", name: str = "", base_url: str = "") -> None:
+        """Open an empty (optionally pre-filled) form for a new provider."""
+        self._show_new_form(kind)
+        self.status.clear_status()
+        if name or base_url:
+            self.form.fill(name=name, kind=kind, base_url=base_url)
+        self.form.name_edit.setFocus()
+
+    async def save(self) -> ProviderConfig | None:
+        """Add or update the provider in the form; ``None`` (error shown) on failure."""
+        values = self.form.values()
+        original = self.form.original()
+        with self._busy(self.tr("Saving…")):
+            try:
+                if original is None:
+                    saved = await self._service.add_provider(
+                        values.name, values.kind, values.base_url, values.api_key
+                    )
+                else:
+                    saved = await self._service.update_provider(
+                        original.name,
+                        new_name=values.name if values.name != original.name else None,
+                        kind=values.kind,
+                        base_url=values.base_url,
+                        api_key=values.api_key,
+                    )
+                await self.load(select=saved.name)
+            except Exception as exc:  # shown inline; the dialog stays usable
+                self.status.show_error(exc)
+                return None
+        self.status.show_ok(self.tr("Saved “{name}”.").format(name=saved.name))
+        self.providers_changed.emit()
+        return saved
+
+    async def test_connection(self) -> list[ModelInfo] | None:
+        name = await self._saved_name()
+        if name is None:
+            return None
+        with self._busy(self.tr("Connecting to “{name}”…").format(name=name)):
+            try:
+                models = await self._service.test_connection(name)
+            except Exception as exc:
+                self.status.show_error(exc)
+                return None
+        if len(models) == 1:
+            text = self.tr("Connected — 1 model available.")
+        else:
+            text = self.tr("Connected — {count} models available.").format(count=len(models))
+        self.status.show_ok(text)
+        self.providers_changed.emit()
+        return models
+
+    async def fetch_models(self) -> list[ModelInfo] | None:
+        name = await self._saved_name()
+        if name is None:
+            return None
+        with self._busy(self.tr("Fetching models from “{name}”…").format(name=name)):
+            try:
+                models = await self._service.fetch_models(name)
+            except Exception as exc:
+                self.status.show_error(exc)
+                return None
+        if len(models) == 1:
+            self.status.show_ok(self.tr("Fetched 1 model."))
+        else:
+            self.status.show_ok(self.tr("Fetched {count} models.").format(count=len(models)))
+        self.providers_changed.emit()
+        return models
+
+    async def remove_current(self) -> bool:
+        original = self.form.original()
+        self.confirm_bar.hide()
+        if original is None:
+            return False
+        with self._busy(self.tr("Removing…")):
+            try:
+                await self._service.remove_provider(original.name)
+                await self.load()
+            except Exception as exc:
+                self.status.show_error(exc)
+                return False
+        self.status.show_ok(self.tr("Removed “{name}”.").format(name=original.name))
+        self.providers_changed.emit()
+        return True
+
+    # ---- slots (async work lives in methods: qasync#177) ---------------------
+    @qasync.asyncSlot()
+    async def _on_save_clicked(self) -> None:
+        await guarded(self, self.save())
+
+    @qasync.asyncSlot()
+    async def _on_test_clicked(self) -> None:
+        await guarded(self, self.test_connection())
+
+    @qasync.asyncSlot()
+    async def _on_fetch_clicked(self) -> None:
+        await guarded(self, self.fetch_models())
+
+    @qasync.asyncSlot()
+    async def _on_remove_confirmed(self) -> None:
+        await guarded(self, self.remove_current())
+
+    def _on_add_clicked(self) -> None:
+        self.start_new()
+
+    def _on_remove_clicked(self) -> None:
+        original = self.form.original()
+        if original is None:
+            return
+        self.confirm_label.setText(
+            self.tr("Remove “{name}”? Its model list is forgotten; conversations are kept.").format(
+                name=original.name
+            )
+        )
+        self.confirm_bar.show()
+
+    def _on_current_changed(self, current: QListWidgetItem | None, _previous: object) -> None:
+        if current is None:
+            return
+        name = current.data(_NAME_ROLE)
+        config = next((c for c in self._providers if c.name == name), None)
+        self.form.set_provider(config)
+        self.status.clear_status()
+        self.confirm_bar.hide()
+        self._update_buttons()
+
+    # ---- helpers ------------------------------------------------------------
+    async def _saved_name(self) -> str | None:
+        """Name of the provider to talk to, saving the form first when it changed."""
+        original = self.form.original()
+        if original is not None and not self.form.is_dirty():
+            return original.name
+        saved = await self.save()
+        return saved.name if saved is not None else None
+
+    def _select(self, name: str) -> None:
+        for row in range(self.provider_list.count()):
+            item = self.provider_list.item(row)
+            if item.data(_NAME_ROLE) == name:
+                self.provider_list.setCurrentItem(item)
+                config = next((c for c in self._providers if c.name == name), None)
+                self.form.set_provider(config)
+                return
+
+    def _show_new_form(self, kind: str = "openai") -> None:
+        self.provider_list.clearSelection()
+        self.provider_list.setCurrentItem(None)
+        self.form.set_provider(None, kind=kind)
+        self.confirm_bar.hide()
+        self._update_buttons()
+
+    @contextmanager
+    def _busy(self, text: str) -> Iterator[None]:
+        self._busy_depth += 1
+        self.status.show_busy(text)
+        self._update_buttons()
+        try:
+            yield
+        finally:
+            self._busy_depth -= 1
+            self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        idle = self._busy_depth == 0
+        has_original = self.form.original() is not None
+        for button in (self.save_button, self.test_button, self.fetch_button, self.add_button):
+            button.setEnabled(idle)
+        self.remove_button.setEnabled(idle and has_original)
+        self.confirm_remove_button.setEnabled(idle)
+        self.empty_hint.setVisible(not self._providers)
+
+    def _retranslate(self) -> None:
+        self.add_button.setText(self.tr("Add"))
+        self.remove_button.setText(self.tr("Remove"))
+        self.save_button.setText(self.tr("Save"))
+        self.test_button.setText(self.tr("Test connection"))
+        self.fetch_button.setText(self.tr("Fetch models"))
+        self.confirm_remove_button.setText(self.tr("Remove"))
+        self.cancel_remove_button.setText(self.tr("Cancel"))
+        self.empty_hint.setText(
+            self.tr(
+                "No providers yet. Fill in the form to add one — Ollama on this computer "
+                "needs no API key."
+            )
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()

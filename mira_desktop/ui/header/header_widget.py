@@ -1,0 +1,202 @@
+"""The bar above the conversation: the thread's title (elided to fit), the model picker
+and a menu button whose menu the window fills.
+
+``ModelPickerWidget`` lists every configured model as "provider · model" and emits
+``model_chosen(provider, model)`` only when the *user* picks one; programmatic changes
+(``set_models``, ``set_current``) are silent. A thread whose model is no longer
+configured still shows it, marked unavailable, rather than a model that will not be used.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
+
+from mira_desktop.core.models import ModelInfo
+
+log = logging.getLogger(__name__)
+
+_KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text on the right instead of growing."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def full_text(self) -> str:
+        return self._full_text
+
+    def set_full_text(self, text: str) -> None:
+        self._full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(0, self.width() - 4)
+        self.setText(
+            self.fontMetrics().elidedText(self._full_text, Qt.TextElideMode.ElideRight, width)
+        )
+
+
+class ModelPickerWidget(QComboBox):
+    """Combo box of all configured models. Signal: ``model_chosen(provider, model)``."""
+
+    model_chosen = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ModelPicker")
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.setMinimumContentsLength(16)
+        self._models: list[ModelInfo] = []
+        self._current: tuple[str, str] | None = None
+        self.activated.connect(self._on_activated)
+        self._rebuild()
+
+    def set_models(self, models: list[ModelInfo]) -> None:
+        """Replace the list; the current choice is kept (or shown as unavailable)."""
+        self._models = list(models)
+        self._rebuild()
+
+    def set_current(self, provider: str, model: str) -> None:
+        """Select ``provider``/``model`` without emitting ``model_chosen``."""
+        self._current = (provider, model) if provider and model else None
+        self._rebuild()
+
+    def current_choice(self) -> tuple[str, str] | None:
+        return self._current
+
+    def _rebuild(self) -> None:
+        self.blockSignals(True)
+        try:
+            self.clear()
+            for info in self._models:
+                label = info.display_name or info.name
+                self._add(
+                    self.tr("{provider} · {model}").format(
+                        provider=info.provider_name, model=label
+                    ),
+                    info.provider_name,
+                    info.name,
+                )
+            self._select_current()
+        finally:
+            self.blockSignals(False)
+
+    def _add(self, text: str, provider: str, model: str) -> None:
+        self.addItem(text)
+        self.setItemData(self.count() - 1, (provider, model), _KEY_ROLE)
+        self.setItemData(self.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+
+    def _select_current(self) -> None:
+        if not self._models and self._current is None:
+            self.addItem(self.tr("No models — add a provider in Settings"))
+            self.setEnabled(False)
+            return
+        self.setEnabled(True)
+        if self._current is None:
+            self.insertItem(0, self.tr("Choose a model"))
+            self.setCurrentIndex(0)
+            return
+        for row in range(self.count()):
+            if self.itemData(row, _KEY_ROLE) == self._current:
+                self.setCurrentIndex(row)
+                return
+        provider, model = self._current
+        text = self.tr("{provider} · {model} (unavailable)").format(provider=provider, model=model)
+        self.insertItem(0, text)
+        self.setItemData(0, self._current, _KEY_ROLE)
+        self.setCurrentIndex(0)
+
+    def _on_activated(self, row: int) -> None:
+        key = self.itemData(row, _KEY_ROLE)
+        if not key:
+            return
+        provider, model = key
+        if (provider, model) == self._current:
+            return
+        log.debug("model chosen: %s / %s", provider, model)
+        self._current = (provider, model)
+        self._rebuild()
+        self.model_chosen.emit(provider, model)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._rebuild()
+
+
+class HeaderWidget(QWidget):
+    """Title, model picker and menu button. Re-exposes ``model_chosen(provider, model)``."""
+
+    model_chosen = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Header")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self._untitled = True
+        self.title_label = ElidedLabel(self)
+        self.title_label.setObjectName("ThreadTitle")
+        self.model_picker = ModelPickerWidget(self)
+        self.menu = QMenu(self)
+        self.menu_button = QToolButton(self)
+        self.menu_button.setObjectName("HeaderMenuButton")
+        self.menu_button.setText("⋯")
+        self.menu_button.setMenu(self.menu)
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self._build_layout()
+        self.model_picker.model_chosen.connect(self.model_chosen)
+        self._retranslate()
+
+    def _build_layout(self) -> None:
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(16, 8, 10, 8)
+        layout.setSpacing(10)
+        layout.addWidget(self.title_label, 1)
+        layout.addWidget(self.model_picker, 0)
+        layout.addWidget(self.menu_button, 0)
+
+    def set_title(self, title: str | None) -> None:
+        """Show ``title``; an empty title shows "New chat"."""
+        self._untitled = not title
+        self.title_label.set_full_text(title or self.tr("New chat"))
+
+    def title(self) -> str:
+        return self.title_label.full_text()
+
+    def set_models(self, models: list[ModelInfo]) -> None:
+        self.model_picker.set_models(models)
+
+    def set_current_model(self, provider: str, model: str) -> None:
+        self.model_picker.set_current(provider, model)
+
+    def _retranslate(self) -> None:
+        self.menu_button.setToolTip(self.tr("More actions"))
+        if self._untitled:
+            self.title_label.set_full_text(self.tr("New chat"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()

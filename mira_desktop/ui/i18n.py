@@ -1,0 +1,135 @@
+"""Language of the user interface: picks the language, finds or builds its ``.qm`` file and
+installs the translators (Mira's own and Qt's ``qtbase`` for standard dialogs).
+
+Lookup order for Mira's catalogue: a compiled ``mira_<lang>.qm`` shipped in
+``resources/i18n`` (wheels and bundles), then a copy compiled earlier into the cache
+folder (kept while it is newer than the ``.ts``), else the ``.ts`` is compiled now with
+the pure-Python compiler of :mod:`mira_desktop.ui.ts_compiler` — a fresh checkout shows
+Chinese on first start without any build step. Translators are parented to the
+application and found again by object name, so re-installing replaces them (no
+module-level state). Widgets retranslate themselves on ``QEvent.LanguageChange``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QLibraryInfo,
+    QLocale,
+    QStandardPaths,
+    QTranslator,
+)
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.paths import resource_path
+from mira_desktop.ui.ts_compiler import compile_ts
+
+log = logging.getLogger(__name__)
+
+SUPPORTED_LANGUAGES = ("en", "zh_CN")
+CATALOGUE = "mira"
+_TRANSLATOR_NAME = "mira-translator"
+
+
+def resolve_language(language: str, system_locale: QLocale | None = None) -> str:
+    """Map a setting ("en" | "zh_CN" | "system") to a supported language code."""
+    if language in SUPPORTED_LANGUAGES:
+        return language
+    if language != "system":
+        log.warning("unknown language setting %r, using the system language", language)
+    locale = system_locale if system_locale is not None else QLocale.system()
+    for name in locale.uiLanguages():
+        if name.replace("-", "_").lower().startswith("zh"):
+            return "zh_CN"
+    return "en"
+
+
+def default_cache_dir() -> Path:
+    """Where compiled translations go when the caller does not say."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+    return Path(base or Path.home() / ".cache" / "mira-desktop") / "i18n"
+
+
+def find_or_build_qm(
+    language: str, *, i18n_dir: Path | None = None, cache_dir: Path | None = None
+) -> Path | None:
+    """Path of a loadable ``.qm`` for ``language``, compiling the ``.ts`` if needed."""
+    source_dir = i18n_dir if i18n_dir is not None else resource_path("i18n")
+    shipped = source_dir / f"{CATALOGUE}_{language}.qm"
+    ts_file = source_dir / f"{CATALOGUE}_{language}.ts"
+    if shipped.is_file() and (not ts_file.is_file() or _is_fresh(shipped, ts_file)):
+        return shipped
+    if not ts_file.is_file():
+        return shipped if shipped.is_file() else None
+    cached = (cache_dir if cache_dir is not None else default_cache_dir()) / shipped.name
+    if cached.is_file() and _is_fresh(cached, ts_file):
+        return cached
+    try:
+        compile_ts(ts_file, cached)
+    except (OSError, ValueError) as exc:  # ET.ParseError is a ValueError subclass
+        log.warning("cannot compile %s into %s: %s", ts_file, cached, exc)
+        return shipped if shipped.is_file() else None
+    return cached
+
+
+def _is_fresh(qm_file: Path, ts_file: Path) -> bool:
+    return qm_file.stat().st_mtime >= ts_file.stat().st_mtime
+
+
+def install_translator(
+    app: QApplication,
+    language: str,
+    *,
+    cache_dir: Path | None = None,
+    i18n_dir: Path | None = None,
+) -> str:
+    """Install the translators for ``language`` ("en" | "zh_CN" | "system").
+
+    Returns the language actually in effect ("en" when a catalogue cannot be loaded).
+    Installing sends ``LanguageChange`` to every widget, so open windows update."""
+    resolved = resolve_language(language)
+    _remove_installed(app)
+    if resolved == "en":
+        _deliver_language_change()
+        return "en"
+    qm_file = find_or_build_qm(resolved, i18n_dir=i18n_dir, cache_dir=cache_dir)
+    mira = _load_translator(app, qm_file) if qm_file is not None else None
+    if mira is None:
+        log.warning("no usable translation for %s; falling back to English", resolved)
+        _deliver_language_change()
+        return "en"
+    qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    qtbase = _load_translator(app, qt_dir / f"qtbase_{resolved}.qm")
+    if qtbase is not None:
+        app.installTranslator(qtbase)
+    app.installTranslator(mira)  # installed last so Mira's strings win
+    _deliver_language_change()
+    return resolved
+
+
+def _deliver_language_change() -> None:
+    # Qt *posts* LanguageChange to the windows; deliver it now so the interface has
+    # switched language when install_translator() returns.
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+
+
+def _load_translator(app: QApplication, qm_file: Path) -> QTranslator | None:
+    translator = QTranslator(app)
+    translator.setObjectName(_TRANSLATOR_NAME)
+    if not translator.load(str(qm_file)):
+        log.debug("translator did not load %s", qm_file)
+        translator.deleteLater()
+        return None
+    return translator
+
+
+def _remove_installed(app: QApplication) -> None:
+    for translator in app.findChildren(QTranslator):
+        if translator.objectName() == _TRANSLATOR_NAME:
+            app.removeTranslator(translator)
+            translator.setObjectName("")
+            translator.deleteLater()

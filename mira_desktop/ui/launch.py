@@ -1,0 +1,177 @@
+"""Starting the window: the QApplication, the qasync loop, theme and language,
+start-up recovery, and the ``--screenshot`` mode that renders the window
+offscreen to a PNG and exits (for docs, bug reports and checks).
+
+Unexpected exceptions are written to the log file in the data folder and shown
+as a short notice in the window — never a traceback dialog."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from ..bootstrap import Services, build_services
+from ..paths import resource_path
+from .controllers.event_loop import new_event_loop
+from .i18n import install_translator
+from .single_instance import SingleInstance, bring_to_front, received_notice
+from .theme import apply_theme
+from .window.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+SCREENSHOT_SIZE = (1280, 820)
+
+
+def run_window(args: argparse.Namespace, data_dir: Path) -> int:
+    screenshot = getattr(args, "screenshot", None)
+    instance: SingleInstance | None = None
+    if screenshot:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    else:  # one window per data folder: a later launch hands over before touching the DB
+        instance = SingleInstance(data_dir)
+        if not instance.acquire():
+            handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
+            if handed_over is not None:
+                return handed_over
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    QCoreApplication.setApplicationName("Mira Desktop")
+    QCoreApplication.setOrganizationName("Mira")
+    app.setDesktopFileName("io.mira.Desktop")
+    app.setWindowIcon(QIcon(str(resource_path("icons", "mira.svg"))))
+    loop = new_event_loop(app)
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(_main(app, args, data_dir, instance))
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        if instance is not None:
+            instance.release()
+
+
+def _hand_over(instance: SingleInstance, files: list[str], data_dir: Path) -> int | None:
+    """Exit code of a launch whose data folder already has a window; None when that
+    window closed meanwhile and this launch took its place."""
+    if instance.hand_over(files):
+        log.info("handed %d file(s) over to the window already open on %s", len(files), data_dir)
+        return 0
+    if instance.acquire():
+        return None
+    sys.stderr.write(
+        f"Mira Desktop is already open on {data_dir} but does not answer; "
+        "close it (or end its process) and try again.\n"
+    )
+    return 1
+
+
+def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: list[str]) -> None:
+    """Raise the window when Mira is launched again; show what files it was handed
+    (the window wires ``files_received`` to attachments in a later issue)."""
+
+    def received(paths: list[str]) -> None:
+        log.info("the window received %d file(s): %s", len(paths), paths)
+        window._show_notice(received_notice(paths))
+
+    instance.activation_requested.connect(lambda: bring_to_front(window))
+    instance.files_received.connect(received)
+    instance.listen()
+    if files:
+        received([str(Path(f).absolute()) for f in files])
+
+
+async def _main(
+    app: QApplication,
+    args: argparse.Namespace,
+    data_dir: Path,
+    instance: SingleInstance | None = None,
+) -> int:
+    services = build_services(data_dir)
+    try:
+        await services.chat.recover()
+        window = await open_window(app, services, args)
+        if args.screenshot:
+            return await take_screenshot(window, Path(args.screenshot), args.gui_thread)
+        window.show()
+        await window.start(args.gui_thread)
+        await window.state.restore()
+        if instance is not None:
+            _serve_later_launches(instance, window, getattr(args, "files", None) or [])
+        await _until_closed(app)
+        await window.tasks.cancel_all()
+        return 0
+    finally:
+        await services.aclose()
+
+
+async def open_window(
+    app: QApplication, services: Services, args: argparse.Namespace
+) -> MainWindow:
+    """Build the main window with the saved (or given) theme and language."""
+    settings = services.settings
+    theme = args.theme or await settings.get("ui.theme")
+    language = args.lang or await settings.get("ui.language")
+    cache = services.data_dir / "cache"
+    install_translator(app, language, cache_dir=cache)
+    dark = apply_theme(app, theme)
+    window = MainWindow(services)
+    window.timeline.set_dark(dark)
+    window.timeline.set_thinking_display(await settings.get("ui.thinking_display"))
+    window.theme_requested.connect(lambda mode: window.timeline.set_dark(apply_theme(app, mode)))
+    window.language_requested.connect(lambda lang: install_translator(app, lang, cache_dir=cache))
+    _install_error_hooks(window)
+    return window
+
+
+async def take_screenshot(window: MainWindow, path: Path, thread_id: str | None) -> int:
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    await window.start(thread_id)
+    for _ in range(5):  # let layouts and the coalesced timeline settle
+        await asyncio.sleep(0.05)
+        QCoreApplication.processEvents()
+    window.timeline.flush_stream()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok = window.grab().save(str(path))
+    if not ok:
+        log.error("could not write the screenshot to %s", path)
+        return 1
+    return 0
+
+
+async def _until_closed(app: QApplication) -> None:
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    await closed.wait()
+
+
+def _install_error_hooks(window: MainWindow) -> None:
+    def excepthook(
+        kind: type[BaseException], value: BaseException, tb: TracebackType | None
+    ) -> None:
+        log.error("unexpected error", exc_info=(kind, value, tb))
+        window._on_task_error(value)
+
+    sys.excepthook = excepthook
+
+    def loop_handler(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        exc = context.get("exception")
+        log.error(
+            "unexpected error in the event loop: %s",
+            context.get("message"),
+            exc_info=exc if isinstance(exc, BaseException) else None,
+        )
+        if isinstance(exc, BaseException):
+            window._on_task_error(exc)
+
+    asyncio.get_event_loop().set_exception_handler(loop_handler)

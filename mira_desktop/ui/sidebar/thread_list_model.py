@@ -1,0 +1,282 @@
+"""The sidebar's list of threads as a lazy Qt item model.
+
+Rows arrive a page at a time from an injected coroutine ``fetch_page(offset, limit)``;
+``canFetchMore``/``fetchMore`` let the view ask for the next page only when its last
+row comes into sight, so 100,000 threads cost one page of work at start-up. Fetching
+runs as an asyncio task on the running (qasync) loop: the model never blocks the Qt
+thread, and a page that arrives after ``refresh()`` is dropped (generation counter).
+
+Live changes (a new thread, an answer moving a thread to the top, deletion, a
+background stream) are applied in place with ``upsert_thread``/``remove_thread``/
+``set_running``; the server-side offset is adjusted so later pages neither skip nor
+repeat rows (any repeat is dropped by id as well).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QByteArray,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from mira_desktop.core.models import Thread
+
+log = logging.getLogger(__name__)
+
+PageFetcher = Callable[[int, int], Awaitable[list[Thread]]]
+CountFetcher = Callable[[], Awaitable[int]]
+_Index = QModelIndex | QPersistentModelIndex
+
+DEFAULT_PAGE_SIZE = 100
+
+
+class ThreadListModel(QAbstractListModel):
+    """Lazy, paged list of threads (pinned first, as the fetcher orders them)."""
+
+    IdRole = Qt.ItemDataRole.UserRole + 1
+    TitleRole = Qt.ItemDataRole.UserRole + 2
+    UpdatedRole = Qt.ItemDataRole.UserRole + 3
+    PinnedRole = Qt.ItemDataRole.UserRole + 4
+    RunningRole = Qt.ItemDataRole.UserRole + 5
+    ThreadRole = Qt.ItemDataRole.UserRole + 6
+
+    loading_changed = Signal(bool)
+    load_failed = Signal(str)
+    page_loaded = Signal(int, int)  # offset, number of rows received
+
+    def __init__(
+        self,
+        fetch_page: PageFetcher,
+        count_threads: CountFetcher,
+        *,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        parent: Any = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fetch_page = fetch_page
+        self._count_threads = count_threads
+        self._page_size = page_size
+        self._rows: list[Thread] = []
+        self._ids: set[str] = set()
+        self._running: set[str] = set()
+        self._total: int | None = None
+        self._server_offset = 0
+        self._exhausted = False
+        self._failed = False
+        self._generation = 0
+        self._pending: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ---- Qt model interface -------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        thread = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, self.TitleRole):
+            return thread.title or self.tr("New chat")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return thread.title
+        values = {
+            self.IdRole: thread.id,
+            self.UpdatedRole: thread.updated_at,
+            self.PinnedRole: thread.pinned,
+            self.RunningRole: thread.id in self._running,
+            self.ThreadRole: thread,
+        }
+        return values.get(role)
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        names = dict(super().roleNames())
+        for role, name in (
+            (self.IdRole, b"id"),
+            (self.TitleRole, b"title"),
+            (self.UpdatedRole, b"updated"),
+            (self.PinnedRole, b"pinned"),
+            (self.RunningRole, b"running"),
+        ):
+            names[role] = QByteArray(name)
+        return names
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        if parent.isValid() or self._pending is not None or self._failed or self._exhausted:
+            return False
+        return self._total is None or self._server_offset < self._total
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        self._start(self._load_page(self._generation))
+
+    # ---- public API ---------------------------------------------------------
+    def refresh(self) -> None:
+        """Forget every row and load again from the first page."""
+        self._generation += 1
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self.beginResetModel()
+        self._rows.clear()
+        self._ids.clear()
+        self._total = None
+        self._server_offset = 0
+        self._exhausted = False
+        self._failed = False
+        self.endResetModel()
+        self._start(self._load_first(self._generation))
+
+    def total(self) -> int | None:
+        """Number of threads on the server, when known."""
+        return self._total
+
+    def is_loading(self) -> bool:
+        return self._pending is not None
+
+    async def wait_idle(self) -> None:
+        """Wait until no page is being fetched (for controllers and tests)."""
+        while self._pending is not None:
+            await asyncio.shield(self._pending)
+
+    def thread_at(self, row: int) -> Thread | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, thread_id: str) -> int:
+        for row, thread in enumerate(self._rows):
+            if thread.id == thread_id:
+                return row
+        return -1
+
+    def upsert_thread(self, thread: Thread) -> None:
+        """Insert or update ``thread``; a changed thread moves to the top of its group."""
+        if thread.archived or thread.deleted_at:
+            self.remove_thread(thread.id)
+            return
+        row = self.row_of(thread.id)
+        if row < 0:
+            self._insert(self._top_row(thread), thread)
+            self._server_offset += 1  # the server now lists it before our offset
+            if self._total is not None:
+                self._total += 1
+            return
+        old = self._rows[row]
+        if old.updated_at == thread.updated_at and old.pinned == thread.pinned:
+            self._rows[row] = thread
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._rows[row]
+        self.endRemoveRows()
+        self._ids.discard(thread.id)
+        self._insert(self._top_row(thread), thread)
+
+    def remove_thread(self, thread_id: str) -> None:
+        row = self.row_of(thread_id)
+        self._running.discard(thread_id)
+        if row < 0:
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._rows[row]
+        self.endRemoveRows()
+        self._ids.discard(thread_id)
+        self._server_offset = max(0, self._server_offset - 1)
+        if self._total is not None:
+            self._total = max(0, self._total - 1)
+
+    def set_running(self, thread_id: str, running: bool) -> None:
+        """Mark a thread as streaming in the background (the delegate shows a spinner)."""
+        if running:
+            self._running.add(thread_id)
+        else:
+            self._running.discard(thread_id)
+        row = self.row_of(thread_id)
+        if row >= 0:
+            index = self.index(row)
+            self.dataChanged.emit(index, index, [self.RunningRole])
+
+    def running_ids(self) -> frozenset[str]:
+        return frozenset(self._running)
+
+    # ---- loading ------------------------------------------------------------
+    def _start(self, coro: Awaitable[None]) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            log.error("ThreadListModel needs a running asyncio (qasync) loop to fetch threads")
+            coro.close()  # type: ignore[attr-defined]
+            return
+        task = loop.create_task(coro)  # type: ignore[arg-type]
+        self._pending = task
+        self._tasks.add(task)
+        task.add_done_callback(self._on_task_done)
+        self.loading_changed.emit(True)
+
+    def _clear_pending(self) -> None:
+        if self._pending is not None:
+            self._pending = None
+            self.loading_changed.emit(False)
+
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if task is self._pending:
+            self._clear_pending()
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.error("loading threads failed: %s", error, exc_info=error)
+            self._failed = True
+            self.load_failed.emit(str(error))
+
+    async def _load_first(self, generation: int) -> None:
+        total = await self._count_threads()
+        if generation != self._generation:
+            return
+        self._total = total
+        await self._load_page(generation)
+
+    async def _load_page(self, generation: int) -> None:
+        offset = self._server_offset
+        threads = await self._fetch_page(offset, self._page_size)
+        if generation != self._generation:
+            return  # refreshed meanwhile: this page belongs to an old list
+        # Not loading any more *before* the rows land: the view asks canFetchMore()
+        # right after the insert, while this task has not formally finished yet.
+        self._clear_pending()
+        self._server_offset = offset + len(threads)
+        if len(threads) < self._page_size:
+            self._exhausted = True
+        fresh = [t for t in threads if t.id not in self._ids]
+        if fresh:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
+            self._rows.extend(fresh)
+            self._ids.update(t.id for t in fresh)
+            self.endInsertRows()
+        log.debug("threads page at %d: %d rows (%d new)", offset, len(threads), len(fresh))
+        self.page_loaded.emit(offset, len(threads))
+
+    def _insert(self, row: int, thread: Thread) -> None:
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rows.insert(row, thread)
+        self._ids.add(thread.id)
+        self.endInsertRows()
+
+    def _top_row(self, thread: Thread) -> int:
+        if thread.pinned:
+            return 0
+        row = 0
+        while row < len(self._rows) and self._rows[row].pinned:
+            row += 1
+        return row

@@ -1,0 +1,191 @@
+"""Per-message view state of the timeline.
+
+Owns :class:`MessageState`: what the timeline knows about one message beyond the
+frozen :class:`~mira_desktop.core.models.Message` — the text and reasoning
+streamed so far, when thinking started and when the answer began (for the
+"Thinking Ns" card and its collapse one second later), the user's own
+open/closed choice for the card, the cached markdown rendering and the row
+height (estimated until a widget measured it). Widgets are created and destroyed
+as the view scrolls; this state outlives them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mira_desktop.core.models import Message, MessageRole, MessageStatus
+
+from .markdown import RenderedMarkdown, render_markdown_blocks
+
+log = logging.getLogger(__name__)
+
+THINKING_EXPANDED = "expanded"
+THINKING_COLLAPSED = "collapsed"
+THINKING_HIDDEN = "hidden"
+THINKING_MODES = (THINKING_EXPANDED, THINKING_COLLAPSED, THINKING_HIDDEN)
+#: The thinking card closes this long after the first answer text (PRODUCT §6).
+COLLAPSE_DELAY_S = 1.0
+
+
+@dataclass(slots=True, eq=False)
+class MessageState:
+    message: Message
+    text: str
+    thinking: str
+    height: int = 0
+    measured_width: int = 0
+    thinking_started: float | None = None
+    answer_started: float | None = None
+    thinking_ended: float | None = None
+    thinking_open: bool | None = None
+    stop_thinking_sent: bool = False
+    highlighted: bool = False
+    #: the user is editing this message inline (Edit → branch); ``edit_text`` is
+    #: the draft, kept here so it survives the widget scrolling away
+    editing: bool = False
+    edit_text: str = ""
+    _rendered: tuple[str, bool, RenderedMarkdown] | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_message(cls, message: Message) -> MessageState:
+        return cls(message=message, text=message.text, thinking=message.thinking)
+
+    # -- derived ------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.message.id
+
+    @property
+    def is_user(self) -> bool:
+        return self.message.role == MessageRole.USER
+
+    @property
+    def note(self) -> str:
+        """A line the run left on the answer ("Retry escalated to …")."""
+        data = self.message.data or {}
+        note = data.get("note")
+        return note if isinstance(note, str) else ""
+
+    @property
+    def is_streaming(self) -> bool:
+        return self.message.status == MessageStatus.STREAMING
+
+    @property
+    def thinking_live(self) -> bool:
+        """Reasoning is streaming and no answer text has arrived yet."""
+        return self.is_streaming and bool(self.thinking) and not self.text
+
+    def thinking_seconds(self, now: float) -> int | None:
+        """Whole seconds spent thinking, ``None`` when unknown (old messages)."""
+        if self.message.thinking_ms is not None and not self.thinking_live:
+            return round(self.message.thinking_ms / 1000)
+        if self.thinking_started is None:
+            return None
+        end = next((t for t in (self.answer_started, self.thinking_ended) if t is not None), now)
+        return max(0, int(end - self.thinking_started))
+
+    def thinking_expanded(self, mode: str, now: float) -> bool:
+        """Whether the card shows its body: the user's choice wins; otherwise open
+        while reasoning streams in ``expanded`` mode, until one second after the
+        answer began; collapsed after that and after a reload."""
+        if mode == THINKING_HIDDEN:
+            return False
+        if self.thinking_open is not None:
+            return self.thinking_open
+        if mode == THINKING_COLLAPSED or self.thinking_started is None:
+            return False
+        if self.thinking_live:
+            return True
+        return self.answer_started is not None and now - self.answer_started < COLLAPSE_DELAY_S
+
+    def rendered(self, dark: bool) -> RenderedMarkdown:
+        """The markdown rendering of the current text, cached."""
+        cached = self._rendered
+        if cached is not None and cached[1] == dark and cached[0] == self.text:
+            return cached[2]
+        rendered = render_markdown_blocks(self.text, dark=dark)
+        self._rendered = (self.text, dark, rendered)
+        return rendered
+
+    def drop_render_cache(self) -> None:
+        self._rendered = None
+
+    # -- updates ------------------------------------------------------------------
+
+    def add_thinking(self, delta: str, now: float) -> None:
+        if not delta:
+            return
+        if self.thinking_started is None:
+            self.thinking_started = now
+        self.thinking += delta
+
+    def add_text(self, delta: str, now: float) -> bool:
+        """Append answer text; True when this was the first answer text after
+        reasoning (the moment the collapse countdown starts)."""
+        if not delta:
+            return False
+        first = not self.text and bool(self.thinking) and self.answer_started is None
+        if first:
+            self.answer_started = now
+        self.text += delta
+        return first
+
+    def replace(self, message: Message, now: float) -> None:
+        """Take a newer version of the message (status, usage, error, final text).
+        Text streamed ahead of a still-streaming row is kept."""
+        streaming = message.status == MessageStatus.STREAMING
+        self.text = _merge(message.text, self.text, streaming)
+        self.thinking = _merge(message.thinking, self.thinking, streaming)
+        self.message = message
+        if streaming and self.thinking and self.thinking_started is None:
+            self.thinking_started = now
+        if streaming and self.text and self.thinking and self.answer_started is None:
+            self.answer_started = now
+        if not streaming and self.thinking_started is not None and self.thinking_ended is None:
+            self.thinking_ended = now
+
+
+def _merge(incoming: str, streamed: str, streaming: bool) -> str:
+    """The text to show when a new version of a message arrives: the incoming
+    text, unless it is empty or (while streaming) behind what was streamed."""
+    if not incoming:
+        return streamed
+    if streaming and len(streamed) > len(incoming) and streamed.startswith(incoming):
+        return streamed
+    return incoming
+
+
+def estimate_height(state: MessageState, width: int, line_height: int, char_width: float) -> int:
+    """Cheap guess of a row's height before any widget measured it (called for
+    every row when a thread opens, so it only counts characters and lines)."""
+    message = state.message
+    text = state.text
+    is_user = message.role == MessageRole.USER
+    usable = max(width * (0.78 if is_user else 1.0) - 24, 80)
+    lines = text.count("\n") + 1 + int(len(text) * char_width / usable)
+    chrome = 44 if is_user else 60
+    if state.thinking:
+        chrome += line_height + 12
+    if message.status in (MessageStatus.FAILED, MessageStatus.STOPPED):
+        chrome += 2 * line_height
+    if state.note:
+        chrome += line_height
+    return int(chrome + lines * line_height)
+
+
+ClockFn = Callable[[], float]
+
+
+@dataclass(slots=True)
+class ViewOptions:
+    """Settings shared by every message widget of one timeline."""
+
+    clock: ClockFn
+    dark: bool = False
+    thinking_mode: str = THINKING_EXPANDED
+    #: Edit, Regenerate and the version switcher work: the thread is saved,
+    #: writable and not answering (the window decides)
+    actions_enabled: bool = False

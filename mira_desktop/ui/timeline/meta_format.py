@@ -1,0 +1,83 @@
+"""Formatting of the small print under a message.
+
+Owns the translated, locale-aware strings of the meta line: the model, the local
+time of the message, token usage as "↑prompt ↓completion" and the reasoning
+count ("reasoning 812", or "reasoning ≈ 812" when it was estimated locally), and
+the status text of stopped and failed answers.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, Qt
+
+from mira_desktop.core.models import Message, MessageStatus, Usage
+
+log = logging.getLogger(__name__)
+
+SEPARATOR = " · "
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Timeline", text)
+
+
+def local_time(iso: str, locale: QLocale | None = None) -> tuple[str, str]:
+    """(short label, full tooltip) for a UTC ISO-8601 timestamp, in local time;
+    the label is the time alone for today, date and time otherwise."""
+    if not iso:
+        return "", ""
+    stamp = QDateTime.fromString(iso, Qt.DateFormat.ISODateWithMs)
+    if not stamp.isValid():
+        stamp = QDateTime.fromString(iso, Qt.DateFormat.ISODate)
+    if not stamp.isValid():
+        log.debug("unparsable timestamp %r", iso)
+        return "", ""
+    stamp = stamp.toLocalTime()
+    locale = locale or QLocale()
+    full = locale.toString(stamp, QLocale.FormatType.LongFormat)
+    if stamp.date() == QDate.currentDate():
+        return locale.toString(stamp.time(), QLocale.FormatType.ShortFormat), full
+    return locale.toString(stamp, QLocale.FormatType.ShortFormat), full
+
+
+def usage_text(usage: Usage | None, locale: QLocale | None = None) -> str:
+    """ "↑120 ↓480 · reasoning ≈ 300", or "" when nothing was counted."""
+    if usage is None or not (usage.prompt_tokens or usage.completion_tokens):
+        return ""
+    locale = locale or QLocale()
+    approx = "≈ " if usage.counts_estimated else ""
+    parts = [
+        f"{approx}↑{locale.toString(usage.prompt_tokens)} ↓{locale.toString(usage.completion_tokens)}"
+    ]
+    if usage.reasoning_tokens:
+        count = locale.toString(usage.reasoning_tokens)
+        if usage.reasoning_estimated:
+            parts.append(_tr("reasoning ≈ {0}").format(count))
+        else:
+            parts.append(_tr("reasoning {0}").format(count))
+    return SEPARATOR.join(parts)
+
+
+def meta_text(message: Message) -> tuple[str, str]:
+    """(meta line, tooltip) of an assistant message."""
+    locale = QLocale()
+    label, full = local_time(message.created_at, locale)
+    parts = [p for p in (message.model or "", label, usage_text(message.usage, locale)) if p]
+    tooltip = full
+    if message.usage is not None and message.usage.estimated:
+        tooltip = "\n".join(t for t in (full, _tr("Token counts estimated locally")) if t)
+    return SEPARATOR.join(parts), tooltip
+
+
+def status_texts(message: Message) -> tuple[str, str]:
+    """(status, hint) for a stopped or failed answer, else empty strings."""
+    if message.status == MessageStatus.STOPPED:
+        return _tr("Stopped"), ""
+    if message.status != MessageStatus.FAILED:
+        return "", ""
+    error = message.error or {}
+    text = str(error.get("message") or _tr("The answer could not be completed."))
+    hint = str(error.get("hint") or "")
+    return text, hint

@@ -1,0 +1,344 @@
+"""The chat timeline: a virtualised, scrolling list of messages.
+
+Owns the list of :class:`MessageState` of the open thread and the few message
+widgets that are on (or near) the screen: rows start with an estimated height,
+get a widget and their real height when they scroll into view, and lose the
+widget when they scroll away, so a thread of thousands of messages opens as fast
+as a short one. The view opens at the bottom, stays pinned there while an answer
+streams if the reader was at the bottom, and keeps the reader's place (anchored
+on the first visible row) when heights above change. Streaming deltas go through
+a :class:`StreamBuffer`, so a flood of tokens repaints at most ~25 times a second.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
+
+from mira_desktop.core.models import Message
+
+from .markdown import render_markdown_blocks, warm_up
+from .message_state import (
+    COLLAPSE_DELAY_S,
+    THINKING_MODES,
+    ClockFn,
+    MessageState,
+    ViewOptions,
+    estimate_height,
+)
+from .message_widget import AssistantMessageWidget, MessageWidget
+from .rich_text import RichTextView, error_colour, muted_colour
+from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
+from .timeline_layout import TimelineLayout
+from .user_bubble import UserMessageWidget
+
+log = logging.getLogger(__name__)
+
+HIGHLIGHT_MS = 1600
+#: finished renderings kept for rows that scrolled away (re-rendering is cheap,
+#: the HTML of thousands of answers is not)
+RENDER_CACHE_ROWS = 200
+#: Message text surfaces are measured by hand, so a generic "QTextEdit { border;
+#: padding }" rule of the app's sheet must not reach them; the small actions stay
+#: flat. Colours of secondary and error text are added from the palette.
+_STRUCTURE_QSS = """
+QTextBrowser#messageText, QTextBrowser#userText, QTextBrowser#thinkingText {
+    border: none; background: transparent; padding: 0px; margin: 0px;
+}
+QToolButton#thinkingToggle, QToolButton#copyMessageButton {
+    border: none; background: transparent; padding: 2px 4px;
+}
+"""
+
+
+class TimelineView(QWidget):
+    """Messages of one thread, newest at the bottom. See the module docstring."""
+
+    retry_requested = Signal(str)
+    stop_thinking_requested = Signal(str)
+    copy_requested = Signal(str)
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        clock: ClockFn = time.monotonic,
+        stream_interval_ms: int = DEFAULT_INTERVAL_MS,
+    ):
+        super().__init__(parent)
+        self.setObjectName("timelineView")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._options = ViewOptions(clock=clock)
+        self._states: list[MessageState] = []
+        self._index_of: dict[str, int] = {}
+        self._canvas = QWidget(self)
+        self._canvas.setObjectName("timelineCanvas")
+        self._canvas.setBackgroundRole(QPalette.ColorRole.Base)
+        self._canvas.setAutoFillBackground(True)
+        self._scrollbar = QScrollBar(Qt.Orientation.Vertical, self)
+        self._scrollbar.setObjectName("timelineScrollBar")
+        self._scrollbar.valueChanged.connect(self._on_scrollbar)
+        self._layout = TimelineLayout(self._canvas, self._scrollbar, self._create_widget)
+        self._recent: OrderedDict[str, MessageState] = OrderedDict()
+        self._buffer = StreamBuffer(stream_interval_ms, self)
+        self._buffer.flushed.connect(self._on_flush)
+        self._apply_style_sheet()
+        QTimer.singleShot(0, self, self._warm_up)
+
+    # -- public API ---------------------------------------------------------------
+
+    def set_messages(self, messages: Sequence[Message]) -> None:
+        """Show ``messages`` (oldest first), scrolled to the bottom."""
+        self._buffer.clear()
+        self._recent.clear()
+        self._states = [MessageState.from_message(m) for m in messages]
+        self._index_of = {s.id: i for i, s in enumerate(self._states)}
+        metrics = self.fontMetrics()
+        line_h, char_w = metrics.lineSpacing(), metrics.averageCharWidth()
+        width = self._layout.content_width()
+        for state in self._states:
+            state.height = estimate_height(state, width, line_h, char_w)
+        self._layout.reset(self._states)
+        self._layout.relayout()
+
+    def clear(self) -> None:
+        self.set_messages(())
+
+    def upsert_message(self, message: Message) -> None:
+        """Add ``message`` at the end, or replace the message with its id."""
+        index = self._index_of.get(message.id)
+        if index is None:
+            state = MessageState.from_message(message)
+            metrics = self.fontMetrics()
+            state.height = estimate_height(
+                state,
+                self._layout.content_width(),
+                metrics.lineSpacing(),
+                metrics.averageCharWidth(),
+            )
+            self._index_of[state.id] = len(self._states)
+            self._states.append(state)
+            self._layout.append(state)
+            if state.is_user:  # the person just sent it: follow the conversation
+                self._layout.pinned = True
+        else:
+            self._buffer.flush()
+            self._states[index].replace(message, self._options.clock())
+            self._refresh(message.id)
+        self._layout.relayout()
+
+    def append_text(self, message_id: str, text: str) -> None:
+        self._buffer.push_text(message_id, text)
+
+    def append_thinking(self, message_id: str, text: str) -> None:
+        self._buffer.push_thinking(message_id, text)
+
+    def set_thinking_display(self, mode: str) -> None:
+        """``"expanded"`` (open while reasoning streams, closing 1 s after the
+        answer begins), ``"collapsed"`` (header only) or ``"hidden"``."""
+        if mode not in THINKING_MODES:
+            raise ValueError(f"unknown thinking display mode {mode!r}")
+        self._options.thinking_mode = mode
+        for state in self._states:
+            state.thinking_open = None
+        self._refresh_all()
+
+    def set_dark(self, dark: bool) -> None:
+        """Choose the code highlighting style (colours otherwise follow the palette)."""
+        if dark != self._options.dark:
+            self._options.dark = dark
+            self._refresh_all()
+
+    def scroll_to_message(self, message_id: str, *, highlight: bool = False) -> None:
+        index = self._index_of.get(message_id)
+        if index is None:
+            log.debug("scroll_to_message: unknown id %s", message_id)
+            return
+        self._layout.scroll_to_row(index)
+        if highlight:
+            self._set_highlight(message_id, True)
+            QTimer.singleShot(HIGHLIGHT_MS, self, lambda: self._set_highlight(message_id, False))
+
+    def message_ids(self) -> list[str]:
+        return [s.id for s in self._states]
+
+    def message_text(self, message_id: str) -> str:
+        """The text shown for the message plus deltas still in the stream buffer."""
+        index = self._index_of.get(message_id)
+        if index is None:
+            return ""
+        pending = self._buffer.pending(message_id)
+        return self._states[index].text + (pending.text if pending else "")
+
+    def message_count(self) -> int:
+        return len(self._states)
+
+    def live_widget_count(self) -> int:
+        """How many message widgets exist right now (for tests and benchmarks)."""
+        return self._layout.live_count()
+
+    def message_widget(self, message_id: str) -> MessageWidget | None:
+        """The widget of a message if it is currently materialised."""
+        index = self._index_of.get(message_id)
+        return None if index is None else self._layout.widget_at(index)
+
+    def is_pinned_to_bottom(self) -> bool:
+        return self._layout.pinned
+
+    def flush_stream(self) -> None:
+        """Apply buffered deltas now instead of at the next tick."""
+        self._buffer.flush()
+
+    # -- streaming ----------------------------------------------------------------
+
+    def _on_flush(self, batch: dict[str, PendingDelta]) -> None:
+        now = self._options.clock()
+        for message_id, delta in batch.items():
+            index = self._index_of.get(message_id)
+            if index is None:
+                log.debug("delta for unknown message %s dropped", message_id)
+                continue
+            state = self._states[index]
+            state.add_thinking(delta.thinking, now)
+            if state.add_text(delta.text, now):
+                self._schedule_collapse(message_id)
+            self._refresh(message_id)
+        self._layout.relayout()
+
+    def _schedule_collapse(self, message_id: str) -> None:
+        delay = int(COLLAPSE_DELAY_S * 1000) + 20
+        QTimer.singleShot(delay, self, lambda: self._refresh(message_id, relayout=True))
+
+    def _warm_up(self) -> None:
+        """Pay one-off costs (markdown parser and lexer compilation, Qt's lazy
+        set-up of text documents) while the app idles, not when a thread opens."""
+        warm_up()
+        probe = RichTextView(self._canvas)
+        probe.set_rendered(render_markdown_blocks("*warm* `up`", dark=self._options.dark))
+        probe.heightForWidth(400)
+        probe.deleteLater()
+
+    # -- widgets ------------------------------------------------------------------
+
+    def _create_widget(self, state: MessageState) -> MessageWidget:
+        self._remember_rendering(state)
+        widget: MessageWidget
+        if state.is_user:
+            widget = UserMessageWidget(state, self._options, self._canvas)
+        else:
+            widget = AssistantMessageWidget(state, self._options, self._canvas)
+        widget.set_highlighted(state.highlighted)
+        widget.retry_requested.connect(self.retry_requested)
+        widget.stop_thinking_requested.connect(self._on_stop_thinking)
+        widget.copy_requested.connect(self.copy_requested)
+        widget.thinking_toggle_requested.connect(self._on_thinking_toggle)
+        return widget
+
+    def _remember_rendering(self, state: MessageState) -> None:
+        recent = self._recent
+        recent[state.id] = state
+        recent.move_to_end(state.id)
+        while len(recent) > RENDER_CACHE_ROWS:
+            recent.popitem(last=False)[1].drop_render_cache()
+
+    def _refresh(self, message_id: str, *, relayout: bool = False) -> None:
+        index = self._index_of.get(message_id)
+        widget = None if index is None else self._layout.widget_at(index)
+        if widget is not None and index is not None:
+            widget.apply()
+            self._layout.mark_dirty(index)
+        if relayout:
+            self._layout.relayout()
+
+    def _refresh_all(self) -> None:
+        for index in self._layout.live_indices():
+            self._refresh(self._states[index].id)
+        self._layout.relayout()
+
+    def _on_stop_thinking(self, message_id: str) -> None:
+        self._refresh(message_id, relayout=True)
+        self.stop_thinking_requested.emit(message_id)
+
+    def _on_thinking_toggle(self, message_id: str, open_: bool) -> None:
+        index = self._index_of.get(message_id)
+        if index is not None:
+            self._states[index].thinking_open = open_
+            self._refresh(message_id, relayout=True)
+
+    def _set_highlight(self, message_id: str, on: bool) -> None:
+        index = self._index_of.get(message_id)
+        if index is None:
+            return
+        self._states[index].highlighted = on
+        widget = self._layout.widget_at(index)
+        if widget is not None:
+            widget.set_highlighted(on)
+
+    # -- scrolling and events -----------------------------------------------------
+
+    def _on_scrollbar(self, value: int) -> None:
+        self._layout.scroll_to(value, by_user=True)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        pixels = event.pixelDelta().y()
+        if not pixels:
+            steps = event.angleDelta().y() / 120
+            pixels = int(steps * QApplication.wheelScrollLines() * self.fontMetrics().lineSpacing())
+        if pixels:
+            self._layout.scroll_to(self._layout.scroll_y - pixels, by_user=True)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        page = max(40, self._canvas.height() - 40)
+        steps = {
+            Qt.Key.Key_PageDown: page,
+            Qt.Key.Key_PageUp: -page,
+            Qt.Key.Key_Down: 40,
+            Qt.Key.Key_Up: -40,
+        }
+        key = Qt.Key(event.key())
+        if key in steps:
+            self._layout.scroll_to(self._layout.scroll_y + steps[key], by_user=True)
+        elif key == Qt.Key.Key_Home:
+            self._layout.scroll_to(0, by_user=True)
+        elif key == Qt.Key.Key_End:
+            self._layout.scroll_to_bottom()
+        else:
+            super().keyPressEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._canvas.setGeometry(self.rect())
+        bar_w = self._scrollbar.sizeHint().width()
+        self._scrollbar.setGeometry(self.width() - bar_w, 0, bar_w, self.height())
+        self._layout.relayout()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        kind = event.type()
+        if kind in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
+            self._apply_style_sheet()
+            for index in self._layout.live_indices():
+                widget = self._layout.widget_at(index)
+                if widget is not None:
+                    widget.refresh_colours()
+            self._layout.invalidate_measurements()
+            self._refresh_all()
+        elif kind == QEvent.Type.LanguageChange:
+            # Widgets are disposable: rebuilding them re-reads every string.
+            self._layout.drop_widgets()
+            self._layout.relayout()
+
+    def _apply_style_sheet(self) -> None:
+        sheet = _STRUCTURE_QSS + (
+            f'QLabel[tone="muted"] {{ color: {muted_colour(self).name()}; }}\n'
+            f'QLabel[tone="error"] {{ color: {error_colour(self).name()}; }}\n'
+        )
+        if sheet != self.styleSheet():
+            self.setStyleSheet(sheet)

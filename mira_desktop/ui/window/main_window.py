@@ -1,0 +1,233 @@
+"""``MainWindow``: lays out the sidebar, header, timeline, composer and menus, and
+wires their signals to the presenter and controllers. Behaviour lives in
+``conversation.py`` and the controllers; this module only builds and connects."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ... import __version__
+from ..composer.composer_widget import ComposerWidget
+from ..controllers.chat_controller import ChatController
+from ..controllers.tasks import TaskRunner
+from ..header.header_widget import HeaderWidget
+from ..sidebar.thread_list_model import ThreadListModel
+from ..sidebar.thread_sidebar import ThreadSidebar
+from ..timeline.timeline_view import TimelineView
+from ..welcome.empty_state import EmptyStateWidget
+from ..welcome.welcome_view import WelcomeView
+from .conversation import ConversationPresenter
+from .window_state import WindowState
+
+if TYPE_CHECKING:
+    from ...bootstrap import Services
+
+log = logging.getLogger(__name__)
+
+VIEWS = ("welcome", "empty", "thread")
+
+
+class MainWindow(QMainWindow):
+    theme_requested = Signal(str)
+    language_requested = Signal(str)
+
+    def __init__(self, services: Services, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("MainWindow")
+        self.services = services
+        self.tasks = TaskRunner(on_error=self._on_task_error)
+        self.chat = ChatController(services.chat, self.tasks, self)
+        self._build_widgets()
+        self._build_layout()
+        self._build_menus()
+        self.presenter = ConversationPresenter(self, services, self.chat, self.tasks)
+        self.state = WindowState(self, services)
+        self._connect()
+        self.retranslate()
+        self.resize(1180, 780)
+
+    # ---- building ----------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        threads = self.services.threads
+        self.thread_model = ThreadListModel(
+            threads.list_threads, threads.count_threads, parent=self
+        )
+        self.sidebar = ThreadSidebar(self.thread_model, self)
+        self.header = HeaderWidget(self)
+        self.notice_label = QLabel(self)
+        self.notice_label.setObjectName("NoticeBanner")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice_label.hide()
+        self.timeline = TimelineView(self)
+        self.welcome = WelcomeView(self)
+        self.empty_state = EmptyStateWidget(self.services.providers.detect_ollama, self)
+        self.composer = ComposerWidget(self)
+
+    def _build_layout(self) -> None:
+        self.stack = QStackedWidget(self)
+        for widget in (self.welcome, self.empty_state, self.timeline):
+            self.stack.addWidget(widget)
+        right = QWidget(self)
+        right.setObjectName("ConversationPane")
+        column = QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.header)
+        column.addWidget(self.notice_label)
+        column.addWidget(self.stack, 1)
+        column.addWidget(self.composer)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("MainSplitter")
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([280, 900])
+        self.setCentralWidget(self.splitter)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.new_chat_action = QAction(self)
+        self.new_chat_action.setShortcut(QKeySequence.StandardKey.New)
+        self.settings_action = QAction(self)
+        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.quit_action = QAction(self)
+        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        self.file_menu.addActions([self.new_chat_action, self.settings_action])
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+        self.help_menu = bar.addMenu("")
+        self.open_data_action = QAction(self)
+        self.about_action = QAction(self)
+        self.help_menu.addActions([self.open_data_action, self.about_action])
+        self.header.menu.addActions([self.new_chat_action, self.settings_action])
+        self.header.menu.addSeparator()
+        self.header.menu.addAction(self.open_data_action)
+
+    def _connect(self) -> None:
+        p = self.presenter
+        self.new_chat_action.triggered.connect(p.new_chat)
+        self.settings_action.triggered.connect(lambda: self.open_settings())
+        self.quit_action.triggered.connect(self.close)
+        self.open_data_action.triggered.connect(self._open_data_folder)
+        self.about_action.triggered.connect(self._about)
+        self.sidebar.thread_selected.connect(p.open_thread)
+        self.sidebar.new_thread_requested.connect(p.new_chat)
+        self.composer.send_requested.connect(p.send)
+        self.composer.stop_requested.connect(p.stop)
+        self.header.model_chosen.connect(p.choose_model)
+        self.timeline.stop_thinking_requested.connect(p.stop_thinking)
+        self.timeline.retry_requested.connect(self._retry)
+        self.welcome.prompt_chosen.connect(self._use_prompt)
+        self.empty_state.add_provider_requested.connect(lambda: self.open_settings(add=True))
+        self.empty_state.add_ollama_requested.connect(self._add_ollama)
+        p.view_changed.connect(self._show_view)
+        p.notice.connect(self._show_notice)
+
+    # ---- start-up ------------------------------------------------------------------
+    async def start(self, thread_id: str | None = None) -> None:
+        """Load what the window shows first (off the paint path, awaited by launch)."""
+        await self.presenter.reload_models()
+        self.thread_model.refresh()
+        if thread_id:
+            self.presenter.open_thread(thread_id)
+            task = self.tasks.get("load-thread")
+            if task is not None:
+                await task
+        else:
+            self.presenter.new_chat()
+        await self.thread_model.wait_idle()
+
+    # ---- behaviour ---------------------------------------------------------------------
+    def open_settings(self, *, add: bool = False) -> None:
+        from ..dialogs.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(self.services.providers, self.services.settings, self)
+        dialog.providers_changed.connect(lambda: self.tasks.start(self.presenter.reload_models()))
+        dialog.theme_changed.connect(self.theme_requested)
+        dialog.language_changed.connect(self.language_requested)
+        dialog.thinking_display_changed.connect(self.timeline.set_thinking_display)
+        if add:
+            dialog.start_add_provider(
+                kind="ollama", name="Ollama", base_url="http://localhost:11434"
+            )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def _add_ollama(self) -> None:
+        async def add() -> None:
+            providers = self.services.providers
+            existing = {p.name for p in await providers.list_providers()}
+            name = "Ollama" if "Ollama" not in existing else "Ollama (local)"
+            await providers.add_provider(name, "ollama", "http://localhost:11434")
+            models = await providers.fetch_models(name)
+            if models:
+                self.presenter.choose_model(name, models[0].name)
+            await self.presenter.reload_models()
+
+        self.tasks.start(add())
+
+    def _retry(self, message_id: str) -> None:
+        self.presenter.retry(message_id)
+
+    def _use_prompt(self, text: str) -> None:
+        self.composer.set_text(text)
+        self.composer.focus_input()
+
+    def _show_view(self, name: str) -> None:
+        self.stack.setCurrentIndex(VIEWS.index(name))
+
+    def _show_notice(self, text: str) -> None:
+        self.notice_label.setText(text)
+        self.notice_label.setVisible(bool(text))
+
+    def _on_task_error(self, exc: BaseException) -> None:
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        hint = getattr(exc, "hint", "")
+        self._show_notice(f"{message} {hint}".strip())
+
+    def _open_data_folder(self) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.services.data_dir)))
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            self.tr("About Mira Desktop"),
+            self.tr(
+                "Mira Desktop {version}\nA local-first AI chat app.\nData folder: {path}"
+            ).format(version=__version__, path=self.services.data_dir),
+        )
+
+    # ---- Qt overrides -----------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Mira Desktop"))
+        self.file_menu.setTitle(self.tr("&File"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.new_chat_action.setText(self.tr("New chat"))
+        self.settings_action.setText(self.tr("Settings…"))
+        self.quit_action.setText(self.tr("Quit"))
+        self.open_data_action.setText(self.tr("Open data folder"))
+        self.about_action.setText(self.tr("About Mira Desktop"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.state.save()
+        super().closeEvent(event)

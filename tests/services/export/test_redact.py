@@ -1,0 +1,98 @@
+"""Secrets in exports (PRODUCT.md §9): a table of redaction cases, by name and
+by shape, plus idempotency and what must stay untouched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mira_desktop.services.export.diagnostics import tool_calls
+from mira_desktop.services.export.redact import MASK, redact, redact_text
+
+M = MASK
+
+BY_NAME: list[tuple[str, Any, Any]] = [
+    ("api key", {"api_key": "abc"}, {"api_key": M}),
+    ("mixed case key", {"X-API-Key": "abc"}, {"X-API-Key": M}),
+    ("camelCase key", {"openaiApiKey": "abc"}, {"openaiApiKey": M}),
+    ("token", {"access_token": "abc"}, {"access_token": M}),
+    ("TOKEN upper", {"GITHUB_TOKEN": "abc"}, {"GITHUB_TOKEN": M}),
+    ("secret", {"client_secret": "abc"}, {"client_secret": M}),
+    ("password", {"Password": "hunter2"}, {"Password": M}),
+    ("passwd", {"db_passwd": "x"}, {"db_passwd": M}),
+    ("numeric password", {"password": 123456}, {"password": M}),
+    ("authorization header", {"headers": {"Authorization": "Bearer abc"}},
+     {"headers": {"Authorization": M}}),
+    ("cookie", {"Cookie": "sid=1"}, {"Cookie": M}),
+    ("credentials dict", {"credentials": {"user": "bob", "pin": 1}},
+     {"credentials": {"user": M, "pin": M}}),
+    ("nested in list", {"items": [{"token": "t1"}, {"name": "ok"}]},
+     {"items": [{"token": M}, {"name": "ok"}]}),
+    ("list under secret name", {"keys": ["a", "b"]}, {"keys": [M, M]}),
+    ("null and bool stay", {"api_key": None, "use_token": True}, {"api_key": None, "use_token": True}),
+    ("token counts stay", {"max_tokens": 512, "prompt_tokens": 3}, {"max_tokens": 512, "prompt_tokens": 3}),
+    ("string token count is masked", {"max_tokens": "512"}, {"max_tokens": M}),
+    ("harmless names stay", {"path": "/tmp/a", "query": "python"}, {"path": "/tmp/a", "query": "python"}),
+]
+
+BY_SHAPE: list[tuple[str, str, str]] = [
+    ("bearer", "Authorization: Bearer abc.def-ghi_jkl", "Authorization: ***"),
+    ("bare bearer", "use Bearer eyJhbGciOiJIUzI1NiJ9xyz now", "use Bearer *** now"),
+    ("basic", "curl -H 'X: Basic dXNlcjpwYXNzd29yZA=='", "curl -H 'X: Basic ***'"),
+    ("openai key", "key sk-abcdefghijklmnop1234 here", "key *** here"),
+    ("openai project key", "sk-proj-AbCdEf0123456789_-xyz", M),
+    ("anthropic key", "sk-ant-api03-AAAAAAAAAAAAAAAAAAAA", M),
+    ("github token", "ghp_0123456789abcdefghijABCDEFGHIJ", M),
+    ("github pat", "github_pat_11ABCDEFG0123456789_abcdefghijkl", M),
+    ("hugging face", "hf_abcdefghijklmnopqrstu", M),
+    ("slack", "xoxb-123456789012-abcdefghij", M),
+    ("google", "AIzaSyA-1234567890abcdefghijklmnopqrstu", M),
+    ("aws", "AKIAIOSFODNN7EXAMPLE", M),
+    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.abcdefghijklmnop", M),
+    ("env assignment", "export OPENAI_API_KEY=sk-abc123456789xyz && run", "export OPENAI_API_KEY=*** && run"),
+    ("flag equals", "mysql --password=hunter2 db", "mysql --password=*** db"),
+    ("flag space", "tool --api-key hunter2 --verbose", "tool --api-key *** --verbose"),
+    ("json in string", '{"password": "hunter2", "user": "bob"}', '{"password": "***", "user": "bob"}'),
+    ("query parameter", "https://x.io/a?api_key=abc123&q=1", "https://x.io/a?api_key=***&q=1"),
+    ("url credentials", "postgres://bob:s3cret@db:5432/x", "postgres://bob:***@db:5432/x"),
+    ("private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", M),
+    ("plain text stays", "list the files in /tmp please", "list the files in /tmp please"),
+    ("short sk- words stay", "sk-ip this", "sk-ip this"),
+]
+
+
+@pytest.mark.parametrize(("case", "value", "expected"), BY_NAME, ids=[c[0] for c in BY_NAME])
+def test_redaction_by_name(case: str, value: Any, expected: Any) -> None:
+    assert redact(value) == expected
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), BY_SHAPE, ids=[c[0] for c in BY_SHAPE])
+def test_redaction_by_shape(case: str, text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+    assert redact({"arg": text}) == {"arg": expected}  # inside argument values too
+
+
+@pytest.mark.parametrize("text", [c[1] for c in BY_SHAPE])
+def test_redaction_is_idempotent(text: str) -> None:
+    once = redact_text(text)
+    assert redact_text(once) == once
+
+
+def test_tool_call_shapes_are_read_and_redacted() -> None:
+    data = {
+        "tool_calls": [
+            {"id": "c1", "function": {"name": "fetch", "arguments": '{"token": "abc", "url": "u"}'}},
+            {"id": "c2", "name": "bash", "input": {"command": "curl -H 'Authorization: Bearer zzzzzzzzzz'"}},
+            {"call_id": "c3", "name": "note", "arguments": "not json: password=letmein", "status": "denied"},
+        ],
+        "tool_cards": [{"name": "read", "args": {"path": "a.txt"}}],
+        "tools": "not a list",
+    }
+    calls = tool_calls(data)
+    assert [c["name"] for c in calls] == ["fetch", "bash", "note", "read"]
+    assert calls[0]["arguments"] == {"token": M, "url": "u"}
+    assert calls[1]["arguments"] == {"command": "curl -H 'Authorization: ***'"}
+    assert calls[2]["arguments"] == "not json: password=***" and calls[2]["status"] == "denied"
+    assert calls[3]["arguments"] == {"path": "a.txt"} and calls[3]["id"] is None
+    assert tool_calls(None) == [] and tool_calls({"x": 1}) == []

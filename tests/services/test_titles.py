@@ -1,0 +1,71 @@
+"""Automatic titles through the loopback server: the model's title cleaned up,
+the first-words fallback on any failure, and a user's rename always winning."""
+
+from __future__ import annotations
+
+import asyncio
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.models import Thread
+from mira_desktop.services.titles import clean_generated_title
+from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
+
+from .conftest import CHAT
+from .seed import make_thread
+
+QUESTION = "Can you help me plan a five day trip to Kyoto in autumn with a small budget please"
+
+
+async def chat_thread(services: Services, provider: str) -> Thread:
+    thread = await make_thread(services, "Can you help me plan", [QUESTION, "Sure! Day one…"])
+    config = await services.providers.get_provider(provider)
+    return await services.store.update_thread(thread.id, provider_id=config.id, model="m")
+
+
+async def test_the_model_names_the_thread(
+    services: Services, loopback: LoopbackServer, loop_provider: str
+) -> None:
+    thread = await chat_thread(services, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(['Title: "Autumn trip ', 'to Kyoto".\nExtra line']))
+    assert await services.titles.generate_title(thread.id) == "Autumn trip to Kyoto"
+    assert (await services.threads.get_thread(thread.id)).title == "Autumn trip to Kyoto"
+    body = loopback.requests[-1].json
+    assert body["model"] == "m" and body["messages"][0]["role"] == "system"
+    assert QUESTION in body["messages"][1]["content"]
+    assert "Sure! Day one" in body["messages"][1]["content"]
+
+
+async def test_errors_fall_back_to_the_first_words(
+    services: Services, loopback: LoopbackServer, loop_provider: str
+) -> None:
+    thread = await chat_thread(services, loop_provider)
+    loopback.enqueue(CHAT, openai_json_error(500, "boom"))
+    title = await services.titles.generate_title(thread.id)
+    assert title.startswith("Can you help me plan a five day trip") and len(title) <= 60
+    loopback.enqueue(CHAT, openai_stream(["  ", '""']))  # an empty title is an error too
+    assert await services.titles.generate_title(thread.id) == title
+    bare = await make_thread(services, "x", ["你好，请帮我写一首关于秋天的诗"])  # no model
+    assert await services.titles.generate_title(bare.id) == "你好，请帮我写一首关于秋天的诗"
+
+
+async def test_a_renamed_thread_is_never_retitled(
+    services: Services, loopback: LoopbackServer, loop_provider: str
+) -> None:
+    thread = await chat_thread(services, loop_provider)
+    await services.threads.rename(thread.id, "My Kyoto plan")
+    assert await services.titles.generate_title(thread.id) == "My Kyoto plan"
+    assert loopback.requests == []
+    # a rename while the model is still answering wins as well
+    other = await chat_thread(services, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["Autumn ", "in ", "Kyoto"], delay=0.2))
+    task = asyncio.create_task(services.titles.generate_title(other.id))
+    await asyncio.to_thread(loopback.wait_for_requests, 1)
+    await services.history.rename(other.id, "Mine")
+    assert await task == "Mine"
+    assert (await services.threads.get_thread(other.id)).title == "Mine"
+
+
+def test_generated_titles_are_cleaned_and_short() -> None:
+    assert clean_generated_title("<think>hmm</think>\n\n**“机器学习入门”**。") == "机器学习入门"
+    long = clean_generated_title("word " * 30)
+    assert len(long) <= 60 and long.endswith("…")

@@ -1,0 +1,320 @@
+"""The real MainWindow on a qasync loop, against the loopback model server and a
+real data folder: send → stream → stop, failures with Retry, background runs
+while switching threads, the welcome draft that writes nothing, screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.models import MessageStatus
+from mira_desktop.ui.i18n import install_translator
+from mira_desktop.ui.theme import apply_theme
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import (
+    Hang,
+    LoopbackServer,
+    openai_json_error,
+    openai_stream,
+    raw_stream,
+)
+
+CHAT = "/v1/chat/completions"
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+def delta(text: str) -> str:
+    return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}) + "\n"
+
+
+@pytest.fixture
+async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
+    built = build_services(data_dir)
+    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
+    await built.store.save_listed_models("Local", ["m1", "m2"])
+    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
+    yield built
+    await built.aclose()
+
+
+@pytest.fixture
+async def window(qtbot, services: Services) -> AsyncIterator[MainWindow]:  # type: ignore[no-untyped-def]
+    win = MainWindow(services)
+    qtbot.addWidget(win)
+    win.show()
+    await win.start()
+    yield win
+    await win.tasks.cancel_all()
+
+
+async def db_count(services: Services, sql: str) -> int:
+    return await services.store.worker.run(lambda db: db.execute(sql).fetchone()[0])
+
+
+def type_and_send(window: MainWindow, text: str) -> None:
+    window.composer.set_text(text)
+    window.composer.send_requested.emit(window.composer.text())
+
+
+async def test_send_streams_into_the_timeline_and_is_saved(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(
+        CHAT,
+        openai_stream(["Hello ", "from ", "Mira"], thinking_chunks=["thinking hard"], delay=0.05),
+    )
+    type_and_send(window, "Say hello")
+    assert window.composer.is_running()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    key = window.presenter.key
+    assert not window.presenter.is_draft
+    ids = window.timeline.message_ids()
+    assert len(ids) == 2
+    assert window.timeline.message_text(ids[1]) == "Hello from Mira"
+    assert window.header.title() == "Say hello"
+    assert window.thread_model.row_of(key) == 0
+    messages = await services.threads.get_active_messages(key)
+    assert [(str(m.role), m.text) for m in messages] == [
+        ("user", "Say hello"),
+        ("assistant", "Hello from Mira"),
+    ]
+    assert messages[1].thinking == "thinking hard"
+    assert not window.composer.is_running()
+
+
+async def test_stop_mid_stream_cancels_the_request_and_keeps_the_text(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(CHAT, raw_stream([delta("Partial "), delta("words"), Hang()]))
+    type_and_send(window, "Write a long essay")
+    await until(
+        lambda: any(
+            window.timeline.message_text(i) == "Partial words"
+            for i in window.timeline.message_ids()
+        )
+    )
+    assert window.composer.is_running()
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert loopback.wait_for_disconnect(timeout=2)
+    messages = await services.threads.get_active_messages(window.presenter.key)
+    assert messages[-1].status is MessageStatus.STOPPED and messages[-1].text == "Partial words"
+    widget = window.timeline.message_widget(messages[-1].id)
+    assert widget is not None
+
+
+async def test_failure_shows_the_reason_and_retry_asks_again(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(CHAT, openai_stream(["first"]))
+    type_and_send(window, "Question one")
+    await until(
+        lambda: not window.chat.is_running(window.presenter.key) and not window.presenter.is_draft
+    )
+    loopback.enqueue(CHAT, openai_json_error(500, "backend exploded", type="server_error"))
+    type_and_send(window, "Question two")
+    await until(
+        lambda: (
+            not window.chat.is_running(window.presenter.key)
+            and len(window.timeline.message_ids()) == 4
+        )
+    )
+    failed_id = window.timeline.message_ids()[-1]
+    messages = await services.threads.get_active_messages(window.presenter.key)
+    assert (
+        messages[-1].status is MessageStatus.FAILED
+        and "backend exploded" in messages[-1].error["message"]
+    )
+    loopback.enqueue(CHAT, openai_stream(["second, at last"]))
+    window.timeline.retry_requested.emit(failed_id)
+    await until(
+        lambda: (
+            loopback.requests[-1].json["messages"][-1]["content"] == "Question two"
+            and len(loopback.requests) == 3
+        )
+    )
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    await until(
+        lambda: (
+            "second, at last"
+            in [window.timeline.message_text(i) for i in window.timeline.message_ids()]
+        )
+    )
+
+
+async def test_cancelled_welcome_draft_writes_nothing_and_gives_the_text_back(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(CHAT, raw_stream([b": keep-alive\n\n", Hang()]))
+    type_and_send(window, "a draft I care about")
+    await until(lambda: len(loopback.requests) == 1)
+    assert window.composer.text() == ""
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    await until(lambda: window.composer.text() == "a draft I care about")
+    assert window.presenter.is_draft
+    assert window.notice_label.isVisible() and "nothing was saved" in window.notice_label.text()
+    assert await db_count(services, "SELECT COUNT(*) FROM threads") == 0
+    assert window.thread_model.rowCount() == 0
+
+
+async def test_failed_welcome_draft_shows_the_error_and_keeps_the_text(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(
+        CHAT, openai_json_error(401, "Bad key for this server", code="invalid_api_key")
+    )
+    type_and_send(window, "hello there")
+    await until(lambda: window.composer.text() == "hello there")
+    assert "Bad key for this server" in window.notice_label.text()
+    assert await db_count(services, "SELECT COUNT(*) FROM threads") == 0
+
+
+async def test_two_threads_stream_at_once_while_switching(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    pieces = [delta(f"A{i} ") for i in range(1, 60)]
+    loopback.enqueue(CHAT, raw_stream([*pieces, Hang()], delay=0.03))
+    type_and_send(window, "thread A")
+    await until(lambda: not window.presenter.is_draft)
+    thread_a = window.presenter.key
+    window.presenter.new_chat()
+    loopback.enqueue(CHAT, raw_stream([delta("B-part "), Hang()]))
+    type_and_send(window, "thread B")
+    await until(lambda: not window.presenter.is_draft)
+    thread_b = window.presenter.key
+    assert thread_a != thread_b
+    assert window.chat.is_running(thread_a) and window.chat.is_running(thread_b)
+    assert window.thread_model.running_ids() >= {thread_a, thread_b}
+    # back to A mid-stream: the text that arrived meanwhile is shown, and keeps growing
+    window.presenter.open_thread(thread_a)
+    await until(
+        lambda: window.presenter.thread is not None and window.presenter.thread.id == thread_a
+    )
+    answer_a = window.timeline.message_ids()[1]
+    shown = window.timeline.message_text(answer_a)
+    assert shown.startswith("A1 A2 ")
+    await until(lambda: len(window.timeline.message_text(answer_a)) > len(shown))
+    # Stop applies to the shown thread only
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(thread_a))
+    assert window.chat.is_running(thread_b)
+    window.presenter.open_thread(thread_b)
+    await until(
+        lambda: any(
+            window.timeline.message_text(i) == "B-part " for i in window.timeline.message_ids()
+        )
+    )
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(thread_b))
+    stored_a = await services.threads.get_active_messages(thread_a)
+    assert stored_a[-1].status is MessageStatus.STOPPED
+    assert stored_a[-1].text == window.timeline.message_text(answer_a) or stored_a[
+        -1
+    ].text.startswith(shown)
+
+
+async def test_model_picker_lists_all_models_and_new_threads_take_the_last_choice(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    picker = window.header.model_picker if hasattr(window.header, "model_picker") else None
+    assert window.presenter.choice == ("Local", "m1")
+    window.header.model_chosen.emit("Local", "m2")
+    loopback.enqueue(CHAT, openai_stream(["ok"]))
+    type_and_send(window, "which model?")
+    await until(lambda: len(loopback.requests) == 1)
+    assert loopback.requests[0].json["model"] == "m2"
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert await services.settings.get("chat.last_model") == {"provider": "Local", "model": "m2"}
+    window.presenter.new_chat()
+    assert window.presenter.choice == ("Local", "m2")
+    del picker
+
+
+def _not_blank(path: Path) -> None:
+    image = QImage(str(path))
+    assert not image.isNull() and image.width() > 600
+    colours = {
+        image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 29)
+    }
+    assert len(colours) > 8, "the screenshot looks blank"
+
+
+@pytest.mark.parametrize(
+    ("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "zh_CN")]
+)
+async def test_screenshots_are_not_blank(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    theme: str,
+    language: str,
+) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    loopback.enqueue(CHAT, openai_stream(["## 标题\n\n- one\n- two\n\n`code` 中文"]))
+    type_and_send(window, "截图测试 screenshot")
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    try:
+        install_translator(app, language)
+        window.timeline.set_dark(apply_theme(app, theme))
+        await asyncio.sleep(0.1)
+        path = tmp_path / f"{theme}-{language}.png"
+        assert window.grab().save(str(path))
+        _not_blank(path)
+        if language == "zh_CN":
+            assert window.new_chat_action.text() != "New chat"
+    finally:
+        install_translator(app, "en")
+        apply_theme(app, "light")
+
+
+async def test_escape_in_the_composer_stops(
+    window: MainWindow, loopback: LoopbackServer, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    loopback.enqueue(CHAT, raw_stream([delta("x"), Hang()]))
+    type_and_send(window, "go")
+    await until(
+        lambda: window.chat.is_running(window.presenter.key) and len(loopback.requests) == 1
+    )
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Escape)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+
+
+async def test_window_geometry_and_splitter_are_remembered(qtbot, services: Services) -> None:  # type: ignore[no-untyped-def]
+    first = MainWindow(services)
+    qtbot.addWidget(first)
+    first.show()
+    await first.start()
+    first.resize(760, 560)
+    first.splitter.setSizes([250, 500])
+    await asyncio.sleep(0.05)
+    expected, expected_size = first.splitter.sizes(), first.size()
+    assert expected_size.height() == 560
+    first.close()
+    second = MainWindow(services)
+    qtbot.addWidget(second)
+    second.show()
+    await second.start()
+    await second.state.restore()
+    await asyncio.sleep(0.05)
+    assert second.size() == expected_size
+    assert second.splitter.sizes() == expected
+    await first.tasks.cancel_all()
+    await second.tasks.cancel_all()

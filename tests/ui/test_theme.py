@@ -1,0 +1,109 @@
+"""Themes: apply_theme sets a full palette and the matching style sheet, text keeps a
+4.5:1 contrast in both themes, and the font list covers Chinese."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.paths import resource_path
+from mira_desktop.ui.theme import (
+    DARK,
+    LIGHT,
+    apply_theme,
+    build_palette,
+    contrast_ratio,
+    system_prefers_dark,
+)
+
+Role = QPalette.ColorRole
+TEXT_PAIRS = [
+    (Role.WindowText, Role.Window),
+    (Role.Text, Role.Base),
+    (Role.Text, Role.AlternateBase),
+    (Role.ButtonText, Role.Button),
+    (Role.PlaceholderText, Role.Base),
+    (Role.PlaceholderText, Role.Window),
+    (Role.HighlightedText, Role.Highlight),
+    (Role.BrightText, Role.Accent),
+    (Role.Link, Role.Base),
+    (Role.ToolTipText, Role.ToolTipBase),
+]
+
+
+@pytest.fixture
+def themed_app(qapp: QApplication) -> Iterator[QApplication]:
+    palette, sheet, font, style = (
+        qapp.palette(),
+        qapp.styleSheet(),
+        qapp.font(),
+        qapp.style().name(),
+    )
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setPalette(palette)
+    qapp.setFont(font)
+    qapp.setStyle(style)
+    qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
+
+
+def test_dark_theme_applies_palette_and_style_sheet(themed_app: QApplication) -> None:
+    assert apply_theme(themed_app, "dark") is True
+    palette = themed_app.palette()
+    assert palette.color(Role.Window).name() == DARK.window
+    assert palette.color(Role.Base).name() == DARK.surface
+    assert palette.color(Role.Text).name() == DARK.text
+    sheet = themed_app.styleSheet()
+    assert DARK.accent in sheet
+    assert "@QSS_DIR@" not in sheet
+    arrow = resource_path("qss", "chevron-down-dark.svg")
+    assert f"url({arrow.as_posix()})" in sheet and arrow.is_file()
+    assert themed_app.property("miraDarkTheme") is True
+
+
+def test_light_theme(themed_app: QApplication) -> None:
+    assert apply_theme(themed_app, "light") is False
+    assert themed_app.palette().color(Role.Window).name() == LIGHT.window
+    assert LIGHT.accent in themed_app.styleSheet()
+
+
+def test_system_follows_the_style_hints(themed_app: QApplication) -> None:
+    apply_theme(themed_app, "dark")  # an explicit choice must not stick to "system"
+    themed_app.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
+    expected = system_prefers_dark(themed_app)
+    assert apply_theme(themed_app, "system") is expected
+    assert apply_theme(themed_app, "nonsense") is expected
+
+
+@pytest.mark.parametrize("colors", [LIGHT, DARK], ids=["light", "dark"])
+def test_text_contrast_at_least_4_5(colors) -> None:
+    palette = build_palette(colors)
+    for fg, bg in TEXT_PAIRS:
+        ratio = contrast_ratio(palette.color(fg), palette.color(bg))
+        assert ratio >= 4.5, (fg, bg, round(ratio, 2))
+    assert contrast_ratio(colors.muted, colors.surface_alt) >= 4.5  # sidebar timestamps
+
+
+def test_style_sheets_use_their_theme_colours() -> None:
+    for name, colors, other in (("light", LIGHT, DARK), ("dark", DARK, LIGHT)):
+        sheet = resource_path("qss", f"{name}.qss").read_text(encoding="utf-8")
+        assert colors.text in sheet and colors.surface in sheet
+        assert other.surface not in sheet
+
+
+def test_font_list_covers_chinese(themed_app: QApplication) -> None:
+    apply_theme(themed_app, "light")
+    families = themed_app.font().families()
+    assert "WenQuanYi Micro Hei" in families
+    assert "Noto Sans CJK SC" in families
+    assert themed_app.font().pointSizeF() >= 10
+
+
+def test_contrast_ratio_reference_values() -> None:
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+    assert isinstance(QFont().families(), list)

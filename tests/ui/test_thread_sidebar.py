@@ -1,0 +1,267 @@
+"""The lazy thread list: pages are fetched on the qasync loop only as the view scrolls
+to them; live upserts, removals and running marks keep the list and the paging right."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+
+from mira_desktop.core.models import Thread
+from mira_desktop.ui.sidebar import ThreadListModel, ThreadSidebar
+from mira_desktop.ui.sidebar.thread_delegate import relative_time
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def make_thread(n: int, *, pinned: bool = False, minutes_ago: int | None = None) -> Thread:
+    stamp = (NOW - timedelta(minutes=n if minutes_ago is None else minutes_ago)).isoformat()
+    return Thread(
+        id=f"t{n:05d}",
+        title=f"Thread number {n}",
+        workspace_id="w",
+        created_at=stamp,
+        updated_at=stamp,
+        pinned=pinned,
+    )
+
+
+class FakeThreadSource:
+    """An async page source over an in-memory list, counting every call."""
+
+    def __init__(self, count: int, delay: float = 0.005) -> None:
+        self.threads = [make_thread(n) for n in range(count)]
+        self.delay = delay
+        self.page_calls: list[tuple[int, int]] = []
+        self.count_calls = 0
+        self.fail = False
+
+    async def fetch_page(self, offset: int, limit: int) -> list[Thread]:
+        self.page_calls.append((offset, limit))
+        await asyncio.sleep(self.delay)
+        if self.fail:
+            raise RuntimeError("database is locked")
+        return self.threads[offset : offset + limit]
+
+    async def count(self) -> int:
+        self.count_calls += 1
+        await asyncio.sleep(self.delay)
+        return len(self.threads)
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 3.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.01)
+
+
+async def settle(model: ThreadListModel, rounds: int = 10) -> None:
+    """Let the view's fetch-more timers run and any page land."""
+    for _ in range(rounds):
+        await asyncio.sleep(0.01)
+        await model.wait_idle()
+
+
+def make_sidebar(qtbot, source: FakeThreadSource, page_size: int = 20) -> ThreadSidebar:
+    model = ThreadListModel(source.fetch_page, source.count, page_size=page_size)
+    sidebar = ThreadSidebar(model)
+    qtbot.addWidget(sidebar)
+    sidebar.resize(280, 360)
+    sidebar.show()
+    return sidebar
+
+
+async def test_pages_are_fetched_only_as_the_view_scrolls(qtbot) -> None:
+    source = FakeThreadSource(10_000)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() == 20)
+    await settle(model)
+    assert source.count_calls == 1
+    assert source.page_calls == [(0, 20)]  # one page fills the viewport; nothing more
+    assert model.total() == 10_000
+
+    bar = sidebar.list_view.verticalScrollBar()
+    for expected_rows in (40, 60, 80):
+        bar.setValue(bar.maximum())
+        await until(lambda n=expected_rows: model.rowCount() == n)
+        await settle(model)
+    assert source.page_calls == [(0, 20), (20, 20), (40, 20), (60, 20)]
+    assert model.data(model.index(79), ThreadListModel.IdRole) == "t00079"
+
+
+async def test_small_pages_keep_filling_a_tall_viewport(qtbot) -> None:
+    source = FakeThreadSource(500)
+    sidebar = make_sidebar(qtbot, source, page_size=3)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() >= 9)
+    await settle(model)
+    visible_rows = sidebar.list_view.viewport().height() // sidebar.list_view.sizeHintForRow(0)
+    assert visible_rows <= model.rowCount() <= visible_rows + 6
+    assert len(source.page_calls) < 20
+
+
+async def test_end_of_list_stops_fetching(qtbot) -> None:
+    source = FakeThreadSource(25)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() == 20)
+    bar = sidebar.list_view.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    await until(lambda: model.rowCount() == 25)
+    await settle(model)
+    assert not model.canFetchMore()
+    assert len(source.page_calls) == 2
+
+
+async def test_refresh_drops_a_stale_page(qtbot) -> None:
+    source = FakeThreadSource(50, delay=0.05)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    model.refresh()
+    await asyncio.sleep(0.01)
+    source.threads = [make_thread(n) for n in range(1000, 1005)]
+    model.refresh()
+    await until(lambda: model.rowCount() == 5)
+    await settle(model)
+    assert [model.thread_at(r).id for r in range(5)] == [f"t{n:05d}" for n in range(1000, 1005)]
+
+
+async def test_fetch_error_is_reported_not_retried_in_a_loop(qtbot) -> None:
+    source = FakeThreadSource(50)
+    source.fail = True
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    errors: list[str] = []
+    model.load_failed.connect(errors.append)
+    model.refresh()
+    await until(lambda: bool(errors))
+    await settle(model)
+    assert errors == ["database is locked"]
+    assert len(source.page_calls) == 1
+    assert not model.canFetchMore()
+
+
+async def test_upsert_moves_to_top_and_keeps_paging_aligned(qtbot) -> None:
+    source = FakeThreadSource(30)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    model.refresh()
+    await until(lambda: model.rowCount() == 10)
+
+    # An answer in thread 5 makes it the most recent: it moves to row 0.
+    moved = make_thread(5, minutes_ago=0)
+    model.upsert_thread(moved)
+    assert model.thread_at(0).id == "t00005"
+    assert model.rowCount() == 10
+
+    # A brand-new thread appears at the top and on the server too.
+    new = make_thread(999, minutes_ago=0)
+    model.upsert_thread(new)
+    source.threads.insert(0, new)
+    assert model.thread_at(0).id == "t00999"
+    assert model.total() == 31
+
+    model.fetchMore()
+    await until(lambda: model.rowCount() == 21)
+    ids = [model.thread_at(r).id for r in range(model.rowCount())]
+    assert len(ids) == len(set(ids))  # nothing repeated
+    assert ids[11:] == [f"t{n:05d}" for n in range(10, 20)]  # nothing skipped
+
+
+async def test_pinned_stay_above_and_remove_and_running(qtbot) -> None:
+    source = FakeThreadSource(0)
+    source.threads = [make_thread(1, pinned=True), make_thread(2), make_thread(3)]
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    model.refresh()
+    await until(lambda: model.rowCount() == 3)
+
+    model.upsert_thread(make_thread(3, minutes_ago=0))
+    assert [model.thread_at(r).id for r in range(3)] == ["t00001", "t00003", "t00002"]
+    assert model.data(model.index(0), ThreadListModel.PinnedRole) is True
+
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, _bottom, _roles=(): changed.append(top.row()))
+    model.set_running("t00002", True)
+    assert model.data(model.index(2), ThreadListModel.RunningRole) is True
+    assert changed == [2]
+    model.set_running("t00002", False)
+    assert model.data(model.index(2), ThreadListModel.RunningRole) is False
+
+    model.remove_thread("t00003")
+    assert [model.thread_at(r).id for r in range(2)] == ["t00001", "t00002"]
+    assert model.total() == 2
+    model.upsert_thread(replace(make_thread(2), archived=True))
+    assert [model.thread_at(r).id for r in range(model.rowCount())] == ["t00001"]
+
+
+async def test_user_selection_emits_but_programmatic_does_not(qtbot) -> None:
+    source = FakeThreadSource(5)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() == 5)
+    chosen: list[str] = []
+    sidebar.thread_selected.connect(chosen.append)
+
+    sidebar.select_thread("t00002")
+    assert chosen == []
+    assert sidebar.selected_thread_id() == "t00002"
+
+    rect = sidebar.list_view.visualRect(model.index(3))
+    qtbot.mouseClick(sidebar.list_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert chosen == ["t00003"]
+
+    new_chat: list[bool] = []
+    sidebar.new_thread_requested.connect(lambda: new_chat.append(True))
+    qtbot.mouseClick(sidebar.new_chat_button, Qt.MouseButton.LeftButton)
+    assert new_chat == [True]
+
+
+async def test_running_thread_animates_spinner(qtbot) -> None:
+    source = FakeThreadSource(3)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() == 3)
+    model.set_running("t00001", True)
+    phase = sidebar.delegate.spinner_phase
+    await until(lambda: sidebar.delegate.spinner_phase != phase)
+    model.set_running("t00001", False)
+    assert not sidebar._spinner.isActive()
+
+
+def test_empty_sidebar_says_so(qtbot) -> None:
+    source = FakeThreadSource(0)
+    model = ThreadListModel(source.fetch_page, source.count)
+    sidebar = ThreadSidebar(model)
+    qtbot.addWidget(sidebar)
+    sidebar.show()
+    assert sidebar.empty_label.isVisible()
+    assert "No conversations yet" in sidebar.empty_label.text()
+
+
+@pytest.mark.parametrize(
+    ("delta", "expected"),
+    [
+        (timedelta(seconds=10), "now"),
+        (timedelta(minutes=5), "5 min"),
+        (timedelta(days=3), "3 d"),
+        (timedelta(days=40), "10-21"),
+        (timedelta(days=400), "2025-10-26"),
+    ],
+)
+def test_relative_time(delta: timedelta, expected: str) -> None:
+    assert relative_time((NOW - delta).isoformat(), NOW) == expected
+
+
+def test_relative_time_tolerates_garbage() -> None:
+    assert relative_time("not a date", NOW) == ""

@@ -1,0 +1,169 @@
+"""Markdown → Qt rich text for the timeline: structure, safety, highlighting,
+half-written input, and the incremental document used while streaming."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtGui import QTextDocument
+
+from mira_desktop.ui.timeline.markdown import (
+    render_markdown,
+    render_markdown_blocks,
+    render_markdown_split,
+)
+from mira_desktop.ui.timeline.rich_text import LiveMarkdown
+
+SAMPLE = """# Title
+
+Some **bold** and `code` text, see [Qt](https://qt.io).
+
+1. one
+2. two
+   - nested
+
+> quoted
+
+| a | b |
+|:--|--:|
+| 1 | 2 |
+
+```python
+def f(x):
+    return x + 1
+```
+
+Trailing paragraph with https://example.com/x.
+"""
+
+
+def test_headings_lists_tables_and_links(qapp):
+    html = render_markdown(SAMPLE, dark=False)
+    assert "<h1" in html and "Title</h1>" in html
+    assert "<ol" in html and "<li>one</li>" in html and "<ul" in html
+    assert "<table" in html and "<th" in html and "<td" in html
+    assert '<a href="https://qt.io">Qt</a>' in html
+    assert "<strong>bold</strong>" in html
+    assert 'align="right"' in html  # column alignment survives in a Qt-readable form
+
+
+def test_bare_urls_become_links(qapp):
+    html = render_markdown("Visit https://example.com/a?b=1, then leave.", dark=False)
+    assert '<a href="https://example.com/a?b=1">' in html
+    assert "</a>, then leave." in html
+
+
+def test_code_block_is_highlighted_with_inline_styles_and_copy_anchor(qapp):
+    html = render_markdown(SAMPLE, dark=False)
+    assert "<pre" in html
+    assert '<span style="color:' in html  # pygments, noclasses
+    assert 'href="copy-code:0"' in html
+    assert "class=" not in html
+
+
+def test_light_and_dark_styles_differ(qapp):
+    assert render_markdown(SAMPLE, dark=False) != render_markdown(SAMPLE, dark=True)
+
+
+def test_unknown_language_is_plain(qapp):
+    rendered = render_markdown_blocks("```nosuchlang\na < b\n```", dark=False)
+    assert "a &lt; b" in rendered.html
+    assert rendered.code_blocks == ("a < b",)
+
+
+def test_code_blocks_are_numbered_and_kept_raw(qapp):
+    text = "```\nfirst <x>\n```\n\ntext\n\n    indented\n\n```js\nlet a = 1;\n```"
+    rendered = render_markdown_blocks(text, dark=False)
+    assert rendered.code_blocks == ("first <x>", "indented", "let a = 1;")
+    for n in range(3):
+        assert f'href="copy-code:{n}"' in rendered.html
+
+
+def test_raw_html_is_shown_as_text(qapp):
+    html = render_markdown('<script>alert("x")</script>\n\nhi <b>there</b>', dark=False)
+    assert "<script" not in html
+    assert "&lt;script&gt;" in html
+    assert "&lt;b&gt;there&lt;/b&gt;" in html
+    doc = QTextDocument()
+    doc.setHtml(html)
+    assert '<script>alert("x")</script>' in doc.toPlainText()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "[click](javascript:alert(1))",
+        "[file](file:///etc/passwd)",
+        "[ftp](ftp://example.com/x)",
+        "[rel](./notes.md)",
+        "[data](data:text/html;base64,PHNjcmlwdD4=)",
+    ],
+)
+def test_only_web_and_mail_links_are_clickable(qapp, source):
+    html = render_markdown(source, dark=False)
+    assert "<a " not in html
+
+
+def test_mail_links_are_clickable(qapp):
+    assert '<a href="mailto:a@b.example">' in render_markdown("[m](mailto:a@b.example)", dark=False)
+
+
+def test_images_are_never_loaded(qapp):
+    html = render_markdown(
+        "![cat](https://example.com/cat.png) ![x](file:///etc/passwd)", dark=False
+    )
+    assert "<img" not in html
+    assert '<a href="https://example.com/cat.png">' in html
+
+
+def test_unclosed_fence_renders_as_code_block(qapp):
+    rendered = render_markdown_blocks("Here:\n\n```python\nprint('half", dark=False)
+    assert "<pre" in rendered.html
+    assert rendered.code_blocks == ("print('half",)
+
+
+def test_chinese_text(qapp):
+    html = render_markdown("你好，**世界**！", dark=False)
+    assert "你好，<strong>世界</strong>！" in html
+
+
+def test_split_keeps_last_block_as_tail(qapp):
+    split = render_markdown_split("para one\n\n```\ncode\n```\n\nlast par", dark=False)
+    assert split.stable_chars == len("para one\n\n```\ncode\n```\n\n")
+    assert "para one" in split.stable.html and "last par" not in split.stable.html
+    assert "last par" in split.tail.html
+    assert split.stable.code_blocks == ("code",)
+
+
+def _streamed_document(text: str, step: int) -> QTextDocument:
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    for end in range(1, len(text) + 1, step):
+        live.set_text(text[:end], dark=False)
+    live.set_text(text, dark=False)
+    assert live.code_blocks == render_markdown_blocks(text, dark=False).code_blocks
+    return doc
+
+
+@pytest.mark.parametrize("step", [1, 7, 40])
+def test_incremental_document_matches_full_render(qapp, step):
+    streamed = _streamed_document(SAMPLE, step)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(SAMPLE, dark=False))
+    assert streamed.toPlainText() == full.toPlainText()
+    assert streamed.size().height() == pytest.approx(full.size().height(), abs=1)
+
+
+def test_render_of_20kb_answer_is_fast(qapp):
+    paragraph = "Lorem ipsum **dolor** sit amet, `consectetur` adipiscing elit. " * 4 + "\n\n"
+    code = "```python\n" + "".join(f"x{i} = {i} * 2  # c\n" for i in range(12)) + "```\n\n"
+    text = ""
+    while len(text) < 20_000:
+        text += paragraph * 3 + code
+    render_markdown(text, dark=False)  # warm the lexer cache
+    started = time.perf_counter()
+    render_markdown(text + "tail", dark=False)
+    assert time.perf_counter() - started < 0.5  # generous: timing budgets live in benchmarks
