@@ -16,21 +16,26 @@ from .paths import resource_path
 from .providers.registry import create_provider, probe_ollama
 from .services.attachments import AttachmentService
 from .services.chat import ChatService
+from .services.compaction import CompactionService
 from .services.conversation import ConversationService
 from .services.doctor import DoctorService
 from .services.export import ExportService
 from .services.history import HistoryService
 from .services.importers import ImportService
+from .services.kb import KnowledgeBaseService, RagService
+from .services.meter import ContextMeterService
 from .services.providers import ProviderService
 from .services.roles import RoleService
 from .services.search import SearchService
 from .services.settings import SettingsService
+from .services.summary import SummaryService
 from .services.threads import ThreadService
 from .services.titles import TitleService
 from .services.tokens import TiktokenCounter
 from .services.workspaces import WorkspaceService
 from .storage.export_store import ExportStore
 from .storage.history_store import HistoryStore
+from .storage.kb_store import KnowledgeStore
 from .storage.media_store import MediaStore
 from .storage.secrets import SecretStore
 from .storage.store import Store
@@ -59,6 +64,11 @@ class Services:
     roles: RoleService
     exports: ExportService
     imports: ImportService
+    knowledge: KnowledgeBaseService
+    rag: RagService
+    compaction: CompactionService
+    summaries: SummaryService
+    meter: ContextMeterService
 
     async def startup_maintenance(self) -> None:
         """Start-up chores after ``chat.recover()``: the trash's automatic purge
@@ -88,11 +98,23 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
     secret_store = secrets or SecretStore(data_dir)
     providers = ProviderService(store, secret_store, _factory, probe_ollama)
     tokens = TiktokenCounter(resource_path("tiktoken_cache"))
-    chat = ChatService(store, providers, tokens)
     history_store = HistoryStore(store.worker)
     settings = SettingsService(store)
     media = MediaStore(store.worker, data_dir / "media")
+    attachments = AttachmentService(media, settings)
+    compaction = CompactionService(store, store.context, providers, tokens)
+    summaries = SummaryService(store, store.context, providers, tokens, settings)
+    chat = ChatService(
+        store,
+        providers,
+        tokens,
+        attachments=attachments,
+        compaction=compaction,
+        summaries=summaries,
+    )
     export_store = ExportStore(store.worker)
+    kb_store = KnowledgeStore(store.worker)
+    knowledge = KnowledgeBaseService(kb_store, providers)
     return Services(
         data_dir=data_dir,
         store=store,
@@ -109,10 +131,15 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
         conversation=ConversationService(store, chat.is_running),
         doctor=DoctorService(store, data_dir / "media"),
         media=media,
-        attachments=AttachmentService(media, settings),
+        attachments=attachments,
         roles=RoleService(store),
         exports=ExportService(export_store),
         imports=ImportService(export_store),
+        knowledge=knowledge,
+        rag=RagService(kb_store, knowledge.retriever),
+        compaction=compaction,
+        summaries=summaries,
+        meter=ContextMeterService(store, store.context, tokens),
     )
 
 

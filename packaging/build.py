@@ -114,15 +114,27 @@ def build_wheel(out_dir: Path = DIST, source: Path = ROOT) -> Path:
     if not wheels:
         raise SystemExit(f"no wheel appeared in {out_dir}")
     wheel = wheels[-1]
-    check_wheel(wheel)
+    check_wheel(wheel, source / "resources")
     log.info("wheel %s (%s, %.1f s)", wheel, mb(wheel.stat().st_size), time.monotonic() - started)
     return wheel
 
 
-def check_wheel(wheel: Path) -> None:
+def shipped_resources(resources: Path) -> set[str]:
+    """Every file of ``resources`` a package must carry (the export schema and whatever
+    else is added later included), relative paths with ``/``."""
+    found = {
+        p.relative_to(resources).as_posix()
+        for p in resources.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")
+    }
+    return found | set(REQUIRED_RESOURCES)
+
+
+def check_wheel(wheel: Path, resources: Path = ROOT / "resources") -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    missing = [r for r in REQUIRED_RESOURCES if f"mira_desktop/_resources/{r}" not in names]
+    expected = shipped_resources(resources)
+    missing = sorted(r for r in expected if f"mira_desktop/_resources/{r}" not in names)
     stray = sorted(n for n in names if n.startswith("tests/") or "/tests/" in n)
     if missing or stray:
         raise SystemExit(f"bad wheel {wheel.name}: missing {missing}, unexpected {stray[:5]}")
@@ -139,7 +151,8 @@ def stage_resources(target: Path) -> Path:
         ignore=shutil.ignore_patterns("*.ts", "*.qm", "__pycache__", ".*"),
     )
     build_translations(target / "i18n")
-    missing = [r for r in REQUIRED_RESOURCES if not (target / r).is_file()]
+    expected = {r for r in shipped_resources(ROOT / "resources") if not r.endswith(".ts")}
+    missing = sorted(r for r in expected if not (target / r).is_file())
     if missing:
         raise SystemExit(f"resources missing for the bundle: {missing}")
     return target

@@ -9,7 +9,14 @@ The conversation tree (issue 4): ``--thread ID --edit MESSAGE_ID TEXT`` sends
 TEXT as a new version of that user message (the old branch is kept);
 ``--thread ID --regenerate MESSAGE_ID [--guidance TEXT | --preset NAME]``
 answers again as a new version of that answer (a plain retry may move to the
-next model tier; the run_started event then carries the note)."""
+next model tier; the run_started event then carries the note).
+
+Context (issue 7): ``--attach PATH`` (repeatable) sends files and images with
+the message — a file that cannot be read stops the command before anything is
+sent; images for a model not marked vision-capable are announced first (a
+``warning`` line in ``--json`` mode) and left out. ``--role NAME`` binds that
+role to the thread (its prompt and parameters apply from this message on).
+Automatic compaction shows as ``compacting`` / ``compacted`` events."""
 
 from __future__ import annotations
 
@@ -21,9 +28,12 @@ from collections.abc import AsyncIterator
 from contextlib import suppress
 
 from ..bootstrap import Services
+from ..core.context import SendWarning
 from ..core.errors import ConfigError
 from ..core.events import (
     ChatEvent,
+    Compacted,
+    Compacting,
     Completed,
     Failed,
     RunStarted,
@@ -32,6 +42,7 @@ from ..core.events import (
     ThinkingDelta,
 )
 from ..core.ids import new_id
+from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
 from .output import print_error, print_json
@@ -49,6 +60,14 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     chat.add_argument("--model", help="model name (default: the thread's, then the last used)")
     chat.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
     chat.add_argument("--json", action="store_true", help="one JSON object per event, per line")
+    chat.add_argument(
+        "--attach",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="attach a file or image (repeatable)",
+    )
+    chat.add_argument("--role", metavar="NAME", help="use this role in the thread from now on")
     _add_tree_options(chat)
     chat.add_argument(
         "text", nargs="*", metavar="TEXT", help="the message; '-' reads standard input"
@@ -84,39 +103,93 @@ def _check_tree_options(args: argparse.Namespace) -> None:
         raise ConfigError(
             "--regenerate takes no message text.", hint="To change the answer, use --guidance."
         )
-    if not args.regenerate and not args.text:
+    if args.regenerate and args.attach:
+        raise ConfigError("--attach goes with a message, not with --regenerate.")
+    if not args.regenerate and not args.text and not args.attach:
         raise ConfigError("Type a message.", hint='For example: mira-desktop chat "Hello"')
 
 
-def _events(services: Services, args: argparse.Namespace, run_key: str) -> AsyncIterator[ChatEvent]:
-    if args.regenerate:
-        return services.chat.regenerate(
-            RegenerateRequest(
-                thread_id=args.thread,
-                message_id=args.regenerate,
-                preset=args.preset or RegeneratePreset.RETRY,
-                guidance=args.guidance,
-                provider=args.provider,
-                model=args.model,
-            )
+async def _prepare(services: Services, args: argparse.Namespace) -> list[PreparedAttachment]:
+    """Read and hold the --attach files (a refused one releases the others)."""
+    prepared: list[PreparedAttachment] = []
+    try:
+        for path in args.attach:
+            prepared.append(await services.attachments.prepare(path))
+    except BaseException:
+        await _discard(services, prepared)
+        raise
+    return prepared
+
+
+async def _discard(services: Services, prepared: list[PreparedAttachment]) -> None:
+    """Release what the message did not take (after a send these are no-ops)."""
+    for item in prepared:
+        await services.attachments.discard(item)
+
+
+async def _role_id(services: Services, args: argparse.Namespace) -> str | None:
+    if not args.role:
+        return None
+    role = await services.roles.get_by_name(args.role)
+    if args.regenerate:  # a regeneration has no send request: bind it now
+        await services.threads.set_role(args.thread, role.id)
+    return role.id
+
+
+def _events(
+    services: Services, args: argparse.Namespace, request: SendRequest | None
+) -> AsyncIterator[ChatEvent]:
+    if request is not None:
+        return services.chat.send(request)
+    return services.chat.regenerate(
+        RegenerateRequest(
+            thread_id=args.thread,
+            message_id=args.regenerate,
+            preset=args.preset or RegeneratePreset.RETRY,
+            guidance=args.guidance,
+            provider=args.provider,
+            model=args.model,
         )
+    )
+
+
+def _send_request(
+    args: argparse.Namespace,
+    run_key: str,
+    attachments: list[PreparedAttachment],
+    role_id: str | None,
+) -> SendRequest | None:
+    if args.regenerate:
+        return None
     text = " ".join(args.text)
     if text == "-":
         text = sys.stdin.read()
-    request = SendRequest(
+    return SendRequest(
         text=text,
         provider=args.provider,
         model=args.model,
         thread_id=args.thread,
         new_thread_id=None if args.thread else run_key,
         edit_of=args.edit,
+        attachments=tuple(attachments),
+        role_id=role_id,
     )
-    return services.chat.send(request)
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
     _check_tree_options(args)
-    run_key = args.thread or new_id()
+    role_id = await _role_id(services, args)
+    prepared = await _prepare(services, args)
+    try:
+        return await _chat(
+            services, args, _send_request(args, args.thread or new_id(), prepared, role_id)
+        )
+    finally:
+        await _discard(services, prepared)
+
+
+async def _chat(services: Services, args: argparse.Namespace, request: SendRequest | None) -> int:
+    run_key = args.thread or (request.new_thread_id if request else None) or new_id()
     interrupted = asyncio.Event()
 
     def on_sigint() -> None:
@@ -126,9 +199,12 @@ async def run(services: Services, args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     installed = _install_sigint(loop, on_sigint)
     printer = _JsonPrinter() if args.json else _PlainPrinter()
+    if request is not None:
+        for warning in await services.chat.preflight(request):
+            printer.warn(warning)
     final: ChatEvent | None = None
     try:
-        async for event in _events(services, args, run_key):
+        async for event in _events(services, args, request):
             printer.show(event)
             final = event
     finally:
@@ -152,6 +228,9 @@ class _JsonPrinter:
     def show(self, event: ChatEvent) -> None:
         print_json(event.to_dict())
 
+    def warn(self, warning: SendWarning) -> None:
+        print_json(warning.to_dict())
+
 
 class _PlainPrinter:
     """Answer text on stdout as it arrives; thinking dimmed on stderr."""
@@ -160,8 +239,16 @@ class _PlainPrinter:
         self._thinking = False
         self._tty = sys.stderr.isatty()
 
+    def warn(self, warning: SendWarning) -> None:
+        sys.stderr.write(f"warning: {warning.message}\n")
+        sys.stderr.flush()
+
     def show(self, event: ChatEvent) -> None:
-        if isinstance(event, RunStarted):
+        if isinstance(event, Compacting):
+            sys.stderr.write("[compressing the context…]\n")
+        elif isinstance(event, Compacted):
+            sys.stderr.write("[Context compressed]\n")
+        elif isinstance(event, RunStarted):
             sys.stderr.write(f"[{event.provider} · {event.model}]\n")
             if event.note:
                 sys.stderr.write(f"[{event.note}]\n")

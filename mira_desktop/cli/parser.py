@@ -42,13 +42,16 @@ def command_modules() -> list[ModuleType]:
     ``async run(services, args) -> int``. A new command is a new module listed here."""
     from . import (
         chat_cmd,
+        dev_cmd,
         doctor_cmd,
         export_cmd,
         import_cmd,
+        kb_cmd,
         provider_cmd,
         role_cmd,
         search_cmd,
         thread_cmd,
+        tokens_cmd,
         workspace_cmd,
     )
 
@@ -62,6 +65,9 @@ def command_modules() -> list[ModuleType]:
         role_cmd,
         export_cmd,
         import_cmd,
+        kb_cmd,
+        tokens_cmd,
+        dev_cmd,
     ]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.models import Message
-from . import thread_history, thread_tree
+from . import thread_context, thread_history, thread_tree
 from .output import print_json, print_table
 
 NAME = "thread"
@@ -28,6 +28,7 @@ def message_json(message: Message) -> dict[str, Any]:
         "created_at": message.created_at,
         "sibling_index": message.sibling_index,
         "sibling_count": message.sibling_count,
+        "data": message.data,
     }
 
 
@@ -44,6 +45,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     thread_tree.add_show_flags(show)
     thread_history.register_actions(sub)
     thread_tree.register_actions(sub)
+    thread_context.register_actions(sub)
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
@@ -51,6 +53,8 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         return await thread_history.run_action(services, args)
     if args.thread_command in thread_tree.ACTIONS:
         return await thread_tree.run_action(services, args)
+    if args.thread_command in thread_context.ACTIONS:
+        return await thread_context.run_action(services, args)
     if args.thread_command == "list":
         return await _list(services, args)
     return await _show(services, args)
@@ -107,6 +111,8 @@ async def _show(services: Services, args: argparse.Namespace) -> int:
     for message in messages:
         status = "" if str(message.status) == "complete" else f" [{message.status}]"
         who = "You" if str(message.role) == "user" else (message.model or "assistant")
+        if str(message.role) == "system-card":
+            who = str((message.data or {}).get("title") or "Card")
         print(f"\n## {who}{status}{thread_tree.heading_suffix(message)}\n")
         if message.thinking:
             print(f"> (thinking) {message.thinking[:200]}")

@@ -9,7 +9,8 @@ Two families share this module:
   :class:`~mira_desktop.core.errors.MalformedStreamError` instead.
 * **Chat events** come out of ``ChatService.send``: the stream events above
   (re-yielded), plus the persistence facts (:class:`ThreadCreated`,
-  :class:`UserMessageSaved`, :class:`AssistantMessageStarted`) and exactly one
+  :class:`UserMessageSaved`, :class:`AssistantMessageStarted`), the automatic
+  compaction notices (:class:`Compacting`, :class:`Compacted`) and exactly one
   terminal event: :class:`Completed`, :class:`Stopped` or :class:`Failed`.
 
 Every event serialises with ``to_dict()`` to a JSON object with a ``"type"``;
@@ -213,6 +214,44 @@ class Failed(_Terminal):
     type: ClassVar[str] = "failed"
 
 
+@dataclass(frozen=True, slots=True)
+class Compacting:
+    """An automatic compaction began (``trigger``: ``"pre_turn"`` when the
+    request would exceed the model's threshold, ``"overflow"`` after the
+    provider refused it as too long): the UI shows "Compressing context…"."""
+
+    type: ClassVar[str] = "compacting"
+    thread_id: str
+    trigger: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "thread_id": self.thread_id, "trigger": self.trigger}
+
+
+@dataclass(frozen=True, slots=True)
+class Compacted:
+    """A "Context compressed" card was written (``card.parent_id`` says where:
+    an automatic one follows the answer of the turn that needed it). Later
+    requests replay only this checkpoint and what follows it."""
+
+    type: ClassVar[str] = "compacted"
+    thread_id: str
+    card: Message
+    trigger: str
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.card.data or {}
+        return {
+            "type": self.type,
+            "thread_id": self.thread_id,
+            "message_id": self.card.id,
+            "parent_id": self.card.parent_id,
+            "trigger": self.trigger,
+            "summary": data.get("summary"),
+            "covers_until": data.get("covers_until"),
+        }
+
+
 TerminalEvent = Completed | Stopped | Failed
 
 ChatEvent = (
@@ -221,6 +260,8 @@ ChatEvent = (
     | ThreadCreated
     | UserMessageSaved
     | AssistantMessageStarted
+    | Compacting
+    | Compacted
     | Completed
     | Stopped
     | Failed
@@ -230,6 +271,8 @@ __all__ = [
     "ACTIVE_CONTENT",
     "AssistantMessageStarted",
     "ChatEvent",
+    "Compacted",
+    "Compacting",
     "Completed",
     "Failed",
     "RunStarted",

@@ -7,7 +7,7 @@ depend on ``core`` alone."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .events import StreamEvent
 from .models import ChatRequest, ModelInfo
@@ -39,3 +39,29 @@ class Clock(Protocol):
 
 class TokenCounter(Protocol):
     def count(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class EmbeddingProvider(Protocol):
+    """A provider that turns texts into vectors (knowledge bases). An optional
+    capability of a :class:`ChatProvider`: check with ``isinstance``."""
+
+    name: str
+
+    async def embed(self, texts: list[str], model: str) -> list[list[float]]:
+        """One vector per text, in order (batched into several requests as
+        needed). Raises a ``ProviderError``."""
+        ...
+
+
+@runtime_checkable
+class RerankProvider(Protocol):
+    """A provider with a rerank endpoint (Jina/Cohere style); optional."""
+
+    name: str
+
+    async def rerank(
+        self, query: str, documents: list[str], model: str, top_n: int | None = None
+    ) -> list[tuple[int, float]]:
+        """``(index into documents, relevance)`` pairs, most relevant first."""
+        ...

@@ -143,6 +143,25 @@ class HttpProvider:
                 f"{url} did not answer JSON: {excerpt(response.text)!r}", provider=self.name
             ) from None
 
+    async def _post_json(self, path: str, body: dict[str, Any]) -> Any:
+        """POST ``body`` and return the JSON answer (embeddings, rerank), mapping
+        failures to typed errors."""
+        url = self._url(path)
+        try:
+            response = await self._client.post(
+                url, json=body, headers=self._headers(), timeout=self._request_timeout()
+            )
+        except (httpx.RequestError, httpx.InvalidURL) as exc:
+            raise network_error(exc, url, provider=self.name) from exc
+        if not response.is_success:
+            raise error_from_response(response, provider=self.name)
+        try:
+            return response.json()
+        except ValueError:
+            raise MalformedStreamError(
+                f"{url} did not answer JSON: {excerpt(response.text)!r}", provider=self.name
+            ) from None
+
 
 @functools.cache
 def ssl_context() -> ssl.SSLContext:

@@ -24,6 +24,7 @@ from mira_desktop.core.events import (
 from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
+from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
 from .streams import ThinkSplitter, as_dict, drain, loads_chunk, split_events
 
@@ -167,3 +168,12 @@ class OllamaProvider(HttpProvider):
             if isinstance(item, dict) and (item.get("name") or item.get("model"))
         }
         return [ModelInfo(name=name) for name in sorted(names)]
+
+    async def embed(self, texts: list[str], model: str) -> list[list[float]]:
+        """``POST /api/embed`` in batches → one vector per text, in order."""
+        vectors: list[list[float]] = []
+        for batch in batches(texts):
+            log.debug("%s: POST /api/embed model=%s n=%d", self.name, model, len(batch))
+            data = await self._post_json("/api/embed", ollama_embedding_body(batch, model))
+            vectors.extend(parse_ollama_embeddings(data, len(batch), self.name))
+        return vectors

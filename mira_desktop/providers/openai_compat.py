@@ -22,6 +22,13 @@ from mira_desktop.core.events import (
 from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
+from .embeddings import (
+    batches,
+    openai_embedding_body,
+    parse_openai_embeddings,
+    parse_rerank,
+    rerank_body,
+)
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
 from .streams import SSEEvent, ThinkSplitter, as_dict, drain, iter_sse, loads_chunk, split_events
 
@@ -201,3 +208,23 @@ class OpenAIProvider(HttpProvider):
             )
         names = {str(item["id"]) for item in items if isinstance(item, dict) and item.get("id")}
         return [ModelInfo(name=name) for name in sorted(names)]
+
+    async def embed(self, texts: list[str], model: str) -> list[list[float]]:
+        """``POST {base}/embeddings`` in batches → one vector per text, in order."""
+        vectors: list[list[float]] = []
+        for batch in batches(texts):
+            log.debug("%s: POST /embeddings model=%s n=%d", self.name, model, len(batch))
+            data = await self._post_json("/embeddings", openai_embedding_body(batch, model))
+            vectors.extend(parse_openai_embeddings(data, len(batch), self.name))
+        return vectors
+
+    async def rerank(
+        self, query: str, documents: list[str], model: str, top_n: int | None = None
+    ) -> list[tuple[int, float]]:
+        """``POST {base}/rerank`` (Jina/Cohere style) → ``(index, relevance)``
+        pairs, most relevant first. Optional: servers without it answer 404."""
+        if not documents:
+            return []
+        body = rerank_body(query, documents, model, top_n)
+        log.debug("%s: POST /rerank model=%s n=%d", self.name, model, len(documents))
+        return parse_rerank(await self._post_json("/rerank", body), len(documents), self.name)

@@ -135,6 +135,10 @@ class AttachmentService:
             read_document_bytes, data, attachment.name, max_bytes=max(len(data), 1)
         )
 
+    async def read_bytes(self, attachment: Attachment) -> bytes:
+        """The stored content of an attachment (an image for a vision request)."""
+        return await self._media.read(attachment.sha256)
+
     async def release_message_media(self, message_ids: list[str]) -> list[Path]:
         """Messages deleted for good: drop their parts' references and files."""
         return await self._media.release_messages(message_ids)

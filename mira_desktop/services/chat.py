@@ -14,50 +14,53 @@ the same events and persistence: ``edit()`` (a new version of a user message,
 ``SendRequest.edit_of``), ``regenerate()`` (a new version of an answer; see
 ``regenerate.py``) and ``redirect()`` (busy input: stop, keep the partial
 answer, send the new text after it). ``send()`` itself still refuses a thread
-that is answering."""
+that is answering.
+
+Issue 7 adds the model context: attachments (``SendRequest.attachments``,
+checked before sending with :meth:`ChatService.preflight`), the thread's role
+(``SendRequest.role_id`` binds one), the context summary, ``compact()`` and
+automatic compaction (``turn_context.py``), and a background refresh of the
+summary after a completed answer (``summary.py``). Planning lives in
+``chat_plan.py`` (send, edit) and ``regenerate.py``; both build requests with
+``request_context.ContextBuilder``."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..core.context import CompactionResult, SendWarning
 from ..core.errors import ConfigError, MiraError
 from ..core.events import ChatEvent, Completed, Failed, Stopped
-from ..core.ids import new_id, utc_now
-from ..core.models import ChatRequest, Message, MessageRole, MessageStatus, Thread, Usage
+from ..core.models import Usage
 from ..core.ports import TokenCounter
-from .chat_run import ChatRun, RunPlan, new_assistant
-from .context import build_messages, title_from_text
+from .attachment_context import image_warning
+from .chat_plan import LAST_MODEL_KEY, ChatPath, SendPlanner, SendRequest, choose_path
+from .chat_run import ChatRun, RunPlan
+from .compaction import CompactionService
 from .process_owner import current_owner, owner_alive
 from .providers import ProviderService
 from .regenerate import RegenerateRequest, plan_regeneration
+from .request_context import ContextBuilder
 
 if TYPE_CHECKING:
+    from ..storage.context_store import ContextStore
     from ..storage.store import Store
+    from .attachments import AttachmentService, PreparedAttachment
+    from .summary import SummaryService
 
 log = logging.getLogger(__name__)
 
-LAST_MODEL_KEY = "chat.last_model"
-
-
-@dataclass(frozen=True)
-class SendRequest:
-    """One send. ``thread_id`` None means a new draft; ``new_thread_id`` lets the
-    caller choose the draft's id in advance (the window keys its view by it).
-    ``provider``/``model`` default to the thread's, then the last chosen."""
-
-    text: str
-    provider: str | None = None
-    model: str | None = None
-    thread_id: str | None = None
-    new_thread_id: str | None = None
-    workspace_id: str | None = None
-    #: Edit → branch (PRODUCT.md §5): ``text`` becomes a new version of this user
-    #: message of ``thread_id`` (a sibling); the old branch is kept.
-    edit_of: str | None = None
+__all__ = [
+    "LAST_MODEL_KEY",
+    "ChatPath",
+    "ChatService",
+    "SendRequest",
+    "choose_path",
+]
 
 
 class ChatService:
@@ -67,15 +70,37 @@ class ChatService:
         providers: ProviderService,
         tokens: TokenCounter,
         *,
+        context_store: ContextStore | None = None,
+        attachments: AttachmentService | None = None,
+        compaction: CompactionService | None = None,
+        summaries: SummaryService | None = None,
         owner: str | None = None,
         flush_interval: float = 0.5,
     ) -> None:
+        """``context_store`` defaults to the store's (``Store.context``);
+        without ``attachments`` a send with files is refused; without
+        ``compaction`` nothing is compacted automatically; without
+        ``summaries`` no summary is refreshed after an answer."""
+        context_store = context_store or store.context
         self._store = store
         self._providers = providers
         self._tokens = tokens
+        self._writer = context_store
+        self._attachments = attachments
+        self._compaction = compaction
+        self._summaries = summaries
         self._owner = owner or current_owner()
         self._flush_interval = flush_interval
         self._runs: dict[str, ChatRun] = {}
+        self._builder = ContextBuilder(
+            store, context_store, tokens, attachments=attachments, compaction=compaction
+        )
+        self._planner = SendPlanner(store, providers, self._builder, self._owner)
+
+    @property
+    def context_builder(self) -> ContextBuilder:
+        """Request assembly shared by every path (the knowledge-base path too)."""
+        return self._builder
 
     async def recover(self) -> int:
         """Start-up: answers left ``streaming`` by a dead process become ``stopped``."""
@@ -113,10 +138,34 @@ class ChatService:
                     await run.task
                 except BaseException:
                     log.debug("run ended with an error while stopping", exc_info=True)
+        if self._summaries is not None:
+            await self._summaries.aclose()
+
+    async def preflight(self, request: SendRequest) -> list[SendWarning]:
+        """What the user should know before this send goes out: images for a
+        model not marked vision-capable (the send then leaves them out, with a
+        note on the message). Never raises: problems of the send itself are
+        reported by ``send``."""
+        images = [p.name for p in request.attachments if p.is_image]
+        try:
+            images = await self._planner.carried_images(request) + images
+            if not images:
+                return []
+            thread = await self._planner.find_thread(request)
+            provider_name, model = await self._planner.choose_model(request, thread)
+            info = await self._store.get_model(provider_name, model)
+        except MiraError as exc:
+            log.debug("preflight skipped: %s", exc)
+            return []
+        if info is not None and info.vision:
+            return []
+        return [image_warning(model, images)]
 
     async def send(self, request: SendRequest) -> AsyncGenerator[ChatEvent, None]:
         try:
-            plan = await self._plan(request)
+            if request.attachments and self._attachments is None:
+                raise ConfigError("Attachments are not available here.")
+            plan = await self._planner.plan(request)
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
@@ -132,11 +181,21 @@ class ChatService:
         *,
         provider: str | None = None,
         model: str | None = None,
+        attachments: tuple[PreparedAttachment, ...] = (),
+        keep_attachments: bool = True,
     ) -> AsyncGenerator[ChatEvent, None]:
         """Edit → branch: ``text`` becomes a new version of the user message
-        ``message_id`` and is answered; the old version and its answers stay."""
+        ``message_id`` and is answered; the old version and its answers stay.
+        The new version keeps the old one's attachments (``keep_attachments``)
+        and adds ``attachments``."""
         request = SendRequest(
-            text, provider=provider, model=model, thread_id=thread_id, edit_of=message_id
+            text,
+            provider=provider,
+            model=model,
+            thread_id=thread_id,
+            edit_of=message_id,
+            attachments=attachments,
+            keep_attachments=keep_attachments,
         )
         return self.send(request)
 
@@ -147,7 +206,9 @@ class ChatService:
             yield _busy_failure()
             return
         try:
-            plan = await plan_regeneration(request, self._store, self._providers, self._owner)
+            plan = await plan_regeneration(
+                request, self._store, self._providers, self._owner, self._builder
+            )
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
@@ -172,17 +233,34 @@ class ChatService:
             async for event in events:
                 yield event
 
+    async def compact(self, thread_id: str, instructions: str | None = None) -> CompactionResult:
+        """``/compact [instructions]``: a "Context compressed" card at the end of
+        the active branch, or "Nothing to compact yet." (see ``compaction.py``)."""
+        if self.is_running(thread_id):
+            raise ConfigError("This thread is still answering.", hint="Stop it first, then retry.")
+        if self._compaction is None:
+            raise ConfigError("Compaction is not available here.")
+        return await self._compaction.compact(thread_id, instructions)
+
     async def _drive(self, plan: RunPlan) -> AsyncGenerator[ChatEvent, None]:
         """Run a plan in its own task and relay its events until the terminal one."""
         if self.is_running(plan.thread.id):
             yield _busy_failure()
             return
-        run = ChatRun(plan, self._store, self._tokens, flush_interval=self._flush_interval)
+        run = ChatRun(
+            plan,
+            self._store,
+            self._tokens,
+            writer=self._writer,
+            flush_interval=self._flush_interval,
+        )
         self._runs[plan.thread.id] = run
         run.start()
         try:
             while True:
                 event = await run.queue.get()
+                if isinstance(event, Completed) and self._summaries is not None:
+                    self._summaries.schedule_refresh(plan.thread.id)
                 yield event
                 if isinstance(event, Completed | Stopped | Failed):
                     return
@@ -192,99 +270,6 @@ class ChatService:
                 await _wait(run)
             if self._runs.get(plan.thread.id) is run:
                 del self._runs[plan.thread.id]
-
-    async def _plan(self, request: SendRequest) -> RunPlan:
-        text = request.text.strip()
-        if not text:
-            raise ConfigError("Type a message first.")
-        thread = await self._store.find_thread(request.thread_id) if request.thread_id else None
-        if request.thread_id and thread is None:
-            raise ConfigError(f"No thread with id {request.thread_id}.")
-        if request.edit_of and thread is None:
-            raise ConfigError("Editing a message needs its thread.", hint="Pass --thread ID.")
-        provider_name, model = await self._choose_model(request, thread)
-        config, provider = await self._providers.chat_provider(provider_name)
-        now = utc_now()
-        if thread is None:
-            thread = await self._draft_thread(request, text, config.id, model, now)
-            history: list[Message] = []
-        else:
-            if (thread.provider_id, thread.model) != (config.id, model):
-                thread = await self._store.update_thread(
-                    thread.id, provider_id=config.id, model=model, updated_at=thread.updated_at
-                )
-            history = await self._history(thread.id, request)
-        await self._store.set_setting(LAST_MODEL_KEY, {"provider": provider_name, "model": model})
-        user = Message(
-            id=new_id(),
-            thread_id=thread.id,
-            role=MessageRole.USER,
-            text=text,
-            created_at=now,
-            updated_at=now,
-            parent_id=history[-1].id if history else None,
-            status=MessageStatus.COMPLETE,
-            data={"edited_from": request.edit_of} if request.edit_of else None,
-        )
-        assistant = new_assistant(thread.id, user.id, new_id(), model, provider_name)
-        chat_request = ChatRequest(model=model, messages=build_messages(history, text))
-        return RunPlan(
-            thread=thread,
-            is_draft=request.thread_id is None,
-            user_message=user,
-            assistant=assistant,
-            request=chat_request,
-            provider_name=provider_name,
-            provider=provider,
-            owner=self._owner,
-            kind="edit" if request.edit_of else "send",
-        )
-
-    async def _history(self, thread_id: str, request: SendRequest) -> list[Message]:
-        """What the new user message follows: the active branch, or for an edit
-        the branch down to the edited message's parent (its sibling's history)."""
-        if request.edit_of is None:
-            return await self._store.active_branch(thread_id)
-        path = await self._store.live_path(thread_id, request.edit_of)
-        if path[-1].role is not MessageRole.USER:
-            raise ConfigError(
-                "Only your own messages can be edited.",
-                hint="To get another answer, regenerate it instead.",
-            )
-        return path[:-1]
-
-    async def _choose_model(self, request: SendRequest, thread: Thread | None) -> tuple[str, str]:
-        provider_name, model = request.provider, request.model
-        if thread is not None and (provider_name is None or model is None):
-            if thread.provider_id and thread.model:
-                config = await self._store.get_provider_by_id(thread.provider_id)
-                if config is not None:
-                    provider_name = provider_name or config.name
-                    model = model or thread.model
-        if provider_name is None or model is None:
-            last = await self._store.get_setting(LAST_MODEL_KEY) or {}
-            provider_name = provider_name or last.get("provider")
-            model = model or last.get("model")
-        if not provider_name or not model:
-            raise ConfigError(
-                "Choose a provider and a model first.",
-                hint="Add one with `mira-desktop provider add`, or in Settings → Providers.",
-            )
-        return provider_name, model
-
-    async def _draft_thread(
-        self, request: SendRequest, text: str, provider_id: str, model: str, now: str
-    ) -> Thread:
-        workspace_id = request.workspace_id or (await self._store.default_workspace()).id
-        return Thread(
-            id=request.new_thread_id or new_id(),
-            title=title_from_text(text),
-            workspace_id=workspace_id,
-            created_at=now,
-            updated_at=now,
-            provider_id=provider_id,
-            model=model,
-        )
 
 
 def _busy_failure() -> Failed:

@@ -12,22 +12,36 @@ Persistence, in order:
   text and thinking so far, usage (reported or estimated) and the error.
 
 Writes that must not be lost to a Stop are shielded: a cancellation arriving
-during one lets it finish, then takes effect."""
+during one lets it finish, then takes effect.
+
+The user message is written together with its attachment parts (the composer's
+pending references become the message's in the same transaction). A draft that
+fails or stops before content writes nothing, so its pending references stay
+with the composer, which gets the chips back and discards them when the user
+removes them (``AttachmentService.discard``; the CLI discards at exit, and
+``AttachmentService.collect`` clears what a crash left after a day).
+
+Automatic compaction (``turn_context.py``): before streaming, a request above
+the model's threshold is compacted first; a ``ContextOverflowError`` before any
+content compacts and retries once. Both emit :class:`Compacting`; the card is
+written after the answer and announced with :class:`Compacted`, before the
+terminal event."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import MalformedStreamError, MiraError
+from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
     ACTIVE_CONTENT,
     AssistantMessageStarted,
     ChatEvent,
+    Compacted,
+    Compacting,
     Completed,
     Failed,
     RunStarted,
@@ -41,33 +55,25 @@ from ..core.events import (
     UserMessageSaved,
 )
 from ..core.ids import utc_now
-from ..core.models import ChatRequest, Message, MessageRole, MessageStatus, Thread, Usage
-from ..core.ports import ChatProvider, TokenCounter
+from ..core.models import ChatRequest, MessageStatus, Usage
+from ..core.ports import TokenCounter
 from .context import stop_thinking_messages
+from .run_support import (
+    EmptyAnswer,
+    RunPlan,
+    final_usage,
+    new_assistant,
+    shielded,
+    terminal_event,
+)
 
 if TYPE_CHECKING:
+    from ..storage.context_store import ContextStore
     from ..storage.store import Store
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
-
-@dataclass
-class RunPlan:
-    """Everything a run needs, resolved by ``ChatService`` before it starts."""
-
-    thread: Thread
-    is_draft: bool
-    user_message: Message
-    assistant: Message
-    request: ChatRequest
-    provider_name: str
-    provider: ChatProvider
-    owner: str
-    #: "send", "edit" or "regenerate" (shown in ``RunStarted``).
-    kind: str = "send"
-    #: False when ``user_message`` already exists (a regeneration answers it again).
-    write_user: bool = True
+__all__ = ["ChatRun", "RunPlan", "new_assistant"]
 
 
 @dataclass
@@ -88,13 +94,16 @@ class ChatRun:
         store: Store,
         tokens: TokenCounter,
         *,
+        writer: ContextStore,
         flush_interval: float = 0.5,
     ) -> None:
         self.plan = plan
         self.thread_id = plan.thread.id
         self.queue: asyncio.Queue[ChatEvent] = asyncio.Queue()
         self._store = store
+        self._writer = writer
         self._tokens = tokens
+        self._request = plan.request
         self._flush_interval = flush_interval
         self._state = _State()
         self._last_flush = 0.0
@@ -146,17 +155,18 @@ class ChatRun:
         )
         try:
             if not plan.is_draft and plan.write_user:
-                await _shielded(self._store.add_message(plan.user_message), self._user_written)
+                write = self._writer.add_user_message(plan.user_message, plan.parts)
+                await shielded(write, self._user_written)
             elif not plan.is_draft:
                 self._user_saved = True  # answering an existing message again
-            await self._stream(plan.request)
+            await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
             if not self._state.text and not self._state.thinking:
-                raise _EmptyAnswer()
+                raise EmptyAnswer()
         except asyncio.CancelledError:
             await self._finish(MessageStatus.STOPPED, None)
-        except _EmptyAnswer:
+        except EmptyAnswer:
             err = MiraError(
                 "The model returned an empty answer.", hint="Retry, or try another model."
             )
@@ -169,6 +179,38 @@ class ChatRun:
             await self._finish(MessageStatus.FAILED, {**err.to_dict(), "code": "internal"})
         else:
             await self._finish(MessageStatus.COMPLETE, None)
+
+    async def _answer(self) -> None:
+        """Stream the answer, compacting first when the request is over the
+        model's threshold, and once more (with one retry) on an overflow."""
+        context = self.plan.context
+        if context is not None and context.threshold_tokens() is not None:
+            if await asyncio.to_thread(context.over_threshold, self._request):
+                self._request = await self._auto_compact("pre_turn") or self._request
+        try:
+            await self._stream(self._request)
+        except ContextOverflowError:
+            s = self._state
+            if s.persisted or s.text or s.thinking:
+                raise
+            retry = await self._auto_compact("overflow")
+            if retry is None:
+                raise
+            self._request = retry
+            await self._stream(retry)
+
+    async def _auto_compact(self, trigger: str) -> ChatRequest | None:
+        """The request rebuilt after an automatic compaction, or None when
+        there is nothing to compact or the summary could not be made."""
+        context = self.plan.context
+        if context is None or not context.compactable():
+            return None
+        self._emit(Compacting(self.thread_id, trigger))
+        try:
+            return await context.compact(trigger)
+        except MiraError as exc:
+            log.warning("automatic compaction (%s) failed: %s", trigger, exc)
+            return None
 
     async def _stream(self, request: ChatRequest) -> None:
         while True:
@@ -185,6 +227,7 @@ class ChatRun:
                 request = replace(
                     request, messages=stop_thinking_messages(request.messages, self._state.thinking)
                 )
+                self._request = request
 
     def _current_task_cancelling(self) -> bool:
         task = asyncio.current_task()
@@ -231,12 +274,12 @@ class ChatRun:
             self._emit(AssistantMessageStarted(plan.assistant))
 
         if plan.is_draft:
-            write = self._store.commit_draft(
-                plan.thread, plan.user_message, plan.assistant, plan.owner
+            write = self._writer.commit_draft(
+                plan.thread, plan.user_message, plan.assistant, plan.owner, plan.parts
             )
         else:
             write = self._store.add_message(plan.assistant, owner=plan.owner)
-        await _shielded(write, written)
+        await shielded(write, written)
 
     def _maybe_flush(self) -> None:
         now = time.monotonic()
@@ -258,8 +301,16 @@ class ChatRun:
         self._end_thinking()
         usage = Usage()
         try:
-            usage = await self._usage()
+            s = self._state
+            usage = await final_usage(
+                s.reported,
+                tokens=self._tokens,
+                request=self._request,
+                text=s.text,
+                thinking=s.thinking,
+            )
             await self._write_outcome(status, error, usage)
+            await self._write_card()
         except Exception as exc:
             log.exception("could not save the outcome of a chat run")
             status = MessageStatus.FAILED
@@ -277,7 +328,7 @@ class ChatRun:
         if s.persisted:
             if self._flush_task is not None:
                 await asyncio.gather(self._flush_task, return_exceptions=True)
-            await _shielded(
+            await shielded(
                 self._store.update_stream(
                     plan.assistant.id,
                     text=s.text,
@@ -297,15 +348,30 @@ class ChatRun:
                 s.persisted = True
                 self._emit(AssistantMessageStarted(empty))
 
-            await _shielded(self._store.add_message(empty), written)
+            await shielded(self._store.add_message(empty), written)
+
+    async def _write_card(self) -> None:
+        """The card of an automatic compaction, after the turn's answer."""
+        context = self.plan.context
+        if context is None or context.card is None or not self._state.persisted:
+            return
+        now = utc_now()
+        card = replace(
+            context.card, parent_id=self.plan.assistant.id, created_at=now, updated_at=now
+        )
+        try:
+            await shielded(self._store.add_message(card))
+        except MiraError:
+            log.warning("could not save the compaction card of %s", self.thread_id, exc_info=True)
+            return
+        self._emit(Compacted(self.thread_id, card, context.trigger or "auto"))
 
     def _terminal(
         self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage
     ) -> Completed | Stopped | Failed:
-        s, plan = self._state, self.plan
-        written = s.persisted
-        message = replace(
-            plan.assistant,
+        s = self._state
+        answer = replace(
+            self.plan.assistant,
             text=s.text,
             thinking=s.thinking,
             thinking_ms=s.thinking_ms,
@@ -314,83 +380,4 @@ class ChatRun:
             error=error,
             updated_at=utc_now(),
         )
-        cls: type[Completed | Stopped | Failed] = Failed
-        if status is MessageStatus.COMPLETE:
-            cls = Completed
-        elif status is MessageStatus.STOPPED:
-            cls = Stopped
-        return cls(
-            thread_id=plan.thread.id if written else None,
-            message_id=plan.assistant.id if written else None,
-            text=s.text,
-            thinking=s.thinking,
-            usage=usage,
-            error=error,
-            message=message if written else None,
-        )
-
-    async def _usage(self) -> Usage:
-        s, reported = self._state, self._state.reported
-        prompt = reported.prompt_tokens
-        completion = reported.completion_tokens
-        reasoning = reported.reasoning_tokens
-        est_prompt = prompt is None
-        est_completion = completion is None
-        est_reasoning = reasoning is None and bool(s.thinking)
-        if est_prompt or est_completion or est_reasoning:
-            counted = await asyncio.to_thread(self._estimate)
-            prompt = counted[0] if prompt is None else prompt
-            completion = counted[1] if completion is None else completion
-            reasoning = counted[2] if reasoning is None else reasoning
-        return Usage(
-            prompt_tokens=prompt or 0,
-            completion_tokens=completion or 0,
-            reasoning_tokens=reasoning or 0,
-            counts_estimated=est_prompt or est_completion,
-            reasoning_estimated=est_reasoning,
-        )
-
-    def _estimate(self) -> tuple[int, int, int]:
-        s = self._state
-        prompt = sum(4 + self._tokens.count(m.content) for m in self.plan.request.messages) + 3
-        thinking = self._tokens.count(s.thinking)
-        return prompt, self._tokens.count(s.text) + thinking, thinking
-
-
-class _EmptyAnswer(Exception):
-    pass
-
-
-async def _shielded(awaitable: Awaitable[T], after: Callable[[], None] | None = None) -> T:
-    """Await a write to completion even if the run is cancelled meanwhile; the
-    cancellation is re-raised once the write is done. ``after`` runs when the
-    write succeeded, cancelled or not (so the run knows what is on disk)."""
-    task = asyncio.ensure_future(awaitable)
-    try:
-        result = await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.gather(task, return_exceptions=True)
-        if after is not None and not task.cancelled() and task.exception() is None:
-            after()
-        raise
-    if after is not None:
-        after()
-    return result
-
-
-def new_assistant(
-    thread_id: str, parent_id: str, message_id: str, model: str, provider: str
-) -> Message:
-    now = utc_now()
-    return Message(
-        id=message_id,
-        thread_id=thread_id,
-        role=MessageRole.ASSISTANT,
-        text="",
-        created_at=now,
-        updated_at=now,
-        parent_id=parent_id,
-        status=MessageStatus.STREAMING,
-        model=model,
-        provider=provider,
-    )
+        return terminal_event(answer, written=s.persisted)

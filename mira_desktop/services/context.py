@@ -1,36 +1,96 @@
-"""Building the messages of a request from the thread (PRODUCT.md §4): the hidden
-system context first, then the history of the active branch, then the new input.
+"""Building the messages of a request from the thread (PRODUCT.md §4), as pure
+functions: the hidden system context first (role prompt, then the context
+summary, then the latest compaction checkpoint), then the history of the active
+branch since that checkpoint, then the new input.
 
 Only the active branch is ever sent. Failed answers without text are left out
 (they carry no content); stopped answers keep their partial text, so the model
-sees what the user saw."""
+sees what the user saw. "Context compressed" cards are never replayed as chat
+messages: the latest one becomes part of the hidden context and everything it
+covers is left out (:func:`split_at_checkpoint`). Older messages' attachments
+are named, not read (``attachment_context``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from ..core.attachments import Attachment
+from ..core.context import is_checkpoint
 from ..core.models import ChatMessage, Message, MessageRole, MessageStatus
+from .attachment_context import earlier_note
 
 STOP_THINKING_PROMPT = (
     "Stop reasoning now. Using only what you have worked out so far, give your best "
     "final answer directly."
 )
+SUMMARY_HEADER = "[Context summary of this conversation — kept for you; the user does not see it]"
+CHECKPOINT_HEADER = (
+    "[Context compressed — a summary of the earlier conversation, which is no longer"
+    " shown to you; continue from it]"
+)
+
+Attachments = Mapping[str, Sequence[Attachment]]
 
 
-def history_messages(history: Sequence[Message]) -> list[ChatMessage]:
-    result: list[ChatMessage] = []
+def split_at_checkpoint(history: Sequence[Message]) -> tuple[Message | None, list[Message]]:
+    """``(latest checkpoint or None, the messages to replay after it)``.
+
+    The replay starts after the message the checkpoint ``covers_until`` (a card
+    written after its turn's answer covers only what came before the turn's
+    question), else right after the card itself."""
+    index = next((i for i in range(len(history) - 1, -1, -1) if is_checkpoint(history[i])), None)
+    if index is None:
+        return None, list(history)
+    card = history[index]
+    covers = (card.data or {}).get("covers_until")
+    ids = [m.id for m in history[:index]]
+    start = ids.index(covers) + 1 if covers in ids else index + 1
+    return card, [m for m in history[start:] if not is_checkpoint(m)]
+
+
+def history_entries(
+    history: Sequence[Message], attachments: Attachments | None = None
+) -> list[tuple[str, ChatMessage]]:
+    """``(message id, chat message)`` of each message a request replays."""
+    result: list[tuple[str, ChatMessage]] = []
+    files = attachments or {}
     for message in history:
         if message.deleted_at is not None:
             continue
         if message.role is MessageRole.USER:
-            result.append(ChatMessage("user", message.text))
+            content = message.text
+            if files.get(message.id):
+                content = f"{content}\n\n{earlier_note(files[message.id])}"
+            result.append((message.id, ChatMessage("user", content)))
         elif message.role is MessageRole.ASSISTANT:
             if message.status is MessageStatus.FAILED and not message.text:
                 continue
             if not message.text:
                 continue
-            result.append(ChatMessage("assistant", message.text))
+            result.append((message.id, ChatMessage("assistant", message.text)))
     return result
+
+
+def history_messages(
+    history: Sequence[Message], attachments: Attachments | None = None
+) -> list[ChatMessage]:
+    return [message for _, message in history_entries(history, attachments)]
+
+
+def hidden_system_text(role_prompt: str, summary: str, checkpoint: str) -> str:
+    """The one system message of a request: role prompt, summary, checkpoint
+    (in that order, empty parts left out). One message, because several system
+    messages are refused by some chat templates."""
+    blocks = [role_prompt.strip()]
+    if summary.strip():
+        blocks.append(f"{SUMMARY_HEADER}\n{summary.strip()}")
+    if checkpoint.strip():
+        blocks.append(f"{CHECKPOINT_HEADER}\n{checkpoint.strip()}")
+    return "\n\n".join(b for b in blocks if b)
+
+
+def checkpoint_summary(card: Message | None) -> str:
+    return str((card.data or {}).get("summary") or card.text) if card is not None else ""
 
 
 def build_messages(

@@ -10,6 +10,12 @@ message of the request) as ``[Regeneration guidance: …]``, not as a separate
 user message: some servers (Anthropic's Messages API) refuse two user turns in
 a row, and the stored question stays exactly what the user typed.
 
+The request is built like a send's (``request_context.ContextBuilder``): the
+thread's role prompt and parameters, its summary, the latest checkpoint, and
+the question's own files read in full again (it is the newest user message).
+Images a non-vision model cannot take are noted in the new answer's ``data``
+(``attachment_notes``), since the question itself is not written again.
+
 Tier escalation: a plain Retry (no guidance, no model chosen) of an answer made
 by a model of tier *fast* uses the next tier up that has a model configured
 (fast → standard → reasoning; the same provider first), and says so in the
@@ -27,13 +33,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.ids import new_id
-from ..core.models import ChatMessage, ChatRequest, Message, MessageRole, ModelInfo, ModelTier
-from .chat_run import RunPlan, new_assistant
-from .context import build_messages
+from ..core.models import ChatMessage, Message, MessageRole, ModelInfo, ModelTier
+from .request_context import TurnSpec
+from .run_support import RunPlan, new_assistant
 
 if TYPE_CHECKING:
     from ..storage.store import Store
     from .providers import ProviderService
+    from .request_context import ContextBuilder
 
 log = logging.getLogger(__name__)
 
@@ -174,8 +181,25 @@ async def _question_of(store: Store, request: RegenerateRequest) -> tuple[list[M
     return path[:-1], original
 
 
+def _answer_data(
+    request: RegenerateRequest, original: Message, guidance: str | None, notes: tuple[str, ...]
+) -> dict[str, Any]:
+    """What the new answer records about how it was made."""
+    preset = str(request.preset) if not request.guidance else str(RegeneratePreset.CUSTOM)
+    data: dict[str, Any] = {"regenerated_from": original.id, "preset": preset}
+    if guidance:
+        data["guidance"] = guidance
+    if notes:
+        data["attachment_notes"] = list(notes)
+    return data
+
+
 async def plan_regeneration(
-    request: RegenerateRequest, store: Store, providers: ProviderService, owner: str
+    request: RegenerateRequest,
+    store: Store,
+    providers: ProviderService,
+    owner: str,
+    builder: ContextBuilder,
 ) -> RunPlan:
     """Resolve everything a regeneration run needs (raises ``MiraError``)."""
     guidance = guidance_for(request.preset, request.guidance)
@@ -186,24 +210,30 @@ async def plan_regeneration(
         store, request, original, escalate=guidance is None
     )
     _, provider = await providers.chat_provider(provider_name)
-    messages = build_messages(history[:-1], question.text)
-    if guidance:
-        messages = with_guidance(messages, guidance)
-    preset = str(request.preset) if not request.guidance else str(RegeneratePreset.CUSTOM)
-    data["regenerated_from"] = original.id
-    data["preset"] = preset
-    if guidance:
-        data["guidance"] = guidance
+    spec = TurnSpec(
+        thread=thread,
+        persisted=True,
+        history=history[:-1],
+        text=question.text,
+        provider_name=provider_name,
+        provider=provider,
+        model=model,
+        files=await builder.stored_files(question.id),
+        suffix=guidance_note(guidance) if guidance else "",
+    )
+    context = await builder.turn(spec)
+    data.update(_answer_data(request, original, guidance, context.notes))
     assistant = new_assistant(thread.id, question.id, new_id(), model, provider_name)
     return RunPlan(
         thread=thread,
         is_draft=False,
         user_message=question,
         assistant=replace(assistant, data=data),
-        request=ChatRequest(model=model, messages=messages),
+        request=context.request(),
         provider_name=provider_name,
         provider=provider,
         owner=owner,
         kind="regenerate",
         write_user=False,
+        context=context,
     )

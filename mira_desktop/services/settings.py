@@ -15,6 +15,7 @@ DEFAULTS: dict[str, Any] = {
     "chat.last_model": None,
     "attachments.max_mb": 8,
     "trash.purge_days": 30,
+    "summary.auto_refresh_turns": 0,
     "sidebar.collapsed_groups": [],
 }
 

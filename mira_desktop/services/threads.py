@@ -44,5 +44,15 @@ class ThreadService:
             thread_id, provider_id=provider_id, model=model, updated_at=thread.updated_at
         )
 
+    async def set_role(self, thread_id: str, role_id: str | None) -> Thread:
+        """Bind a role to the thread (``None`` unbinds it). Its prompt and
+        parameters apply from the next request on, on every path."""
+        if role_id is not None:
+            await self._store.get_role(role_id)  # NotFoundError for an unknown role
+        thread = await self._store.get_thread(thread_id)
+        return await self._store.update_thread(
+            thread_id, role_id=role_id, updated_at=thread.updated_at
+        )
+
     async def default_workspace(self) -> Workspace:
         return await self._store.default_workspace()

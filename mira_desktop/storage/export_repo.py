@@ -23,6 +23,7 @@ import sqlite_utils
 
 from ..core.errors import NotFoundError
 from ..core.ids import new_id, utc_now
+from ..core.models import Message
 from ..core.transfer import (
     AttachmentRecord,
     ImportedThread,
@@ -289,16 +290,34 @@ def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
     values = thread_insert_values(thread)
     values.update(source_ref=item.source_ref, title_source="manual")
     insert(conn, "threads", values)
+    _insert_messages(conn, item.messages, ids, thread.id)
+    for message_id, records in item.attachments.items():
+        for ordinal, record in enumerate(records):
+            _insert_attachment(batch, ids[message_id], ordinal, record)
+    return ImportedThread(
+        id=thread.id,
+        title=thread.title,
+        message_count=len(item.messages),
+        source_ref=item.source_ref,
+        original_id=original.id,
+    )
+
+
+def _insert_messages(
+    conn: sqlite3.Connection, messages: Sequence[Message], ids: dict[str, str], thread_id: str
+) -> None:
+    """All messages of a thread (parents first), with their ids remapped."""
     message_rows = [
         rows.message_row(
             replace(
                 m,
                 id=ids[m.id],
-                thread_id=thread.id,
+                thread_id=thread_id,
                 parent_id=ids[m.parent_id] if m.parent_id else None,
+                data=_remap(m.data, ids) if m.data else m.data,
             )
         )
-        for m in item.messages
+        for m in messages
     ]
     if message_rows:
         columns = list(message_rows[0])
@@ -306,15 +325,17 @@ def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
             f"INSERT INTO messages ({', '.join(columns)}) VALUES ({_marks(columns)})",
             [tuple(r[c] for c in columns) for r in message_rows],
         )
-    for message_id, records in item.attachments.items():
-        _insert_attachments(batch, ids[message_id], records)
-    return ImportedThread(
-        id=thread.id,
-        title=thread.title,
-        message_count=len(message_rows),
-        source_ref=item.source_ref,
-        original_id=original.id,
-    )
+
+
+def _remap(value: Any, ids: dict[str, str]) -> Any:
+    """``data`` with references to remapped ids (``regenerated_from``…) updated."""
+    if isinstance(value, dict):
+        return {k: _remap(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_remap(v, ids) for v in value]
+    if isinstance(value, str):
+        return ids.get(value, value)
+    return value
 
 
 def _next_pin(conn: sqlite3.Connection) -> int:
@@ -322,45 +343,32 @@ def _next_pin(conn: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def _insert_attachments(
-    batch: _Batch, message_id: str, records: Sequence[AttachmentRecord]
+def _insert_attachment(
+    batch: _Batch, message_id: str, ordinal: int, record: AttachmentRecord
 ) -> None:
+    """A real part (taking a reference) when the content is stored here, else a
+    ``metadata`` part that remembers the attachment."""
     conn = batch.conn
-    for ordinal, record in enumerate(records):
-        stored = conn.execute("SELECT 1 FROM media WHERE sha256 = ?", (record.sha256,)).fetchone()
-        if stored is not None:
-            media_repo.add_ref(conn, record.sha256, 1, batch.now)
-            conn.execute(
-                "INSERT INTO message_parts(id, message_id, ordinal, kind, media_sha256, name,"
-                " mime, data_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    new_id(),
-                    message_id,
-                    ordinal,
-                    "image" if record.kind == "image" else "file",
-                    record.sha256,
-                    record.name,
-                    record.mime,
-                    rows.dumps({"size": record.size}),
-                ),
-            )
-            continue
-        meta = {
-            "name": record.name,
-            "mime": record.mime,
-            "sha256": record.sha256,
-            "size": record.size,
-            "kind": record.kind,
+    data: dict[str, Any]
+    sha256: str | None
+    stored = conn.execute("SELECT 1 FROM media WHERE sha256 = ?", (record.sha256,)).fetchone()
+    if stored is not None:
+        media_repo.add_ref(conn, record.sha256, 1, batch.now)
+        kind = "image" if record.kind == "image" else "file"
+        sha256, data = record.sha256, {"size": record.size}
+    else:
+        kind, sha256 = "metadata", None
+        data = {
+            "attachment": {
+                "name": record.name,
+                "mime": record.mime,
+                "sha256": record.sha256,
+                "size": record.size,
+                "kind": record.kind,
+            }
         }
-        conn.execute(
-            "INSERT INTO message_parts(id, message_id, ordinal, kind, name, mime, data_json)"
-            " VALUES (?, ?, ?, 'metadata', ?, ?, ?)",
-            (
-                new_id(),
-                message_id,
-                ordinal,
-                record.name,
-                record.mime,
-                rows.dumps({"attachment": meta}),
-            ),
-        )
+    conn.execute(
+        "INSERT INTO message_parts(id, message_id, ordinal, kind, media_sha256, name, mime,"
+        " data_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (new_id(), message_id, ordinal, kind, sha256, record.name, record.mime, rows.dumps(data)),
+    )

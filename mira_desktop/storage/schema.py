@@ -285,9 +285,32 @@ CREATE INDEX media_pending_created ON media_pending(created_at);
 CREATE INDEX media_unreferenced ON media(ref_count) WHERE ref_count = 0;
 """
 
+#: Knowledge bases (issue 8): a passage's text is stored once per knowledge
+#: base (unique content hash; a document that repeats it gets a row in
+#: ``kb_chunk_refs`` instead, and inherits the passage when its owner goes);
+#: the packed sign bits of each embedding (the vector scan's first pass); a
+#: per-base counter bumped by every index write (cache invalidation); and the
+#: trigram vocabulary, through which 1–2 character terms use the index.
+M0004_KNOWLEDGE = """
+DELETE FROM kb_chunks WHERE seq NOT IN (SELECT MIN(seq) FROM kb_chunks GROUP BY kb_id, sha256);
+CREATE UNIQUE INDEX kb_chunks_kb_sha256 ON kb_chunks(kb_id, sha256);
+ALTER TABLE kb_chunks ADD COLUMN embedding_sig BLOB;
+ALTER TABLE knowledge_bases ADD COLUMN index_version INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE kb_chunk_refs (
+    chunk_seq INTEGER NOT NULL REFERENCES kb_chunks(seq) ON DELETE CASCADE,
+    document_id TEXT NOT NULL REFERENCES kb_documents(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    location_json TEXT
+);
+CREATE INDEX kb_chunk_refs_chunk ON kb_chunk_refs(chunk_seq);
+CREATE INDEX kb_chunk_refs_document ON kb_chunk_refs(document_id);
+CREATE VIRTUAL TABLE kb_chunks_fts_vocab USING fts5vocab('kb_chunks_fts', 'row');
+"""
+
 #: (version, name, sql) — append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial", M0001_INITIAL),
     (2, "history", M0002_HISTORY),
     (3, "media_pending", M0003_MEDIA_PENDING),
+    (4, "knowledge", M0004_KNOWLEDGE),
 )

@@ -4,6 +4,7 @@ SQL on the database thread (``DatabaseWorker``) and returns core value types."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from . import providers_repo as providers
 from . import roles_repo as roles
 from . import threads_repo as threads
 from . import tree_repo as tree
+from .context_store import ContextStore
 from .worker import DatabaseWorker
 
 
@@ -28,6 +30,11 @@ class Store:
     @property
     def data_dir(self) -> Path:
         return self.worker.data_dir
+
+    @cached_property
+    def context(self) -> ContextStore:
+        """The chat path's context queries (``context_store.py``) on this worker."""
+        return ContextStore(self.worker)
 
     def close(self) -> None:
         self.worker.close()

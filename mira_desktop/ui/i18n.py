@@ -13,6 +13,7 @@ module-level state). Widgets retranslate themselves on ``QEvent.LanguageChange``
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -61,7 +62,9 @@ def find_or_build_qm(
     source_dir = i18n_dir if i18n_dir is not None else resource_path("i18n")
     shipped = source_dir / f"{CATALOGUE}_{language}.qm"
     ts_file = source_dir / f"{CATALOGUE}_{language}.ts"
-    if shipped.is_file() and (not ts_file.is_file() or _is_fresh(shipped, ts_file)):
+    if shipped.is_file() and (
+        not ts_file.is_file() or _is_fresh(shipped, ts_file) or _is_installed(source_dir)
+    ):
         return shipped
     if not ts_file.is_file():
         return shipped if shipped.is_file() else None
@@ -74,6 +77,12 @@ def find_or_build_qm(
         log.warning("cannot compile %s into %s: %s", ts_file, cached, exc)
         return shipped if shipped.is_file() else None
     return cached
+
+
+def _is_installed(source_dir: Path) -> bool:
+    """An installed wheel or bundle ships .qm files built from its own .ts files;
+    installers do not keep file times, so trust them (only a checkout edits .ts)."""
+    return source_dir.parent.name == "_resources" or bool(getattr(sys, "frozen", False))
 
 
 def _is_fresh(qm_file: Path, ts_file: Path) -> bool:

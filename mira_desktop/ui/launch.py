@@ -68,10 +68,13 @@ def _hand_over(instance: SingleInstance, files: list[str], data_dir: Path) -> in
         return 0
     if instance.acquire():
         return None
-    sys.stderr.write(
-        f"Mira Desktop is already open on {data_dir} but does not answer; "
-        "close it (or end its process) and try again.\n"
+    message = (
+        f"Mira Desktop is already open on {data_dir} but does not answer. Close it and "
+        f"try again; if no Mira is running (on any computer sharing this folder), delete "
+        f"{data_dir / 'window.lock'}."
     )
+    log.error("%s", message)
+    sys.stderr.write(message + "\n")
     return 1
 
 
@@ -86,6 +89,7 @@ def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: l
     instance.activation_requested.connect(lambda: bring_to_front(window))
     instance.files_received.connect(received)
     instance.listen()
+    instance.watch_file_open_events(QApplication.instance())
     if files:
         received([str(Path(f).absolute()) for f in files])
 
@@ -99,6 +103,7 @@ async def _main(
     services = build_services(data_dir)
     try:
         await services.chat.recover()
+        await services.startup_maintenance()  # the trash's automatic purge, unused files
         window = await open_window(app, services, args)
         if args.screenshot:
             return await take_screenshot(window, Path(args.screenshot), args.gui_thread)

@@ -26,10 +26,12 @@ import hashlib
 import json
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLockFile, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QLockFile, QObject, Signal
+from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
 
@@ -102,6 +104,22 @@ class SingleInstance(QObject):
         self._server = server
         log.info("listening for later launches on %s", server.fullServerName())
         return True
+
+    def watch_file_open_events(self, app: QCoreApplication) -> None:
+        """On macOS, files dropped on the Dock icon or opened with Mira from Finder reach
+        the running app as ``QFileOpenEvent`` (the system keeps one instance itself):
+        pass them on through ``files_received`` too. Elsewhere files come as arguments,
+        so no application-wide filter (a Python call per event) is installed."""
+        if sys.platform == "darwin":
+            app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
+            if event.file():
+                log.info("the system asked the window to open %s", event.file())
+                self.files_received.emit([event.file()])
+                return True
+        return super().eventFilter(watched, event)
 
     def release(self) -> None:
         if self._server is not None:

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>AnchorRail</name>
+        <message>
+            <source>Context compressed</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>(attachments only)</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
         <name>AppearanceTab</name>
         <message>
             <source>Theme</source>
@@ -56,6 +67,47 @@
         </message>
     </context>
     <context>
+        <name>AttachmentChip</name>
+        <message>
+            <source>Remove this attachment</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Reading…</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>CommandController</name>
+        <message>
+            <source>Summarise this conversation to free context</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Skill</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Commands</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>ComposerActions</name>
+        <message>
+            <source>Wait until the context is compressed, then send.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>{model} is not marked as able to see images; {files} will not be sent. (If it can, turn on Vision for it in Settings → Models.)</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>the image</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
         <name>ComposerWidget</name>
         <message>
             <source>Add a provider in Settings to start chatting</source>
@@ -89,6 +141,68 @@
             <source>Send the message (Enter)</source>
             <translation>发送消息（Enter）</translation>
         </message>
+        <message>
+            <source>Attach files</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Images and documents ({0});;All files (*)</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Attach files (you can also drop or paste them, or type @ to search)</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>ContextActions</name>
+        <message>
+            <source>Nothing to compact yet.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>This thread is still answering. Stop it first, then compact.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Compressing context…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context compressed: later messages build on its summary.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context compressed to fit the model's window.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context summary…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>The hidden summary sent with every message of this thread</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Roles…</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>ContextMeterWidget</name>
+        <message>
+            <source>Context usage</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context: {0} tokens (window unknown)</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context: {0} % of {1} tokens</source>
+            <translation type="unfinished"></translation>
+        </message>
     </context>
     <context>
         <name>ConversationPresenter</name>
@@ -99,6 +213,59 @@
         <message>
             <source>Stopped before the answer began; nothing was saved.</source>
             <translation>在回答开始前已停止，没有保存任何内容。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DoctorDialog</name>
+        <message>
+            <source>Check data</source>
+            <translation>检查数据</translation>
+        </message>
+        <message>
+            <source>Looks for damage a crash or a hand edit can leave in the data folder: broken conversation trees, leftover answers, unused media files.</source>
+            <translation>查找崩溃或手动编辑可能在数据文件夹中留下的损坏：断裂的对话树、残留的回答、未使用的媒体文件。</translation>
+        </message>
+        <message>
+            <source>Repair</source>
+            <translation>修复</translation>
+        </message>
+        <message>
+            <source>Check again</source>
+            <translation>重新检查</translation>
+        </message>
+        <message>
+            <source>Checking the data folder…</source>
+            <translation>正在检查数据文件夹…</translation>
+        </message>
+        <message>
+            <source>Repairing…</source>
+            <translation>正在修复…</translation>
+        </message>
+        <message>
+            <source>Everything looks healthy.</source>
+            <translation>一切正常。</translation>
+        </message>
+        <message>
+            <source>Problems found: {count}. Repair fixes them as listed.</source>
+            <translation>发现问题：{count} 个。“修复”会按列表所示处理它们。</translation>
+        </message>
+        <message>
+            <source>Done: {action}</source>
+            <translation>已完成：{action}</translation>
+        </message>
+        <message>
+            <source>Repairs done: {count}. Everything looks healthy now.</source>
+            <translation>已修复：{count} 项。现在一切正常。</translation>
+        </message>
+        <message>
+            <source>Still wrong: {count}.</source>
+            <translation>仍有问题：{count} 个。</translation>
+        </message>
+        <message>
+            <source>{detail}
+Repair: {fix}</source>
+            <translation>{detail}
+修复方式：{fix}</translation>
         </message>
     </context>
     <context>
@@ -141,6 +308,13 @@
         </message>
     </context>
     <context>
+        <name>GroupedThreadModel</name>
+        <message>
+            <source>New chat</source>
+            <translation>新对话</translation>
+        </message>
+    </context>
+    <context>
         <name>HeaderWidget</name>
         <message>
             <source>New chat</source>
@@ -149,6 +323,33 @@
         <message>
             <source>More actions</source>
             <translation>更多操作</translation>
+        </message>
+    </context>
+    <context>
+        <name>HistoryActions</name>
+        <message>
+            <source>{n} conversation(s) moved to the trash.</source>
+            <translation>已将 {n} 个对话移到回收站。</translation>
+        </message>
+        <message>
+            <source>Undo</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Delete {n} conversation(s) forever? This cannot be undone.</source>
+            <translation>永久删除 {n} 个对话？此操作无法撤销。</translation>
+        </message>
+        <message>
+            <source>Delete forever</source>
+            <translation>永久删除</translation>
+        </message>
+        <message>
+            <source>Empty the trash? {n} conversation(s) will be deleted forever.</source>
+            <translation>清空回收站？{n} 个对话将被永久删除。</translation>
+        </message>
+        <message>
+            <source>Empty trash</source>
+            <translation>清空回收站</translation>
         </message>
     </context>
     <context>
@@ -193,6 +394,37 @@ Data folder: {path}</source>
             <source>Open data folder</source>
             <translation>打开数据文件夹</translation>
         </message>
+        <message>
+            <source>&amp;Edit</source>
+            <translation>编辑(&amp;E)</translation>
+        </message>
+        <message>
+            <source>Undo last turn</source>
+            <translation>撤销上一轮</translation>
+        </message>
+        <message>
+            <source>Move the last question and its answer to the trash (restorable)</source>
+            <translation>把最后的提问和回答移到回收站（可恢复）</translation>
+        </message>
+        <message>
+            <source>Check data…</source>
+            <translation>检查数据…</translation>
+        </message>
+    </context>
+    <context>
+        <name>MentionController</name>
+        <message>
+            <source>Files matching “{0}”</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>This workspace has no folder to search. Choose one in the workspace's settings (right-click it in the sidebar → Edit).</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>No files match.</source>
+            <translation type="unfinished"></translation>
+        </message>
     </context>
     <context>
         <name>MessageWidget</name>
@@ -203,6 +435,49 @@ Data folder: {path}</source>
         <message>
             <source>Copy message</source>
             <translation>复制消息</translation>
+        </message>
+    </context>
+    <context>
+        <name>MeterPopup</name>
+        <message>
+            <source>Context</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Current tokens</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Peak tokens</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context window</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Remaining</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>({0} %)</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Measuring…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>The model's context window is not set. Set it in Settings → Models to see how full the context is.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>The context is nearly full. Type /compact to summarise it.</source>
+            <translation type="unfinished"></translation>
         </message>
     </context>
     <context>
@@ -305,6 +580,13 @@ Data folder: {path}</source>
         <message>
             <source>No models yet. Add a provider, then press “Fetch models”.</source>
             <translation>还没有模型。请先添加模型服务，然后点击“获取模型”。</translation>
+        </message>
+    </context>
+    <context>
+        <name>NoticeBar</name>
+        <message>
+            <source>Dismiss</source>
+            <translation>关闭</translation>
         </message>
     </context>
     <context>
@@ -450,6 +732,255 @@ Data folder: {path}</source>
         </message>
     </context>
     <context>
+        <name>RegenerateButton</name>
+        <message>
+            <source>Regenerate</source>
+            <translation>重新生成</translation>
+        </message>
+        <message>
+            <source>Answer again as a new version</source>
+            <translation>重新回答，作为一个新版本</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <source>More concise</source>
+            <translation>更简洁</translation>
+        </message>
+        <message>
+            <source>More detailed</source>
+            <translation>更详细</translation>
+        </message>
+        <message>
+            <source>More creative</source>
+            <translation>更有创意</translation>
+        </message>
+        <message>
+            <source>Custom guidance…</source>
+            <translation>自定义要求…</translation>
+        </message>
+    </context>
+    <context>
+        <name>RichTextView</name>
+        <message>
+            <source>Copied</source>
+            <translation>已复制</translation>
+        </message>
+    </context>
+    <context>
+        <name>RoleDialog</name>
+        <message>
+            <source>Duplicated.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Delete the role “{0}”? Threads that use it keep their whole history; they simply have no role any more.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Delete role</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Deleted. Threads that used it ({0}) keep their history.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Role created.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Saved.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>A new role: fill in a name, then Save.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Roles</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>New</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Duplicate</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>RoleForm</name>
+        <message>
+            <source>Name</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Description</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Persona</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>World view</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Scenario</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Examples</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Style</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Constraints</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Top-p</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Max tokens</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Model default</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>e.g. Patient tutor</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>What this role is for (shown in lists)</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Who the assistant is, in a few lines</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Sample exchanges showing the tone</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>What it must or must not do</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>RolePickerButton</name>
+        <message>
+            <source>No role</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Manage roles…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Role: none. Choose one to give the assistant a persona.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Role: {0}</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>SearchDialog</name>
+        <message>
+            <source>Type to search titles and messages.</source>
+            <translation>输入文字以搜索标题和消息。</translation>
+        </message>
+        <message>
+            <source>Searching…</source>
+            <translation>正在搜索…</translation>
+        </message>
+        <message>
+            <source>Search failed: {reason}</source>
+            <translation>搜索失败：{reason}</translation>
+        </message>
+        <message>
+            <source>{n} result(s) · ↑↓ to move · Enter to open · Esc to close</source>
+            <translation>{n} 条结果 · ↑↓ 选择 · Enter 打开 · Esc 关闭</translation>
+        </message>
+        <message>
+            <source>No conversation matches “{query}”.</source>
+            <translation>没有与“{query}”匹配的对话。</translation>
+        </message>
+        <message>
+            <source>Search conversations</source>
+            <translation>搜索对话</translation>
+        </message>
+        <message>
+            <source>Search titles and messages…</source>
+            <translation>搜索标题和消息…</translation>
+        </message>
+        <message>
+            <source>Today</source>
+            <translation>今天</translation>
+        </message>
+        <message>
+            <source>This week</source>
+            <translation>本周</translation>
+        </message>
+        <message>
+            <source>This month</source>
+            <translation>本月</translation>
+        </message>
+        <message>
+            <source>This quarter</source>
+            <translation>本季度</translation>
+        </message>
+        <message>
+            <source>All workspaces</source>
+            <translation>全部工作区</translation>
+        </message>
+        <message>
+            <source>Include archived</source>
+            <translation>包含已归档</translation>
+        </message>
+        <message>
+            <source>Match in the title</source>
+            <translation>标题匹配</translation>
+        </message>
+    </context>
+    <context>
+        <name>SendConfirmBar</name>
+        <message>
+            <source>Send anyway</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
         <name>SettingsDialog</name>
         <message>
             <source>Settings</source>
@@ -466,6 +997,17 @@ Data folder: {path}</source>
         <message>
             <source>Appearance</source>
             <translation>外观</translation>
+        </message>
+    </context>
+    <context>
+        <name>SingleInstance</name>
+        <message>
+            <source>Received 1 file</source>
+            <translation>已收到 1 个文件</translation>
+        </message>
+        <message>
+            <source>Received {count} files</source>
+            <translation>已收到 {count} 个文件</translation>
         </message>
     </context>
     <context>
@@ -515,6 +1057,104 @@ Data folder: {path}</source>
         </message>
     </context>
     <context>
+        <name>SummaryDialog</name>
+        <message>
+            <source>Loading…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Generating a summary…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Saving…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Saved.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Clearing…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Cleared.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>No summary yet. Generate one from the conversation, or write it above.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Updated {0} · up to date</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Updated {0} · {1} newer message(s) not in it</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context summary</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>The summary is sent to the model with every message of this thread, after the role. It is never shown in the chat.</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Key facts, decisions and names to remember…</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Generate</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Summarise the conversation with the thread's model</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Clear</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
+        <name>SystemCardWidget</name>
+        <message>
+            <source>Hide the summary</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Show the summary</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Instructions: {0}</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Context compressed</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>Note</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>by /compact</source>
+            <translation type="unfinished"></translation>
+        </message>
+        <message>
+            <source>automatically</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
         <name>ThinkingCard</name>
         <message>
             <source>Stop thinking</source>
@@ -531,6 +1171,45 @@ Data folder: {path}</source>
         <message>
             <source>Thought for {0}</source>
             <translation>已思考 {0}</translation>
+        </message>
+        <message>
+            <source>{0}s</source>
+            <translation>{0}秒</translation>
+        </message>
+        <message>
+            <source>{0}m {1}s</source>
+            <translation>{0}分{1}秒</translation>
+        </message>
+    </context>
+    <context>
+        <name>ThreadGroups</name>
+        <message>
+            <source>en_US</source>
+            <translation>zh_CN</translation>
+        </message>
+        <message>
+            <source>Pinned</source>
+            <translation>置顶</translation>
+        </message>
+        <message>
+            <source>Today</source>
+            <translation>今天</translation>
+        </message>
+        <message>
+            <source>Yesterday</source>
+            <translation>昨天</translation>
+        </message>
+        <message>
+            <source>Previous 7 days</source>
+            <translation>过去 7 天</translation>
+        </message>
+        <message>
+            <source>Previous 30 days</source>
+            <translation>过去 30 天</translation>
+        </message>
+        <message>
+            <source>MMMM yyyy</source>
+            <translation>yyyy年M月</translation>
         </message>
     </context>
     <context>
@@ -564,6 +1243,45 @@ Data folder: {path}</source>
         </message>
     </context>
     <context>
+        <name>ThreadMenu</name>
+        <message>
+            <source>Restore</source>
+            <translation>恢复</translation>
+        </message>
+        <message>
+            <source>Delete forever…</source>
+            <translation>永久删除…</translation>
+        </message>
+        <message>
+            <source>Rename</source>
+            <translation>重命名</translation>
+        </message>
+        <message>
+            <source>Unpin</source>
+            <translation>取消置顶</translation>
+        </message>
+        <message>
+            <source>Pin</source>
+            <translation>置顶</translation>
+        </message>
+        <message>
+            <source>Unarchive</source>
+            <translation>取消归档</translation>
+        </message>
+        <message>
+            <source>Archive</source>
+            <translation>归档</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Move to</source>
+            <translation>移动到</translation>
+        </message>
+    </context>
+    <context>
         <name>ThreadSidebar</name>
         <message>
             <source>+  New chat</source>
@@ -578,6 +1296,42 @@ Data folder: {path}</source>
 Your chats will appear here.</source>
             <translation>还没有对话。
 你的聊天记录会显示在这里。</translation>
+        </message>
+        <message>
+            <source>The trash is empty.</source>
+            <translation>回收站是空的。</translation>
+        </message>
+        <message>
+            <source>No archived conversations.</source>
+            <translation>没有已归档的对话。</translation>
+        </message>
+        <message>
+            <source>No conversations in this workspace yet.</source>
+            <translation>这个工作区还没有对话。</translation>
+        </message>
+        <message>
+            <source>Search…</source>
+            <translation>搜索…</translation>
+        </message>
+        <message>
+            <source>Search all conversations (Ctrl+K)</source>
+            <translation>搜索全部对话 (Ctrl+K)</translation>
+        </message>
+        <message>
+            <source>Workspaces</source>
+            <translation>工作区</translation>
+        </message>
+        <message>
+            <source>New workspace…</source>
+            <translation>新建工作区…</translation>
+        </message>
+        <message>
+            <source>Search conversations</source>
+            <translation>搜索对话</translation>
+        </message>
+        <message>
+            <source>Search chats…</source>
+            <translation>搜索对话…</translation>
         </message>
     </context>
     <context>
@@ -609,6 +1363,153 @@ Your chats will appear here.</source>
         <message>
             <source>The answer could not be completed.</source>
             <translation>回答未能完成。</translation>
+        </message>
+        <message>
+            <source>Retry escalated to {model} ({tier} tier) from {previous}.</source>
+            <translation>重试已从 {previous} 升级到 {model}（{tier}档）。</translation>
+        </message>
+        <message>
+            <source>Retry escalated to {model} from {previous}.</source>
+            <translation>重试已从 {previous} 升级到 {model}。</translation>
+        </message>
+        <message>
+            <source>fast</source>
+            <translation>快速</translation>
+        </message>
+        <message>
+            <source>standard</source>
+            <translation>标准</translation>
+        </message>
+        <message>
+            <source>reasoning</source>
+            <translation>推理</translation>
+        </message>
+    </context>
+    <context>
+        <name>TreeActions</name>
+        <message>
+            <source>Custom guidance</source>
+            <translation>自定义要求</translation>
+        </message>
+        <message>
+            <source>How should the new answer differ?</source>
+            <translation>新的回答应该有什么不同？</translation>
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation>重新生成</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Last turn moved to the trash.</source>
+            <translation>上一轮对话已移到回收站。</translation>
+        </message>
+        <message>
+            <source>Restore</source>
+            <translation>恢复</translation>
+        </message>
+    </context>
+    <context>
+        <name>UserEditWidget</name>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Save &amp;&amp; send</source>
+            <translation>保存并发送</translation>
+        </message>
+        <message>
+            <source>Send this as a new version (Ctrl+Enter)</source>
+            <translation>作为新版本发送（Ctrl+Enter）</translation>
+        </message>
+    </context>
+    <context>
+        <name>UserMessageWidget</name>
+        <message>
+            <source>Edit (the answer is kept as a version)</source>
+            <translation>编辑（原回答会作为一个版本保留）</translation>
+        </message>
+    </context>
+    <context>
+        <name>VersionSwitcher</name>
+        <message>
+            <source>Previous version</source>
+            <translation>上一个版本</translation>
+        </message>
+        <message>
+            <source>Next version</source>
+            <translation>下一个版本</translation>
+        </message>
+        <message>
+            <source>Version {0} of {1}</source>
+            <translation>第 {0} 个版本，共 {1} 个</translation>
+        </message>
+    </context>
+    <context>
+        <name>ViewBar</name>
+        <message>
+            <source>{n} selected</source>
+            <translation>已选 {n} 个</translation>
+        </message>
+        <message>
+            <source>Chats</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>Archived</source>
+            <translation>已归档</translation>
+        </message>
+        <message>
+            <source>Trash</source>
+            <translation>回收站</translation>
+        </message>
+        <message>
+            <source>Deleted conversations, restorable until the automatic purge</source>
+            <translation>已删除的对话，自动清除之前都可以恢复</translation>
+        </message>
+        <message>
+            <source>Select</source>
+            <translation>多选</translation>
+        </message>
+        <message>
+            <source>Select several conversations</source>
+            <translation>选择多个对话</translation>
+        </message>
+        <message>
+            <source>All</source>
+            <translation>全选</translation>
+        </message>
+        <message>
+            <source>Move to</source>
+            <translation>移动到</translation>
+        </message>
+        <message>
+            <source>Archive</source>
+            <translation>归档</translation>
+        </message>
+        <message>
+            <source>Unarchive</source>
+            <translation>取消归档</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Restore</source>
+            <translation>恢复</translation>
+        </message>
+        <message>
+            <source>Delete forever</source>
+            <translation>永久删除</translation>
+        </message>
+        <message>
+            <source>Empty trash…</source>
+            <translation>清空回收站…</translation>
         </message>
     </context>
     <context>
@@ -656,6 +1557,91 @@ Your chats will appear here.</source>
         <message>
             <source>Ask anything, or start from one of these examples.</source>
             <translation>随便问点什么，或者从下面的示例开始。</translation>
+        </message>
+    </context>
+    <context>
+        <name>WorkspaceActions</name>
+        <message>
+            <source>Delete the workspace "{name}"? Its {n} conversation(s) will move to the trash, restorable into Mira BASE.</source>
+            <translation>删除工作区“{name}”？其中的 {n} 个对话将移到回收站，可恢复到 Mira BASE。</translation>
+        </message>
+        <message>
+            <source>Delete workspace</source>
+            <translation>删除工作区</translation>
+        </message>
+        <message>
+            <source>Workspace deleted; {n} conversation(s) moved to the trash.</source>
+            <translation>工作区已删除；{n} 个对话已移到回收站。</translation>
+        </message>
+    </context>
+    <context>
+        <name>WorkspaceDialog</name>
+        <message>
+            <source>Choose the root folder</source>
+            <translation>选择根文件夹</translation>
+        </message>
+        <message>
+            <source>New workspace</source>
+            <translation>新建工作区</translation>
+        </message>
+        <message>
+            <source>Edit workspace</source>
+            <translation>编辑工作区</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Colour</source>
+            <translation>颜色</translation>
+        </message>
+        <message>
+            <source>Root folder</source>
+            <translation>根文件夹</translation>
+        </message>
+        <message>
+            <source>e.g. Research</source>
+            <translation>例如：研究</translation>
+        </message>
+        <message>
+            <source>The default workspace keeps its name.</source>
+            <translation>默认工作区保留它的名称。</translation>
+        </message>
+        <message>
+            <source>Optional: files the agent may read</source>
+            <translation>可选：智能体可以读取的文件</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>创建</translation>
+        </message>
+        <message>
+            <source>Save</source>
+            <translation>保存</translation>
+        </message>
+    </context>
+    <context>
+        <name>WorkspaceListWidget</name>
+        <message>
+            <source>All chats</source>
+            <translation>全部对话</translation>
+        </message>
+        <message>
+            <source>Edit workspace…</source>
+            <translation>编辑工作区…</translation>
+        </message>
+        <message>
+            <source>Delete workspace…</source>
+            <translation>删除工作区…</translation>
+        </message>
+        <message>
+            <source>Mira BASE is the default workspace; it cannot be deleted.</source>
+            <translation>Mira BASE 是默认工作区，不能删除。</translation>
         </message>
     </context>
 </TS>

@@ -1,148 +1,198 @@
-"""Quick search benchmark (not collected by pytest): builds a data folder with
-N synthetic messages (English words and Chinese text mixed, spread over a year,
-in 10 workspaces' worth of threads) and times ``SearchService.search`` for
-typical queries, including the thread hop to the database worker.
+"""Search benchmark (issue 9 §1; folded in from the history engineer's
+standalone script): ``SearchService.search`` on 1,000,000 messages in 20,000
+threads (quick: 5,000 in 500), mixed English and Chinese, against the floor
+— a bare FTS5 ``MATCH`` on the same file for the same candidate window (the
+200 newest matching messages and titles, text included), on its own
+connection, without joins, filters, ranking or snippets.
 
-    .venv/bin/python tests/benchmarks/bench_search.py --messages 200000 [--dir DIR]
+Twenty queries whose terms are all three characters or longer (what the
+trigram index can match, so the floor can answer them too), each run in
+several rounds with Mira and the floor interleaved; p50 / p95 over every
+sample. Queries with a shorter term cannot use the index at all (storage scans
+the newest 50,000 messages instead); they are timed separately, without a floor.
 
-A data folder that already holds the messages is reused (``--dir``)."""
+    .venv/bin/python -m tests.benchmarks.bench_search [--quick] [--dir DIR]"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
-import random
 import sqlite3
 import statistics
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from mira_desktop.bootstrap import build_services
-from mira_desktop.core.ids import format_time, new_id
-from mira_desktop.storage.database import DB_FILENAME, open_database
+from mira_desktop.services.search import parse_query
+from mira_desktop.storage.database import DB_FILENAME
+from mira_desktop.storage.search_sql import match_expression
+
+from .common import Figure, dataset, db_mb, percentile, summary_ms
 
 log = logging.getLogger(__name__)
 
-_WORD_TEXT = (
-    "the of and to in is you that it he was for on are as with his they at be this have from"
-    " or one had by word but not what all were we when your can said there use an each which"
-    " she do how their if will up other about out many then them these so some her would make"
-    " like him into time has look two more write go see number no way could people my than first"
-    " water been call who oil its now find long down day did get come made may part python error"
-    " database server model learning machine network function variable install config memory"
-    " thread window search index query result token stream provider answer question context"
-)
-WORDS = _WORD_TEXT.split(" ")
-CJK = "我们今天讨论了人工智能和机器学习的最新进展数据库服务器模型网络函数变量安装配置内存线程窗口搜索索引查询结果问题回答上下文中文测试桌面助手"
-PHRASES = ["机器学习", "人工智能", "数据库", "学习", "深度学习", "自然语言处理"]
 QUERIES = [
+    "database",
     "learning",
     "machine learning",
     "python error",
-    "学习",
-    "机器学习",
-    "数据库 server",
+    '"search index"',
+    "deploy release",
+    "token stream",
+    "customer invoice",
+    "vector embedding",
+    "schema migration",
+    "Docker",
     "zzqxyw",
-    "ok",
-    "qz",
-    "鬼",
-    '"config memory"',
+    "机器学习",
+    "数据库",
+    "深度学习",
+    "自然语言处理",
+    "人工智能 服务器",
+    "性能优化",
+    "数据库 server",
+    "Python 机器学习",
 ]
+SHORT_QUERIES = ["学习", "Qt", "ok", "数据 库"]
+WINDOW = 200
 
 
-def _text(rng: random.Random) -> str:
-    parts: list[str] = []
-    for _ in range(rng.randint(4, 14)):
-        if rng.random() < 0.7:
-            parts.append(" ".join(rng.choices(WORDS, k=rng.randint(2, 6))))
-        else:
-            chars = "".join(rng.choices(CJK, k=rng.randint(3, 10)))
-            parts.append(chars + (rng.choice(PHRASES) if rng.random() < 0.2 else ""))
-    return ", ".join(parts)
+def sizes(quick: bool) -> tuple[int, int]:
+    """(threads, messages per thread) of the data set."""
+    return (500, 10) if quick else (20_000, 50)
 
 
-def populate(data_dir: Path, messages: int, per_thread: int = 20) -> None:
-    db = open_database(data_dir)
-    if db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] >= messages:
-        return
-    db.conn.close()
-    rng = random.Random(5)
-    conn = sqlite3.connect(data_dir / DB_FILENAME)
-    ws = conn.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()[0]
-    start = datetime.now(UTC) - timedelta(days=365)
-    step = timedelta(days=365) / messages
-    conn.execute("BEGIN")
-    for t in range(messages // per_thread):
-        tid, moment = new_id(), start + step * t * per_thread
-        title = " ".join(rng.choices(WORDS, k=3)) + (
-            "" if rng.random() < 0.5 else rng.choice(PHRASES)
-        )
-        conn.execute(
-            "INSERT INTO threads(id, title, workspace_id, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (tid, title, ws, format_time(moment), format_time(moment + step * per_thread)),
-        )
-        rows = [
-            (
-                new_id(),
-                tid,
-                "user" if i % 2 == 0 else "assistant",
-                _text(rng),
-                format_time(moment + step * i),
-                format_time(moment + step * i),
-            )
-            for i in range(per_thread)
-        ]
-        conn.executemany(
-            "INSERT INTO messages(id, thread_id, role, text, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-    conn.execute("COMMIT")
-    conn.execute("PRAGMA optimize")
-    conn.close()
+class Floor:
+    """The bare FTS5 query on a separate connection."""
+
+    def __init__(self, path: Path) -> None:
+        self._conn = sqlite3.connect(str(path))
+
+    def search(self, query: str) -> int:
+        match = match_expression(parse_query(query).terms)
+        if match is None:
+            return 0
+        messages = self._conn.execute(
+            "SELECT rowid, text FROM messages_fts WHERE messages_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT ?",
+            (match, WINDOW),
+        ).fetchall()
+        titles = self._conn.execute(
+            "SELECT rowid, title FROM threads_fts WHERE threads_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT ?",
+            (match, WINDOW),
+        ).fetchall()
+        return len(messages) + len(titles)
+
+    def close(self) -> None:
+        self._conn.close()
 
 
-async def measure(data_dir: Path, runs: int) -> None:
-    services = build_services(data_dir)
+async def _measure(folder: Path, rounds: int) -> dict[str, Any]:
+    services = build_services(folder)
+    floor = Floor(folder / DB_FILENAME)
+    mira: dict[str, list[float]] = {q: [] for q in QUERIES}
+    bare: dict[str, list[float]] = {q: [] for q in QUERIES}
+    hits: dict[str, int] = {}
+    short: list[float] = []
     try:
-        for since in (None, "week", "quarter"):
-            for query in QUERIES:
-                await services.search.search(query, since=since)  # warm the page cache
-                times, hits = [], 0
-                for _ in range(runs):
-                    began = time.perf_counter()
-                    hits = len(await services.search.search(query, since=since))
-                    times.append((time.perf_counter() - began) * 1000)
-                times.sort()
-                p95 = times[int(len(times) * 0.95) - 1]
-                print(
-                    f"{query!r:22} since={since!s:8} hits={hits:3}"
-                    f"  p50={statistics.median(times):6.1f} ms  p95={p95:6.1f} ms"
-                )
+        for query in QUERIES + SHORT_QUERIES:  # warm the page cache and the planner
+            await services.search.search(query)
+            floor.search(query)
+        for n in range(rounds):
+            for query in QUERIES if n % 2 == 0 else reversed(QUERIES):
+                started = time.perf_counter()
+                found = await services.search.search(query)
+                mira[query].append(time.perf_counter() - started)
+                hits[query] = len(found)
+                started = time.perf_counter()
+                floor.search(query)
+                bare[query].append(time.perf_counter() - started)
+            for query in SHORT_QUERIES:
+                started = time.perf_counter()
+                await services.search.search(query)
+                short.append(time.perf_counter() - started)
     finally:
+        floor.close()
         await services.aclose()
+    per_query = {
+        q: {
+            "mira_ms": round(statistics.median(mira[q]) * 1000, 2),
+            "floor_ms": round(statistics.median(bare[q]) * 1000, 2),
+            "hits": hits.get(q, 0),
+        }
+        for q in QUERIES
+    }
+    return {
+        "mira": [s for q in QUERIES for s in mira[q]],
+        "floor": [s for q in QUERIES for s in bare[q]],
+        "short": short,
+        "per_query": per_query,
+    }
+
+
+def run(quick: bool, root: Path) -> dict[str, Any]:
+    threads, messages = sizes(quick)
+    data = dataset(root, "search", [(threads, messages)])
+    folder = Path(data["dir"])
+    measured = asyncio.run(_measure(folder, 2 if quick else 6))
+    mira, floor, short = measured["mira"], measured["floor"], measured["short"]
+    figures = [
+        Figure(
+            "search p50",
+            percentile(mira, 0.5) * 1000,
+            "ms",
+            percentile(floor, 0.5) * 1000,
+            "bare FTS5 MATCH p50",
+        ),
+        Figure(
+            "search p95",
+            percentile(mira, 0.95) * 1000,
+            "ms",
+            percentile(floor, 0.95) * 1000,
+            "bare FTS5 MATCH p95",
+            max_ratio=1.5,
+            max_value=30.0,
+        ),
+        Figure(
+            "search p95, terms < 3 chars",
+            percentile(short, 0.95) * 1000,
+            "ms",
+            note="no index can serve these: a scan of the newest 50,000 messages; no floor",
+        ),
+    ]
+    slowest = sorted(
+        measured["per_query"].items(), key=lambda item: item[1]["mira_ms"], reverse=True
+    )
+    return {
+        "figures": [f.to_dict() for f in figures],
+        "details": {
+            "threads": threads,
+            "messages": threads * messages,
+            "db_mb": db_mb(folder),
+            "seed_seconds": data.get("seed_seconds"),
+            "reused_data": data.get("reused"),
+            "queries": len(QUERIES),
+            "mira": summary_ms(mira),
+            "floor": summary_ms(floor),
+            "short_terms": summary_ms(short),
+            "slowest_queries": dict(slowest[:5]),
+            "per_query": measured["per_query"],
+        },
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--messages", type=int, default=200_000)
-    parser.add_argument("--runs", type=int, default=40)
-    parser.add_argument("--dir", type=Path)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="5,000 messages")
+    parser.add_argument("--dir", type=Path, help="data root to keep and reuse")
     args = parser.parse_args()
-    data_dir = args.dir or Path(tempfile.mkdtemp(prefix="mira-bench-"))
-    data_dir.mkdir(parents=True, exist_ok=True)
-    began = time.perf_counter()
-    populate(data_dir, args.messages)
-    size = (data_dir / DB_FILENAME).stat().st_size / 1e6
-    print(
-        f"{args.messages} messages in {data_dir} ({size:.0f} MB), ready in "
-        f"{time.perf_counter() - began:.0f} s"
-    )
-    asyncio.run(measure(data_dir, args.runs))
+    root = args.dir or Path(tempfile.mkdtemp(prefix="mira-bench-search-"))
+    print(json.dumps(run(args.quick, root), indent=2, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -240,3 +240,12 @@ def test_messages_round_trip_and_bad_ones_are_rejected() -> None:
 def test_received_notice(qapp: object) -> None:
     assert received_notice(["/a"]) == "Received 1 file"
     assert received_notice(["/a", "/b"]) == "Received 2 files"
+
+
+def test_file_open_events_become_received_files(qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtGui import QFileOpenEvent
+
+    instance = SingleInstance(tmp_path)
+    with qtbot.waitSignal(instance.files_received, timeout=1000) as received:
+        assert instance.eventFilter(instance, QFileOpenEvent("/Users/me/notes.md"))
+    assert received.args == [["/Users/me/notes.md"]]

@@ -346,3 +346,27 @@ def anthropic_error(
     return json_reply(
         {"type": "error", "error": {"type": type, "message": message}}, status, headers
     )
+
+
+# --------------------------------------------------------------------------- knowledge bases
+
+
+def openai_embeddings(vectors: Sequence[Sequence[float]], model: str = "embed-test") -> Reply:
+    """A ``POST /v1/embeddings`` answer: one ``data`` item per vector (in order)."""
+    data = [
+        {"object": "embedding", "index": i, "embedding": list(v)} for i, v in enumerate(vectors)
+    ]
+    usage = {"prompt_tokens": 8 * len(vectors), "total_tokens": 8 * len(vectors)}
+    return json_reply({"object": "list", "data": data, "model": model, "usage": usage})
+
+
+def ollama_embed(vectors: Sequence[Sequence[float]], model: str = "embed-test") -> Reply:
+    """A ``POST /api/embed`` answer of Ollama: ``{"model", "embeddings": [...]}``."""
+    return json_reply({"model": model, "embeddings": [list(v) for v in vectors]})
+
+
+def rerank_results(pairs: Sequence[tuple[int, float]], model: str = "rerank-test") -> Reply:
+    """A Jina/Cohere-style ``POST /v1/rerank`` answer: ``results`` of
+    ``{"index", "relevance_score"}`` as given."""
+    results = [{"index": i, "relevance_score": s} for i, s in pairs]
+    return json_reply({"model": model, "results": results, "usage": {"total_tokens": 10}})

@@ -8,13 +8,37 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+import qasync
+import shiboken6
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.ui.controllers.event_loop import new_event_loop
 
 
+def _test_loop() -> qasync.QEventLoop:
+    """A fresh qasync loop per test whose ``close()`` also frees its timer object.
+
+    qasync's ``close()`` only flags its ``_SimpleTimer`` QObject as stopped: Qt
+    timers of pending ``call_later`` handles stay registered. When the garbage
+    collector later frees that object from another thread (the database worker,
+    the loopback server), Qt cannot unregister them, and its next timer pass
+    delivers an event to freed memory (a segfault in a later test). Deleting the
+    object here, on the GUI thread, unregisters them."""
+    loop = new_event_loop(QApplication.instance() or QApplication([]))
+    close = loop.close
+
+    def close_and_free_timers() -> None:
+        close()
+        timer = getattr(loop, "_timer", None)
+        if timer is not None and shiboken6.isValid(timer):
+            shiboken6.delete(timer)
+
+    loop.close = close_and_free_timers  # type: ignore[method-assign]
+    return loop
+
+
 def pytest_asyncio_loop_factories(config, item):  # type: ignore[no-untyped-def]
-    return {"qasync": lambda: new_event_loop(QApplication.instance() or QApplication([]))}
+    return {"qasync": _test_loop}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

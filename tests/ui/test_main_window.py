@@ -48,6 +48,8 @@ async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Se
     await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
     await built.store.save_listed_models("Local", ["m1", "m2"])
     await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
+    # no automatic title calls: they would take the loopback replies queued for answers
+    await built.settings.set("chat.auto_title", False)
     yield built
     await built.aclose()
 

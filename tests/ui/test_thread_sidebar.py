@@ -73,7 +73,7 @@ def make_sidebar(qtbot, source: FakeThreadSource, page_size: int = 20) -> Thread
     model = ThreadListModel(source.fetch_page, source.count, page_size=page_size)
     sidebar = ThreadSidebar(model)
     qtbot.addWidget(sidebar)
-    sidebar.resize(280, 360)
+    sidebar.resize(280, 600)
     sidebar.show()
     return sidebar
 
@@ -216,7 +216,7 @@ async def test_user_selection_emits_but_programmatic_does_not(qtbot) -> None:
     assert chosen == []
     assert sidebar.selected_thread_id() == "t00002"
 
-    rect = sidebar.list_view.visualRect(model.index(3))
+    rect = sidebar.list_view.visualRect(sidebar.grouped.index(3))
     qtbot.mouseClick(sidebar.list_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert chosen == ["t00003"]
 

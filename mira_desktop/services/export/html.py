@@ -60,6 +60,10 @@ class _Page:
     def __init__(self, renderer: MarkdownRenderer, for_print: bool) -> None:
         self.renderer = renderer
         self.for_print = for_print
+        # Qt's rich text knows no HTML5 sectioning elements: plain divs in print
+        self.article, self.header_tag, self.footer_tag = (
+            ("div", "div", "div") if for_print else ("article", "header", "footer")
+        )
 
     def thinking(self, message: Message) -> str:
         took = duration_text(message.thinking_ms)
@@ -87,7 +91,8 @@ class _Page:
         if str(message.status) != "complete":
             status = escape(str(message.status))
             bits.append(f'<span class="badge {status}">{status}</span>')
-        return f"<header>{''.join(bits)}</header>"
+        tag = self.header_tag
+        return f'<{tag} class="head">{" ".join(bits)}</{tag}>'
 
     def extras(self, message: Message, attachments: Sequence[AttachmentRecord]) -> list[str]:
         out = []
@@ -128,8 +133,9 @@ class _Page:
         parts.append(self.body(message))
         parts.extend(self.extras(message, attachments))
         facts = " · ".join(f"{label}: {escape(v)}" for label, v in diagnostics_line(message))
-        parts.append(f'<footer class="diag">{facts}</footer>')
-        return f'<article class="msg {css}" id="m-{escape(message.id)}">{"".join(parts)}</article>'
+        parts.append(f'<{self.footer_tag} class="diag">{facts}</{self.footer_tag}>')
+        tag = self.article
+        return f'<{tag} class="msg {css}" id="m-{escape(message.id)}">{"".join(parts)}</{tag}>'
 
 
 def _facts(snapshot: ThreadSnapshot, meta: ExportMeta, tree: TreeLayout) -> str:

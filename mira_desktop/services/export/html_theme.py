@@ -14,6 +14,7 @@ used by the window's Print / Save as PDF)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -128,7 +129,7 @@ table.facts th { white-space: nowrap; }
 .msg { border: 1px solid var(--border); border-radius: 10px; padding: 12px 16px; margin: 14px 0;
   background: var(--card-bg); color: var(--text-fg); }
 .msg.user { background: var(--user-bg); }
-.msg > header { display: flex; flex-wrap: wrap; gap: 8px; align-items: baseline; margin-bottom: 6px; }
+.msg > .head { display: flex; flex-wrap: wrap; gap: 8px; align-items: baseline; margin-bottom: 6px; }
 .who { font-weight: 600; color: var(--accent-fg); }
 .badge { font-size: 0.8em; padding: 0 8px; border-radius: 999px; background: var(--badge-bg);
   color: var(--text-fg); }
@@ -195,6 +196,7 @@ def token_css(scope: str = ".hl") -> str:
     return "\n".join(lines)
 
 
+@functools.cache
 def stylesheet() -> str:
     """The whole stylesheet of an exported page."""
     return "\n".join(
@@ -217,6 +219,7 @@ def stylesheet() -> str:
 _VAR = re.compile(r"var\(--([a-z0-9-]+)\)")
 
 
+@functools.cache
 def resolved_css() -> str:
     """The light stylesheet without custom properties, media queries or the
     theme toggle (for Qt's rich-text printing)."""

@@ -1,39 +1,66 @@
-"""The composer: the multi-line box where a message is written and sent.
+"""The composer: the box where a message is written, given its attachments and sent.
 
-Owns the keyboard contract of sending (Enter sends, Shift+Enter inserts a new line,
-Esc stops a running answer), IME safety (while an input method is composing — a
-non-empty preedit string — Enter belongs to the input method and never sends), the
-Send/Stop button, the auto-growing height (up to eight lines) and the disabled state
-with a visible reason. It only emits intents (``send_requested``, ``stop_requested``);
-the controller decides what they do. Enter while an answer is running still emits
-``send_requested``: PRODUCT.md §5 says the controller then stops that answer and sends.
+Owns the Send/Stop button, the disabled state with a visible reason, and what
+sits around the text (``composer_edit.ComposerTextEdit`` owns the keyboard
+contract: Enter sends, Shift+Enter breaks the line, an IME preedit owns Enter):
+the attachment chips (``attachment_strip``), the paperclip button (the system
+file dialog), drops onto the box, the inline reason a file was refused, the
+confirm bar for a send that needs a word first (``confirm_bar``), the context
+meter ring beside Send, and the two suggestion popups (``@`` files, ``/``
+commands) whose keys it routes first. It only emits intents
+(``send_requested``, ``stop_requested``, ``files_chosen``, ``image_pasted``,
+``attachment_remove_requested``); the window's composer actions decide what
+they do. Enter while an answer is running still emits ``send_requested``:
+PRODUCT.md §5 says the controller then stops that answer and sends.
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QInputMethodEvent, QKeyEvent, QTextCursor
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QIcon,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QPixmap,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from mira_desktop.ui.theme import set_style_property
+from mira_desktop.ui.widgets.context_meter import ContextMeterWidget
+
+from .attachment_strip import AttachmentStrip
+from .composer_edit import MAX_LINES, MIN_LINES, ComposerTextEdit
+from .confirm_bar import SendConfirmBar
+from .file_drop import FileDropFilter
+from .suggestion_popup import PopupKeyFilter, SuggestionPopup
 
 log = logging.getLogger(__name__)
 
-MIN_LINES = 2
-MAX_LINES = 8
-_ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-_NEWLINE_MODIFIERS = Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.AltModifier
+__all__ = ["MAX_LINES", "MIN_LINES", "ComposerTextEdit", "ComposerWidget", "standard_reason"]
+
+#: what the file dialog offers first (PRODUCT.md §7); everything else is one choice away
+_PATTERNS = (
+    "*.png *.jpg *.jpeg *.webp *.gif *.pdf *.docx *.pptx *.xlsx *.txt *.md *.markdown "
+    "*.csv *.tsv *.json *.yaml *.yml *.toml *.ini *.cfg *.conf *.log *.xml *.html *.css "
+    "*.py *.js *.ts *.tsx *.jsx *.java *.c *.h *.cpp *.hpp *.cs *.go *.rs *.rb *.php "
+    "*.sh *.sql *.kt *.swift"
+)
 
 
 def standard_reason(kind: str) -> str:
@@ -54,90 +81,45 @@ def standard_reason(kind: str) -> str:
     return texts.get(kind, kind)
 
 
-class ComposerTextEdit(QPlainTextEdit):
-    """Plain-text editor that turns Enter into ``submitted`` unless an IME is composing."""
-
-    submitted = Signal()
-    escape_pressed = Signal()
-    focus_changed = Signal(bool)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._preedit = ""
-        self.setObjectName("ComposerEdit")
-        self.setTabChangesFocus(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.document().documentLayout().documentSizeChanged.connect(self._update_height)
-        self._update_height()
-
-    def is_composing(self) -> bool:
-        """True while an input method shows uncommitted (preedit) text."""
-        return bool(self._preedit)
-
-    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
-        self._preedit = event.preeditString()
-        super().inputMethodEvent(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() in _ENTER_KEYS:
-            self._handle_enter(event)
-            return
-        if event.key() == Qt.Key.Key_Escape and not self._preedit:
-            self.escape_pressed.emit()
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def _handle_enter(self, event: QKeyEvent) -> None:
-        event.accept()
-        if self._preedit:
-            return  # the input method owns Enter while composing (it commits the text)
-        if event.modifiers() & _NEWLINE_MODIFIERS:
-            self.textCursor().insertBlock()
-            self.ensureCursorVisible()
-            return
-        self.submitted.emit()
-
-    def focusInEvent(self, event: QFocusEvent) -> None:
-        super().focusInEvent(event)
-        self.focus_changed.emit(True)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        super().focusOutEvent(event)
-        self.focus_changed.emit(False)
-
-    def clear(self) -> None:
-        self._preedit = ""
-        super().clear()
-
-    def visual_line_count(self) -> int:
-        # QPlainTextDocumentLayout measures its document in lines, not pixels.
-        lines = int(self.document().documentLayout().documentSize().height())
-        return max(1, lines)
-
-    def _update_height(self) -> None:
-        lines = min(max(self.visual_line_count(), MIN_LINES), MAX_LINES)
-        margins = self.contentsMargins()
-        chrome = int(2 * self.document().documentMargin()) + margins.top() + margins.bottom()
-        height = lines * self.fontMetrics().lineSpacing() + chrome + 2
-        if self.height() != height or self.minimumHeight() != height:
-            self.setFixedHeight(height)
-
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._update_height()
+def paperclip_icon(colour: QColor, size: int = 18, ratio: float = 2.0) -> QIcon:
+    """A paperclip drawn with the palette's text colour (no icon font needed)."""
+    pixmap = QPixmap(int(size * ratio), int(size * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    path = QPainterPath(QPointF(9.5, 5.0))
+    path.lineTo(9.5, 11.5)
+    path.arcTo(QRectF(6.5, 10.0, 3.0, 3.0), 0, -180)
+    path.lineTo(6.5, 3.5)
+    path.arcTo(QRectF(6.5, 0.75, 5.5, 5.5), 180, -180)
+    path.lineTo(12.0, 12.0)
+    path.arcTo(QRectF(4.0, 8.0, 8.0, 8.0), 0, -180)
+    path.lineTo(4.0, 6.0)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(QPointF(size / 2, size / 2))
+    painter.rotate(40)
+    painter.scale(size / 18, size / 18)
+    painter.translate(QPointF(-8, -8.5))
+    pen = QPen(colour, 1.5)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    painter.setPen(pen)
+    painter.drawPath(path)
+    painter.end()
+    return QIcon(pixmap)
 
 
 class ComposerWidget(QWidget):
-    """Message input with a Send/Stop button. Signals: ``send_requested(str)``,
-    ``stop_requested()``."""
+    """Message input with chips, the paperclip, the meter ring and Send/Stop.
+    Signals: ``send_requested(str)``, ``stop_requested()``, ``files_chosen(list)``,
+    ``image_pasted(QImage)``, ``attachment_remove_requested(str)``,
+    ``draft_changed()`` (text or chips changed)."""
 
     send_requested = Signal(str)
     stop_requested = Signal()
+    files_chosen = Signal(list)
+    image_pasted = Signal(QImage)
+    attachment_remove_requested = Signal(str)
+    draft_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -152,28 +134,73 @@ class ComposerWidget(QWidget):
         self.reason_label.setObjectName("ComposerReason")
         self.reason_label.setWordWrap(True)
         self.reason_label.hide()
+        self._build_attachment_parts()
         self._build_layout()
-        self.editor.submitted.connect(self._submit)
-        self.editor.escape_pressed.connect(self._on_escape)
-        self.editor.textChanged.connect(self._update_button)
-        self.editor.focus_changed.connect(self._on_focus_changed)
-        self.send_button.clicked.connect(self._on_button_clicked)
+        self._build_popups()
+        self._connect()
         self._retranslate()
         self._update_button()
+
+    def _build_attachment_parts(self) -> None:
+        self.strip = AttachmentStrip(self)
+        self.attach_button = QToolButton(self)
+        self.attach_button.setObjectName("AttachButton")
+        self.attach_button.setAutoRaise(True)
+        self.attach_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.attach_button.setIconSize(QSize(18, 18))
+        self.meter = ContextMeterWidget(self)
+        self.confirm_bar = SendConfirmBar(self)
+        self.attach_error = QLabel(self)
+        self.attach_error.setObjectName("ComposerAttachError")
+        self.attach_error.setWordWrap(True)
+        self.attach_error.setTextFormat(Qt.TextFormat.PlainText)
+        self.attach_error.setProperty("status", "error")
+        self.attach_error.hide()
+        self._drops = FileDropFilter(self)
+        self._drops.watch(self)
 
     def _build_layout(self) -> None:
         self.frame = QFrame(self)
         self.frame.setObjectName("ComposerFrame")
-        inner = QHBoxLayout(self.frame)
-        inner.setContentsMargins(12, 8, 8, 8)
-        inner.setSpacing(8)
-        inner.addWidget(self.editor, 1)
-        inner.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(8)
+        row.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignBottom)
+        row.addWidget(self.editor, 1)
+        row.addWidget(self.meter, 0, Qt.AlignmentFlag.AlignBottom)
+        row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
+        inner = QVBoxLayout(self.frame)
+        inner.setContentsMargins(8, 8, 8, 8)
+        inner.setSpacing(6)
+        inner.addWidget(self.strip)
+        inner.addLayout(row)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 6, 16, 12)
         outer.setSpacing(6)
         outer.addWidget(self.reason_label)
+        outer.addWidget(self.confirm_bar)
         outer.addWidget(self.frame)
+        outer.addWidget(self.attach_error)
+
+    def _build_popups(self) -> None:
+        self.mention_popup = SuggestionPopup(self.frame, "MentionPopup")
+        self.command_popup = SuggestionPopup(self.frame, "CommandPopup")
+        self._popup_keys = PopupKeyFilter([self.command_popup, self.mention_popup], self)
+        self.editor.installEventFilter(self._popup_keys)
+
+    def _connect(self) -> None:
+        self.editor.submitted.connect(self._submit)
+        self.editor.escape_pressed.connect(self._on_escape)
+        self.editor.textChanged.connect(self._on_text_changed)
+        self.editor.focus_changed.connect(self._on_focus_changed)
+        self.editor.files_pasted.connect(self.files_chosen)
+        self.editor.image_pasted.connect(self.image_pasted)
+        self._drops.files_dropped.connect(self.files_chosen)
+        self._drops.image_dropped.connect(self.image_pasted)
+        self.send_button.clicked.connect(self._on_button_clicked)
+        self.attach_button.clicked.connect(self.choose_files)
+        self.strip.remove_requested.connect(self.attachment_remove_requested)
+        self.strip.changed.connect(self._on_chips_changed)
 
     # ---- public API ---------------------------------------------------------
     def text(self) -> str:
@@ -211,16 +238,43 @@ class ComposerWidget(QWidget):
         self.reason_label.setVisible(disabled)
         self.editor.setReadOnly(disabled)
         self.editor.setEnabled(not disabled)
+        self.attach_button.setEnabled(not disabled)
         self._update_button()
+
+    def set_attach_error(self, text: str) -> None:
+        """Show why a file was refused under the box (``""`` hides it)."""
+        self.attach_error.setText(text)
+        self.attach_error.setVisible(bool(text))
+
+    def has_chips(self) -> bool:
+        return bool(self.strip.chip_keys())
+
+    def chips_ready(self) -> bool:
+        return all(chip.is_ready() for chip in self.strip.chips())
+
+    def choose_files(self) -> None:
+        """The system file dialog (a fresh turn of the event loop: a click)."""
+        paths, _ = QFileDialog.getOpenFileNames(
+            self,
+            self.tr("Attach files"),
+            "",
+            self.tr("Images and documents ({0});;All files (*)").format(_PATTERNS),
+        )
+        if paths:
+            self.files_chosen.emit(list(paths))
 
     # ---- behaviour ----------------------------------------------------------
     def _submit(self) -> None:
-        if self._reason is not None:
+        if self._reason is not None or self.confirm_bar.is_asking():
             return
         text = self.text().strip()
-        if not text:
+        if not text and not self.has_chips():
             return
+        if not self.chips_ready():
+            return  # a file is still being read; its chip says so
         log.debug("send requested (%d chars, running=%s)", len(text), self._running)
+        self.command_popup.close_popup()
+        self.mention_popup.close_popup()
         self.send_requested.emit(text)
         self.editor.clear()
 
@@ -237,16 +291,31 @@ class ComposerWidget(QWidget):
     def _on_focus_changed(self, focused: bool) -> None:
         set_style_property(self.frame, "focused", focused)
 
+    def _on_text_changed(self) -> None:
+        self._update_button()
+        self.draft_changed.emit()
+
+    def _on_chips_changed(self) -> None:
+        self._update_button()
+        self.draft_changed.emit()
+
     def _update_button(self) -> None:
         if self._running:
             self.send_button.setEnabled(True)
         else:
-            has_text = bool(self.text().strip())
-            self.send_button.setEnabled(self._reason is None and has_text)
+            has_content = bool(self.text().strip()) or self.has_chips()
+            ready = self.chips_ready()
+            self.send_button.setEnabled(self._reason is None and has_content and ready)
 
     def _retranslate(self) -> None:
         self.editor.setPlaceholderText(
             self.tr("Message Mira… (Enter to send, Shift+Enter for a new line)")
+        )
+        self.attach_button.setToolTip(
+            self.tr("Attach files (you can also drop or paste them, or type @ to search)")
+        )
+        self.attach_button.setIcon(
+            paperclip_icon(self.palette().color(QPalette.ColorRole.ButtonText))
         )
         if self._running:
             self.send_button.setText(self.tr("Stop"))
@@ -256,6 +325,6 @@ class ComposerWidget(QWidget):
             self.send_button.setToolTip(self.tr("Send the message (Enter)"))
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
+        if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.PaletteChange):
             self._retranslate()
         super().changeEvent(event)

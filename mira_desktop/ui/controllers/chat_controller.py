@@ -1,5 +1,11 @@
-"""``ChatController``: runs ``ChatService.send`` for the window and re-emits its
-events as Qt signals, keyed by the thread (or draft) id.
+"""``ChatController``: runs ``ChatService.send`` (and the tree's other ways to
+start a run: ``edit``, ``regenerate``, ``redirect``) for the window and re-emits
+their events as Qt signals, keyed by the thread (or draft) id.
+
+A redirect (busy input) starts a new run for a key whose old run is still
+winding down: each run keeps its own :class:`LiveRun`, so the old run's last
+events still arrive (its answer ends ``stopped``) while ``live(key)`` and
+``is_running(key)`` already follow the new one.
 
 It also keeps each run's live state (the answer and thinking so far), so a
 window that switches away from a streaming thread and back shows the text that
@@ -8,6 +14,8 @@ arrived meanwhile, not only what the coalesced database writes hold."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
@@ -15,6 +23,8 @@ from PySide6.QtCore import QObject, Signal
 from ...core.events import (
     AssistantMessageStarted,
     ChatEvent,
+    Compacted,
+    Compacting,
     Completed,
     Failed,
     RunStarted,
@@ -22,9 +32,11 @@ from ...core.events import (
     TextDelta,
     ThinkingDelta,
     ThreadCreated,
+    UserMessageSaved,
 )
 from ...core.models import Message, MessageRole, MessageStatus
 from ...services.chat import ChatService, SendRequest
+from ...services.regenerate import RegenerateRequest
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -42,6 +54,12 @@ class LiveRun:
     persisted: bool = False
     finished: bool = False
     draft_text: str = ""
+    #: "send", "edit", "regenerate" or "redirect" (what the window asked for)
+    kind: str = "send"
+    #: a welcome draft: nothing is in the database until the answer begins
+    draft: bool = False
+    #: the user message is in the database (its attachments belong to it now)
+    user_saved: bool = False
 
     def assistant_now(self) -> Message | None:
         if self.assistant is None:
@@ -57,6 +75,9 @@ class ChatController(QObject):
     thinking_delta = Signal(str, str, str)  # key, message id, text
     run_finished = Signal(str, object)  # key, Completed | Stopped | Failed
     running_changed = Signal(str, bool)  # key, running
+    user_saved = Signal(str, object)  # key, Message (the user message is written)
+    compacting = Signal(str, object)  # key, Compacting (automatic compaction began)
+    compacted = Signal(str, object)  # key, Compacted (its card was written)
 
     def __init__(self, chat: ChatService, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -75,9 +96,38 @@ class ChatController(QObject):
 
     def send(self, key: str, request: SendRequest) -> None:
         """Start a run for ``key`` (the thread id, or the draft id for a new chat)."""
-        self._live[key] = LiveRun(key=key, draft_text=request.text)
-        self._tasks.start(self._consume(key, request), key=f"run:{key}")
-        self.running_changed.emit(key, True)
+        live = LiveRun(key=key, draft_text=request.text, draft=request.thread_id is None)
+        self._start(live, self._chat.send(request))
+
+    def edit(
+        self,
+        key: str,
+        thread_id: str,
+        message_id: str,
+        text: str,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        """Edit → branch: ``text`` becomes a new version of user message ``message_id``."""
+        events = self._chat.edit(thread_id, message_id, text, provider=provider, model=model)
+        self._start(LiveRun(key=key, draft_text=text, kind="edit"), events)
+
+    def regenerate(self, key: str, request: RegenerateRequest) -> None:
+        """A new version of an answer (the presets of ``services/regenerate.py``)."""
+        self._start(LiveRun(key=key, kind="regenerate"), self._chat.regenerate(request))
+
+    def redirect(self, key: str, request: SendRequest) -> None:
+        """Busy input: stop the run of ``key`` (its answer is kept, stopped) and
+        send ``request.text`` after it."""
+        live = LiveRun(
+            key=key, draft_text=request.text, kind="redirect", draft=request.thread_id is None
+        )
+        self._start(live, self._chat.redirect(request))
+
+    def _start(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
+        self._live[live.key] = live
+        self._tasks.start(self._consume(live, events), key=f"run:{live.key}")
+        self.running_changed.emit(live.key, True)
 
     def stop(self, key: str | None) -> bool:
         return bool(key) and self._chat.stop(key)
@@ -85,16 +135,18 @@ class ChatController(QObject):
     def stop_thinking(self, key: str | None) -> bool:
         return bool(key) and self._chat.stop_thinking(key)
 
-    async def _consume(self, key: str, request: SendRequest) -> None:
+    async def _consume(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
         try:
-            async for event in self._chat.send(request):
-                self._handle(key, event)
+            async with aclosing(events) as stream:
+                async for event in stream:
+                    self._handle(live, event)
         finally:
-            self._live.pop(key, None)
-            self.running_changed.emit(key, False)
+            if self._live.get(live.key) is live:  # not superseded by a redirect
+                del self._live[live.key]
+                self.running_changed.emit(live.key, False)
 
-    def _handle(self, key: str, event: ChatEvent) -> None:
-        live = self._live[key]
+    def _handle(self, live: LiveRun, event: ChatEvent) -> None:
+        key = live.key
         if isinstance(event, RunStarted):
             live.user_message = event.user_message
             live.assistant = _placeholder(event)
@@ -104,6 +156,13 @@ class ChatController(QObject):
             self.thread_created.emit(key, event.thread)
         elif isinstance(event, AssistantMessageStarted):
             self.assistant_started.emit(key, event.message)
+        elif isinstance(event, UserMessageSaved):
+            live.user_saved = True
+            self.user_saved.emit(key, event.message)
+        elif isinstance(event, Compacting):
+            self.compacting.emit(key, event)
+        elif isinstance(event, Compacted):
+            self.compacted.emit(key, event)
         elif isinstance(event, TextDelta):
             live.text += event.text
             self.text_delta.emit(key, _assistant_id(live), event.text)
@@ -134,4 +193,17 @@ def _placeholder(event: RunStarted) -> Message:
         status=MessageStatus.STREAMING,
         model=event.model,
         provider=event.provider,
+        data=_run_data(event),
     )
+
+
+def _run_data(event: RunStarted) -> dict[str, object] | None:
+    """What the answer's ``data`` will say about the run (the note of an
+    escalated Retry), for the placeholder shown while it streams."""
+    if not event.note:
+        return None
+    data: dict[str, object] = {"note": event.note}
+    if event.escalated_from:
+        data["escalated_from"] = event.escalated_from
+        data["escalated_to"] = {"provider": event.provider, "model": event.model}
+    return data

@@ -1,5 +1,5 @@
-"""The bar above the conversation: the thread's title (elided to fit), the model picker
-and a menu button whose menu the window fills.
+"""The bar above the conversation: the thread's title (elided to fit), the role picker
+(``role_picker.py``), the model picker and a menu button whose menu the window fills.
 
 ``ModelPickerWidget`` lists every configured model as "provider · model" and emits
 ``model_chosen(provider, model)`` only when the *user* picks one; programmatic changes
@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.models import ModelInfo
+
+from .role_picker import RolePickerButton
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +149,8 @@ class ModelPickerWidget(QComboBox):
 
 
 class HeaderWidget(QWidget):
-    """Title, model picker and menu button. Re-exposes ``model_chosen(provider, model)``."""
+    """Title, role picker, model picker and menu button. Re-exposes
+    ``model_chosen(provider, model)``; the role picker is ``role_picker``."""
 
     model_chosen = Signal(str, str)
 
@@ -159,6 +162,7 @@ class HeaderWidget(QWidget):
         self.title_label = ElidedLabel(self)
         self.title_label.setObjectName("ThreadTitle")
         self.model_picker = ModelPickerWidget(self)
+        self.role_picker = RolePickerButton(self)
         self.menu = QMenu(self)
         self.menu_button = QToolButton(self)
         self.menu_button.setObjectName("HeaderMenuButton")
@@ -174,6 +178,7 @@ class HeaderWidget(QWidget):
         layout.setContentsMargins(16, 8, 10, 8)
         layout.setSpacing(10)
         layout.addWidget(self.title_label, 1)
+        layout.addWidget(self.role_picker, 0)
         layout.addWidget(self.model_picker, 0)
         layout.addWidget(self.menu_button, 0)
 

@@ -1,17 +1,41 @@
-"""Painting of one sidebar row: title (elided), relative time on the right, a pin
-mark for pinned threads and a small spinning arc for threads streaming in the
-background. Also owns ``relative_time()``, the translated "5 min" / "Yesterday" labels.
-"""
+"""Painting of the sidebar's rows. A group header: a chevron and the group's
+name, muted, at the bottom of the row (the space above separates groups). A
+thread: title (elided), and on the right a spinner while it streams in the
+background, else the pin button — filled on pinned threads, outlined on the
+row under the mouse — else the relative time. In batch mode a check box comes
+first; in the "All" list a dot shows the thread's workspace colour. Inline
+rename uses a ``QLineEdit`` editor (Enter saves, Esc cancels).
+
+``hit()`` tells the view which mark a click landed on, so clicks on a pin, a
+check box or a header act without opening the thread. Also owns
+``relative_time()``, the translated "5 min" / "Yesterday" labels."""
 
 from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPalette, QPen
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QLineEdit,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
+from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
+from mira_desktop.ui.sidebar.row_painting import paint_check, paint_chevron, paint_dot, paint_pin
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 
 log = logging.getLogger(__name__)
@@ -21,6 +45,9 @@ TR_CONTEXT = "ThreadItemDelegate"  # translation context of this module's string
 _Index = QModelIndex | QPersistentModelIndex
 _H_PAD = 10
 _ROW_HEIGHT_LINES = 2.1
+_PIN = 16.0
+_CHECK = 15.0
+RENAME_LIMIT = 60
 
 
 def relative_time(iso: str, now: datetime | None = None) -> str:
@@ -50,39 +77,108 @@ def relative_time(iso: str, now: datetime | None = None) -> str:
     return local.strftime("%Y-%m-%d")
 
 
-class ThreadItemDelegate(QStyledItemDelegate):
-    """Draws sidebar rows; ``spinner_phase`` (0–359) is advanced by the sidebar's timer."""
+def _is_header(index: _Index) -> bool:
+    return index.data(GroupedThreadModel.KindRole) == "header"
 
-    def __init__(self, parent: object = None) -> None:
+
+class ThreadItemDelegate(QStyledItemDelegate):
+    """Draws sidebar rows; ``spinner_phase`` (0–359) is advanced by the sidebar's
+    timer; ``show_pin_button`` is off in the trash."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spinner_phase = 0
+        self.show_pin_button = True
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         height = int(QFontMetrics(option.font).height() * _ROW_HEIGHT_LINES)
         return QSize(200, max(height, 32))
 
+    # ---- geometry shared by painting and clicks ------------------------------------
+    @staticmethod
+    def _row_rect(option_rect: QRectF) -> QRectF:
+        return QRectF(option_rect).adjusted(4, 1, -4, -1)
+
+    def pin_rect(self, option_rect: QRectF) -> QRectF:
+        rect = self._row_rect(option_rect)
+        return QRectF(rect.right() - _H_PAD - _PIN + 2, rect.center().y() - _PIN / 2, _PIN, _PIN)
+
+    def hit(self, option_rect: QRectF, index: _Index, pos: QPointF) -> str | None:
+        """ "header", "check" (any click in batch mode), "pin" or None."""
+        if _is_header(index):
+            return "header"
+        if index.data(GroupedThreadModel.CheckedRole) is not None:
+            return "check"
+        if self.show_pin_button and not index.data(ThreadListModel.RunningRole):
+            if self.pin_rect(option_rect).adjusted(-4, -4, 4, 4).contains(pos):
+                return "pin"
+        return None
+
+    # ---- painting ----------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if _is_header(index):
+            self._paint_header(painter, option, index)
+        else:
+            self._paint_thread(painter, option, index)
+        painter.restore()
+
+    def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         palette = option.palette
-        rect = QRectF(option.rect).adjusted(4, 1, -4, -1)
+        rect = self._row_rect(QRectF(option.rect))
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.0))
+        font.setWeight(QFont.Weight.DemiBold)
+        metrics = QFontMetrics(font)
+        line = QRectF(rect.left(), rect.bottom() - metrics.height() - 4, rect.width(), 0)
+        line.setHeight(metrics.height() + 2)
+        muted = palette.color(QPalette.ColorRole.PlaceholderText)
+        if option.state & QStyle.StateFlag.State_MouseOver:
+            muted = palette.color(QPalette.ColorRole.Text)
+        collapsed = bool(index.data(GroupedThreadModel.CollapsedRole))
+        chevron = QRectF(line.left() + _H_PAD - 4, line.center().y() - 6, 12, 12)
+        paint_chevron(painter, chevron, muted, expanded=not collapsed)
+        text_rect = line.adjusted(_H_PAD + 12, 0, -_H_PAD, 0)
+        label = metrics.elidedText(
+            str(index.data(Qt.ItemDataRole.DisplayRole) or ""),
+            Qt.TextElideMode.ElideRight,
+            int(text_rect.width()),
+        )
+        painter.setFont(font)
+        painter.setPen(muted)
+        painter.drawText(
+            text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label
+        )
+
+    def _paint_thread(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        palette = option.palette
+        rect = self._row_rect(QRectF(option.rect))
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
-        if selected or hovered:
+        checked = index.data(GroupedThreadModel.CheckedRole)
+        if (selected and checked is None) or hovered or checked:
             fill = palette.color(QPalette.ColorRole.Highlight)
-            if not selected:  # a faint wash of the text colour works on any background
+            if not (selected and checked is None) and not checked:
                 fill = QColor(palette.color(QPalette.ColorRole.Text))
-                fill.setAlpha(18)
+                fill.setAlpha(18)  # a faint wash of the text colour works on any background
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
             painter.drawRoundedRect(rect, 8, 8)
-        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        on_fill = (selected and checked is None) or bool(checked)
+        text_role = QPalette.ColorRole.HighlightedText if on_fill else QPalette.ColorRole.Text
         text_color = palette.color(text_role)
-        right = self._paint_trailing(painter, option, index, rect)
         left = rect.left() + _H_PAD
-        if index.data(ThreadListModel.PinnedRole):
-            self._paint_pin(painter, QRectF(left, rect.center().y() - 6, 12, 12), text_color)
-            left += 18
+        if checked is not None:
+            box = QRectF(left - 2, rect.center().y() - _CHECK / 2, _CHECK, _CHECK)
+            accent = palette.color(QPalette.ColorRole.Accent)
+            paint_check(painter, box, checked=bool(checked), accent=accent, border=text_color)
+            left += _CHECK + 6
+        color = index.data(GroupedThreadModel.ColorRole)
+        if color:
+            paint_dot(painter, QPointF(left + 3, rect.center().y()), 3.5, QColor(str(color)))
+            left += 13
+        right = self._paint_trailing(painter, option, index, rect, hovered and checked is None)
         title_rect = QRectF(left, rect.top(), max(0.0, right - left - 8), rect.height())
         title = str(index.data(ThreadListModel.TitleRole) or "")
         metrics = QFontMetrics(option.font)
@@ -92,12 +188,17 @@ class ThreadItemDelegate(QStyledItemDelegate):
         painter.drawText(
             title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, elided
         )
-        painter.restore()
 
     def _paint_trailing(
-        self, painter: QPainter, option: QStyleOptionViewItem, index: _Index, rect: QRectF
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: _Index,
+        rect: QRectF,
+        hovered: bool,
     ) -> float:
-        """Paint the spinner or the relative time at the right; return where it starts."""
+        """Paint the spinner, the pin button or the relative time at the right;
+        return where it starts."""
         palette = option.palette
         if index.data(ThreadListModel.RunningRole):
             size = 12.0
@@ -108,6 +209,22 @@ class ThreadItemDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawArc(box, -self.spinner_phase * 16, 270 * 16)
             return box.left()
+        pinned = bool(index.data(ThreadListModel.PinnedRole))
+        batch = index.data(GroupedThreadModel.CheckedRole) is not None
+        if self.show_pin_button and not batch and (hovered or pinned):
+            box = self.pin_rect(QRectF(option.rect))
+            on_fill = bool(option.state & QStyle.StateFlag.State_Selected)
+            role = QPalette.ColorRole.HighlightedText if on_fill else QPalette.ColorRole.Text
+            color = palette.color(role)
+            if not pinned:
+                color.setAlpha(170)
+            paint_pin(painter, box.adjusted(1, 1, -1, -1), color, filled=pinned)
+            return box.left()
+        return self._paint_time(painter, option, index, rect)
+
+    def _paint_time(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: _Index, rect: QRectF
+    ) -> float:
         stamp = relative_time(str(index.data(ThreadListModel.UpdatedRole) or ""))
         if not stamp:
             return rect.right() - _H_PAD
@@ -117,28 +234,34 @@ class ThreadItemDelegate(QStyledItemDelegate):
         width = metrics.horizontalAdvance(stamp)
         box = QRectF(rect.right() - _H_PAD - width, rect.top(), width, rect.height())
         painter.setFont(font)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        checked = index.data(GroupedThreadModel.CheckedRole)
+        on_fill = (selected and checked is None) or bool(checked)
         muted_role = (
-            QPalette.ColorRole.HighlightedText
-            if option.state & QStyle.StateFlag.State_Selected
-            else QPalette.ColorRole.PlaceholderText
+            QPalette.ColorRole.HighlightedText if on_fill else QPalette.ColorRole.PlaceholderText
         )
-        painter.setPen(palette.color(muted_role))
+        painter.setPen(option.palette.color(muted_role))
         painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, stamp)
         return box.left()
 
-    @staticmethod
-    def _paint_pin(painter: QPainter, box: QRectF, color: QColor) -> None:
-        """A small push-pin: round head, short needle, drawn at 45°."""
-        painter.save()
-        painter.translate(box.center())
-        painter.rotate(45)
-        path = QPainterPath()
-        path.addEllipse(QRectF(-3.2, -6, 6.4, 6.4))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        painter.drawPath(path)
-        needle = QPen(color, 1.4)
-        needle.setCapStyle(Qt.PenCapStyle.RoundCap)
-        painter.setPen(needle)
-        painter.drawLine(0, 0, 0, 6)
-        painter.restore()
+    # ---- inline rename -----------------------------------------------------------------
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: _Index) -> QWidget:
+        editor = QLineEdit(parent)
+        editor.setObjectName("RenameEditor")
+        editor.setMaxLength(RENAME_LIMIT)
+        editor.setFrame(True)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: _Index) -> None:
+        if isinstance(editor, QLineEdit):
+            editor.setText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+            editor.selectAll()
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: _Index) -> None:
+        if isinstance(editor, QLineEdit):
+            model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
+
+    def updateEditorGeometry(
+        self, editor: QWidget, option: QStyleOptionViewItem, index: _Index
+    ) -> None:
+        editor.setGeometry(option.rect.adjusted(6, 3, -6, -3))

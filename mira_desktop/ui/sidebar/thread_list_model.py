@@ -6,10 +6,14 @@ row comes into sight, so 100,000 threads cost one page of work at start-up. Fetc
 runs as an asyncio task on the running (qasync) loop: the model never blocks the Qt
 thread, and a page that arrives after ``refresh()`` is dropped (generation counter).
 
-Live changes (a new thread, an answer moving a thread to the top, deletion, a
-background stream) are applied in place with ``upsert_thread``/``remove_thread``/
-``set_running``; the server-side offset is adjusted so later pages neither skip nor
-repeat rows (any repeat is dropped by id as well).
+Live changes (a new thread, an answer moving a thread to the top, a pin, an
+archive or deletion, a background stream) are applied in place with
+``upsert_thread``/``set_pins``/``remove_thread``/``set_running``: a
+:class:`ThreadFilter` says whether a thread still belongs and where the database
+would list it. The server-side offset is adjusted so later pages neither skip
+nor repeat rows (any repeat is dropped by id as well); a thread that now sorts
+after the loaded rows waits for its page. ``set_source`` switches the list to
+another view or workspace.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from PySide6.QtCore import (
 )
 
 from mira_desktop.core.models import Thread
+from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +64,13 @@ class ThreadListModel(QAbstractListModel):
         count_threads: CountFetcher,
         *,
         page_size: int = DEFAULT_PAGE_SIZE,
+        thread_filter: ThreadFilter | None = None,
         parent: Any = None,
     ) -> None:
         super().__init__(parent)
         self._fetch_page = fetch_page
         self._count_threads = count_threads
+        self._filter = thread_filter or ThreadFilter()
         self._page_size = page_size
         self._rows: list[Thread] = []
         self._ids: set[str] = set()
@@ -120,6 +127,25 @@ class ThreadListModel(QAbstractListModel):
         self._start(self._load_page(self._generation))
 
     # ---- public API ---------------------------------------------------------
+    def set_source(
+        self, fetch_page: PageFetcher, count_threads: CountFetcher, thread_filter: ThreadFilter
+    ) -> None:
+        """List another view or workspace: new fetchers, then a fresh first page."""
+        self._fetch_page = fetch_page
+        self._count_threads = count_threads
+        self._filter = thread_filter
+        self.refresh()
+
+    def thread_filter(self) -> ThreadFilter:
+        return self._filter
+
+    def threads(self) -> list[Thread]:
+        """The loaded rows in order (read-only: a view of the model's own list)."""
+        return self._rows
+
+    def is_running(self, thread_id: str) -> bool:
+        return thread_id in self._running
+
     def refresh(self) -> None:
         """Forget every row and load again from the first page."""
         self._generation += 1
@@ -158,38 +184,61 @@ class ThreadListModel(QAbstractListModel):
         return -1
 
     def upsert_thread(self, thread: Thread) -> None:
-        """Insert or update ``thread``; a changed thread moves to the top of its group."""
-        if thread.archived or thread.deleted_at:
+        """Insert or update ``thread`` where the list's order puts it; a thread the
+        filter no longer accepts leaves the list."""
+        if not self._filter.accepts(thread):
             self.remove_thread(thread.id)
             return
         row = self.row_of(thread.id)
-        if row < 0:
-            self._insert(self._top_row(thread), thread)
-            self._server_offset += 1  # the server now lists it before our offset
-            if self._total is not None:
-                self._total += 1
-            return
-        old = self._rows[row]
-        if old.updated_at == thread.updated_at and old.pinned == thread.pinned:
+        if row >= 0 and self._same_place(self._rows[row], thread):
             self._rows[row] = thread
             index = self.index(row)
             self.dataChanged.emit(index, index)
             return
-        self.beginRemoveRows(QModelIndex(), row, row)
-        del self._rows[row]
-        self.endRemoveRows()
-        self._ids.discard(thread.id)
-        self._insert(self._top_row(thread), thread)
+        if row >= 0:
+            self._take(row)
+        target = self._position(thread)
+        if target is None:  # it sorts after the loaded rows: its page brings it
+            if row >= 0:
+                self._server_offset = max(0, self._server_offset - 1)
+            elif self._total is not None:
+                self._total += 1
+            return
+        self._insert(target, thread)
+        if row < 0:
+            self._server_offset += 1  # the server now lists it before our offset
+            if self._total is not None:
+                self._total += 1
+
+    def set_pins(self, pinned: list[Thread]) -> None:
+        """Replace the block of pinned threads at the top (after a reorder)."""
+        pinned = [t for t in pinned if t.pinned and self._filter.accepts(t)]
+        count = 0
+        while count < len(self._rows) and self._rows[count].pinned:
+            count += 1
+        if count:
+            self.beginRemoveRows(QModelIndex(), 0, count - 1)
+            removed = self._rows[:count]
+            del self._rows[:count]
+            self._ids.difference_update(t.id for t in removed)
+            self.endRemoveRows()
+        for thread in pinned:  # a pin that was further down moves up
+            if thread.id in self._ids:
+                self._take(self.row_of(thread.id))
+                count += 1
+        if pinned:
+            self.beginInsertRows(QModelIndex(), 0, len(pinned) - 1)
+            self._rows[0:0] = pinned
+            self._ids.update(t.id for t in pinned)
+            self.endInsertRows()
+        self._server_offset = max(0, self._server_offset + len(pinned) - count)
 
     def remove_thread(self, thread_id: str) -> None:
         row = self.row_of(thread_id)
         self._running.discard(thread_id)
         if row < 0:
             return
-        self.beginRemoveRows(QModelIndex(), row, row)
-        del self._rows[row]
-        self.endRemoveRows()
-        self._ids.discard(thread_id)
+        self._take(row)
         self._server_offset = max(0, self._server_offset - 1)
         if self._total is not None:
             self._total = max(0, self._total - 1)
@@ -273,10 +322,27 @@ class ThreadListModel(QAbstractListModel):
         self._ids.add(thread.id)
         self.endInsertRows()
 
-    def _top_row(self, thread: Thread) -> int:
-        if thread.pinned:
-            return 0
-        row = 0
-        while row < len(self._rows) and self._rows[row].pinned:
-            row += 1
-        return row
+    def _take(self, row: int) -> None:
+        self.beginRemoveRows(QModelIndex(), row, row)
+        thread = self._rows.pop(row)
+        self._ids.discard(thread.id)
+        self.endRemoveRows()
+
+    def _same_place(self, old: Thread, new: Thread) -> bool:
+        return (old.updated_at, old.pinned, old.pin_order, old.deleted_at) == (
+            new.updated_at,
+            new.pinned,
+            new.pin_order,
+            new.deleted_at,
+        )
+
+    def _position(self, thread: Thread) -> int | None:
+        """Row where ``thread`` belongs; None when it sorts after every loaded row
+        while more pages remain on the server."""
+        for row, other in enumerate(self._rows):
+            if self._filter.before(thread, other):
+                return row
+        loaded_all = self._exhausted or (
+            self._total is not None and self._server_offset >= self._total
+        )
+        return len(self._rows) if loaded_all else None

@@ -46,6 +46,8 @@ class MessageState:
     #: the draft, kept here so it survives the widget scrolling away
     editing: bool = False
     edit_text: str = ""
+    #: a system card (a "Context compressed" card) shows its body
+    card_open: bool = False
     _rendered: tuple[str, bool, RenderedMarkdown] | None = field(default=None, repr=False)
 
     @classmethod
@@ -162,6 +164,8 @@ def estimate_height(state: MessageState, width: int, line_height: int, char_widt
     """Cheap guess of a row's height before any widget measured it (called for
     every row when a thread opens, so it only counts characters and lines)."""
     message = state.message
+    if message.role == MessageRole.SYSTEM_CARD and not state.card_open:
+        return 2 * line_height + 36  # a closed card: its header only
     text = state.text
     is_user = message.role == MessageRole.USER
     usable = max(width * (0.78 if is_user else 1.0) - 24, 80)

@@ -2,8 +2,8 @@
 
 Owns the widgets that show a single :class:`MessageState`: the full-width
 assistant message (Thinking card, markdown answer, "Stopped" / error + hint with
-a Retry button, meta line with model, local time and token usage, Copy) and the
-right-aligned user bubble. Widgets are disposable views: the timeline creates
+a Retry button, meta line with the version switcher, model, local time and token
+usage, the run's note, Regenerate and Copy) and the right-aligned user bubble. Widgets are disposable views: the timeline creates
 them when a row scrolls into view, calls :meth:`MessageWidget.apply` whenever the
 state changed and destroys them when the row leaves. Object names
 (``assistantMessage``, ``userMessage``, ``userBubble``, ``messageMeta``,
@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 
 from mira_desktop.core.models import MessageRole, MessageStatus
 
+from .message_actions import RegenerateButton, VersionSwitcher
 from .message_state import MessageState, ViewOptions
-from .meta_format import meta_text, status_texts
+from .meta_format import meta_text, note_text, status_texts
 from .rich_text import RichTextView
 from .thinking_card import ThinkingCard
 
@@ -64,6 +65,12 @@ class MessageWidget(QFrame):
     stop_thinking_requested = Signal(str)
     copy_requested = Signal(str)
     thinking_toggle_requested = Signal(str, bool)
+    version_step_requested = Signal(str, int)  # message id, -1 | +1
+    regenerate_requested = Signal(str, str)  # message id, preset
+    edit_requested = Signal(str)
+    edit_submitted = Signal(str, str)  # message id, new text
+    edit_cancelled = Signal(str)
+    height_changed = Signal(str)  # the widget wants to be measured again
 
     def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
         super().__init__(parent)
@@ -122,6 +129,21 @@ class MessageWidget(QFrame):
             label.setFont(font)
         apply_tone(label, "muted")
         return label
+
+    def _version_switcher(self) -> VersionSwitcher:
+        switcher = VersionSwitcher(self)
+        switcher.step_requested.connect(
+            lambda step: self.version_step_requested.emit(self.message_id, step)
+        )
+        return switcher
+
+    def _apply_versions(self, switcher: VersionSwitcher) -> None:
+        message = self._state.message
+        switcher.set_versions(
+            message.sibling_index,
+            message.sibling_count,
+            enabled=self._options.actions_enabled and not self._state.is_streaming,
+        )
 
     def _copy_button(self) -> QToolButton:
         button = QToolButton(self)
@@ -206,15 +228,29 @@ class AssistantMessageWidget(MessageWidget):
         self._box.insertWidget(self._box.indexOf(self._body) + 1, box)
         return box
 
-    def _build_meta(self) -> QHBoxLayout:
+    def _build_meta(self) -> QVBoxLayout:
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
+        self._versions = self._version_switcher()
         self._meta = self._muted_label("messageMeta")
+        self._regenerate = RegenerateButton(self)
+        self._regenerate.preset_chosen.connect(
+            lambda preset: self.regenerate_requested.emit(self.message_id, preset)
+        )
         self._copy = self._copy_button()
+        row.addWidget(self._versions)
         row.addWidget(self._meta, 1)
+        row.addWidget(self._regenerate)
         row.addWidget(self._copy)
-        return row
+        self._note = self._muted_label("messageNote")
+        self._note.setWordWrap(True)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addLayout(row)
+        column.addWidget(self._note)
+        return column
 
     # -- state --------------------------------------------------------------------
 
@@ -230,6 +266,12 @@ class AssistantMessageWidget(MessageWidget):
         self._meta.setText(meta)
         self._meta.setToolTip(tooltip)
         self._copy.setVisible(bool(state.text))
+        self._apply_versions(self._versions)
+        note = note_text(state.message)
+        self._note.setText(note)
+        self._note.setVisible(bool(note))
+        can_regenerate = state.message.role == MessageRole.ASSISTANT and not state.is_streaming
+        self._regenerate.setVisible(options.actions_enabled and can_regenerate)
 
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark
@@ -280,3 +322,15 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def body(self) -> RichTextView:
         return self._body
+
+    @property
+    def version_switcher(self) -> VersionSwitcher:
+        return self._versions
+
+    @property
+    def regenerate_button(self) -> RegenerateButton:
+        return self._regenerate
+
+    @property
+    def note_label(self) -> QLabel:
+        return self._note

@@ -2,8 +2,9 @@
 
 Owns the translated, locale-aware strings of the meta line: the model, the local
 time of the message, token usage as "↑prompt ↓completion" and the reasoning
-count ("reasoning 812", or "reasoning ≈ 812" when it was estimated locally), and
-the status text of stopped and failed answers.
+count ("reasoning 812", or "reasoning ≈ 812" when it was estimated locally),
+the status text of stopped and failed answers, and the note a run left on its
+answer (a Retry that escalated to a stronger model).
 """
 
 from __future__ import annotations
@@ -81,3 +82,23 @@ def status_texts(message: Message) -> tuple[str, str]:
     text = str(error.get("message") or _tr("The answer could not be completed."))
     hint = str(error.get("hint") or "")
     return text, hint
+
+
+def note_text(message: Message) -> str:
+    """The run's note under an answer, translated when it is a tier escalation
+    (``data["escalated_to"]``/``["escalated_from"]``), else as stored."""
+    data = message.data or {}
+    target, source = data.get("escalated_to"), data.get("escalated_from")
+    if isinstance(target, dict) and isinstance(source, dict) and target.get("model"):
+        tier = _tier_name(str(target.get("tier") or ""))
+        values = {"model": target["model"], "tier": tier, "previous": source.get("model", "")}
+        if tier:
+            return _tr("Retry escalated to {model} ({tier} tier) from {previous}.").format(**values)
+        return _tr("Retry escalated to {model} from {previous}.").format(**values)
+    note = data.get("note")
+    return note if isinstance(note, str) else ""
+
+
+def _tier_name(tier: str) -> str:
+    names = {"fast": _tr("fast"), "standard": _tr("standard"), "reasoning": _tr("reasoning")}
+    return names.get(tier, tier)

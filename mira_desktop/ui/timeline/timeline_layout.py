@@ -5,7 +5,8 @@ the set of materialised widgets: :meth:`TimelineLayout.relayout` works out which
 rows are within the viewport plus an overscan margin, creates and measures their
 widgets, corrects the row heights (keeping the first visible row where it was,
 or the bottom in view when pinned), destroys widgets that left the margin and
-places the rest. Rows are identified by index: a thread only grows at its end.
+places the rest. Rows are identified by index: a thread only grows at its end
+(another branch of the tree is shown by starting over with :meth:`reset`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,14 @@ class TimelineLayout:
         self._widgets.clear()
         self._dirty.clear()
 
+    def rebuild(self, index: int) -> None:
+        """Drop the widget of row ``index``; the next pass creates it anew (the
+        row changed kind, e.g. a user message turned into its editor)."""
+        widget = self._widgets.pop(index, None)
+        self._dirty.discard(index)
+        if widget is not None:
+            _dispose(widget)
+
     def append(self, state: MessageState) -> None:
         """A state was appended to the view's list."""
         self._rows.append(state.height)
@@ -112,8 +121,17 @@ class TimelineLayout:
 
     def scroll_to_row(self, index: int) -> None:
         """Put the top of row ``index`` just below the top of the viewport."""
+        self.place_row(index, 8)
+
+    def row_view_y(self, index: int) -> int:
+        """Where the top of row ``index`` is, relative to the top of the viewport."""
+        return PAD_TOP + self._rows.offset(index) - self.scroll_y
+
+    def place_row(self, index: int, view_y: int) -> None:
+        """Scroll so the top of row ``index`` is ``view_y`` below the viewport's
+        top (as far as the content allows), keeping it there while rows measure."""
         self.pinned = False
-        self.scroll_y = max(0, PAD_TOP + self._rows.offset(index) - 8)
+        self.scroll_y = max(0, PAD_TOP + self._rows.offset(index) - view_y)
         self._anchor_row = index
         try:
             self.relayout()

@@ -8,6 +8,11 @@ as a short one. The view opens at the bottom, stays pinned there while an answer
 streams if the reader was at the bottom, and keeps the reader's place (anchored
 on the first visible row) when heights above change. Streaming deltas go through
 a :class:`StreamBuffer`, so a flood of tokens repaints at most ~25 times a second.
+
+The conversation tree's intents pass through: Edit (the bubble becomes an inline
+editor, ``edit_submitted``), the version switcher (``version_step_requested``)
+and Regenerate (``regenerate_requested``); :meth:`show_branch` swaps in another
+branch while keeping the switched message where the reader was looking.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
-from mira_desktop.core.models import Message
+from mira_desktop.core.models import Message, MessageRole
 
 from .markdown import render_markdown_blocks, warm_up
+from .message_editor import UserEditWidget
 from .message_state import (
     COLLAPSE_DELAY_S,
     THINKING_MODES,
@@ -33,9 +39,11 @@ from .message_state import (
     estimate_height,
 )
 from .message_widget import AssistantMessageWidget, MessageWidget
-from .rich_text import RichTextView, error_colour, muted_colour
+from .rich_text import RichTextView
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
+from .system_card import SystemCardWidget
 from .timeline_layout import TimelineLayout
+from .timeline_style import timeline_style_sheet
 from .user_bubble import UserMessageWidget
 
 log = logging.getLogger(__name__)
@@ -44,17 +52,6 @@ HIGHLIGHT_MS = 1600
 #: finished renderings kept for rows that scrolled away (re-rendering is cheap,
 #: the HTML of thousands of answers is not)
 RENDER_CACHE_ROWS = 200
-#: Message text surfaces are measured by hand, so a generic "QTextEdit { border;
-#: padding }" rule of the app's sheet must not reach them; the small actions stay
-#: flat. Colours of secondary and error text are added from the palette.
-_STRUCTURE_QSS = """
-QTextBrowser#messageText, QTextBrowser#userText, QTextBrowser#thinkingText {
-    border: none; background: transparent; padding: 0px; margin: 0px;
-}
-QToolButton#thinkingToggle, QToolButton#copyMessageButton {
-    border: none; background: transparent; padding: 2px 4px;
-}
-"""
 
 
 class TimelineView(QWidget):
@@ -63,6 +60,12 @@ class TimelineView(QWidget):
     retry_requested = Signal(str)
     stop_thinking_requested = Signal(str)
     copy_requested = Signal(str)
+    edit_submitted = Signal(str, str)  # message id, new text
+    version_step_requested = Signal(str, int)  # message id, -1 | +1
+    regenerate_requested = Signal(str, str)  # message id, preset
+    #: the list of rows changed (another thread or branch, a new message): the
+    #: anchor rail re-reads ``message_ids()``
+    rows_changed = Signal()
 
     def __init__(
         self,
@@ -106,9 +109,63 @@ class TimelineView(QWidget):
             state.height = estimate_height(state, width, line_h, char_w)
         self._layout.reset(self._states)
         self._layout.relayout()
+        self.rows_changed.emit()
 
     def clear(self) -> None:
         self.set_messages(())
+
+    def show_branch(self, messages: Sequence[Message], old_id: str, new_id: str) -> None:
+        """Show another branch: ``new_id`` (the version switched to) takes the
+        place on screen that ``old_id`` had; the rest follows the branch."""
+        old_index = self._index_of.get(old_id)
+        view_y = None if old_index is None else self._layout.row_view_y(old_index)
+        self.set_messages(messages)
+        new_index = self._index_of.get(new_id)
+        if view_y is not None and new_index is not None:
+            self._layout.place_row(new_index, max(0, view_y))
+
+    def set_actions_enabled(self, enabled: bool) -> None:
+        """Whether Edit, Regenerate and the version switcher work (the thread is
+        saved, writable and not answering)."""
+        if enabled != self._options.actions_enabled:
+            self._options.actions_enabled = enabled
+            self._refresh_all()
+
+    def actions_enabled(self) -> bool:
+        return self._options.actions_enabled
+
+    def begin_edit(self, message_id: str) -> None:
+        """Turn a user message into its inline editor."""
+        index = self._index_of.get(message_id)
+        if index is None or not self._states[index].is_user or not self.actions_enabled():
+            return
+        state = self._states[index]
+        if not state.editing:
+            state.editing, state.edit_text = True, state.text
+            self._layout.rebuild(index)
+            self._layout.relayout()
+        widget = self._layout.widget_at(index)
+        if isinstance(widget, UserEditWidget):
+            widget.focus_editor()
+
+    def end_edit(self, message_id: str) -> None:
+        index = self._index_of.get(message_id)
+        if index is not None and self._states[index].editing:
+            self._states[index].editing = False
+            self._layout.rebuild(index)
+            self._layout.relayout()
+
+    def message(self, message_id: str) -> Message | None:
+        index = self._index_of.get(message_id)
+        return None if index is None else self._states[index].message
+
+    def messages_through(self, message_id: str | None) -> list[Message]:
+        """The shown messages from the top down to ``message_id`` (inclusive);
+        none for ``None``, all of them for an id that is not shown."""
+        if message_id is None:
+            return []
+        index = self._index_of.get(message_id, len(self._states) - 1)
+        return [s.message for s in self._states[: index + 1]]
 
     def upsert_message(self, message: Message) -> None:
         """Add ``message`` at the end, or replace the message with its id."""
@@ -127,6 +184,7 @@ class TimelineView(QWidget):
             self._layout.append(state)
             if state.is_user:  # the person just sent it: follow the conversation
                 self._layout.pinned = True
+            self.rows_changed.emit()
         else:
             self._buffer.flush()
             self._states[index].replace(message, self._options.clock())
@@ -167,6 +225,13 @@ class TimelineView(QWidget):
 
     def message_ids(self) -> list[str]:
         return [s.id for s in self._states]
+
+    def message_view_y(self, message_id: str) -> int | None:
+        """Where the top of the message's row is, relative to the top of the
+        viewport (negative above it); ``None`` for an id that is not shown.
+        Works for rows without a widget (their estimated offset)."""
+        index = self._index_of.get(message_id)
+        return None if index is None else self._layout.row_view_y(index)
 
     def message_text(self, message_id: str) -> str:
         """The text shown for the message plus deltas still in the stream buffer."""
@@ -229,8 +294,12 @@ class TimelineView(QWidget):
     def _create_widget(self, state: MessageState) -> MessageWidget:
         self._remember_rendering(state)
         widget: MessageWidget
-        if state.is_user:
+        if state.is_user and state.editing:
+            widget = UserEditWidget(state, self._options, self._canvas)
+        elif state.is_user:
             widget = UserMessageWidget(state, self._options, self._canvas)
+        elif state.message.role == MessageRole.SYSTEM_CARD:
+            widget = SystemCardWidget(state, self._options, self._canvas)
         else:
             widget = AssistantMessageWidget(state, self._options, self._canvas)
         widget.set_highlighted(state.highlighted)
@@ -238,7 +307,17 @@ class TimelineView(QWidget):
         widget.stop_thinking_requested.connect(self._on_stop_thinking)
         widget.copy_requested.connect(self.copy_requested)
         widget.thinking_toggle_requested.connect(self._on_thinking_toggle)
+        widget.version_step_requested.connect(self.version_step_requested)
+        widget.regenerate_requested.connect(self.regenerate_requested)
+        widget.edit_requested.connect(self.begin_edit)
+        widget.edit_submitted.connect(self._on_edit_submitted)
+        widget.edit_cancelled.connect(self.end_edit)
+        widget.height_changed.connect(lambda mid: self._refresh(mid, relayout=True))
         return widget
+
+    def _on_edit_submitted(self, message_id: str, text: str) -> None:
+        self.end_edit(message_id)
+        self.edit_submitted.emit(message_id, text)
 
     def _remember_rendering(self, state: MessageState) -> None:
         recent = self._recent
@@ -336,9 +415,6 @@ class TimelineView(QWidget):
             self._layout.relayout()
 
     def _apply_style_sheet(self) -> None:
-        sheet = _STRUCTURE_QSS + (
-            f'QLabel[tone="muted"] {{ color: {muted_colour(self).name()}; }}\n'
-            f'QLabel[tone="error"] {{ color: {error_colour(self).name()}; }}\n'
-        )
+        sheet = timeline_style_sheet(self)
         if sheet != self.styleSheet():
             self.setStyleSheet(sheet)

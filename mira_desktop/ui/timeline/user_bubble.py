@@ -2,8 +2,10 @@
 
 Owns :class:`UserMessageWidget`, which shows what the person typed as plain text
 (newlines kept, nothing interpreted) in a bubble as wide as its longest line and
-at most ~78 % of the timeline, with the local time and a Copy button (shown on
-hover) under it. Geometry is computed by hand so the bubble hugs its text.
+at most ~78 % of the timeline, with the local time, Copy and the Edit pencil
+(both shown on hover; Edit only while the window allows it) and the version
+switcher "‹ k/n ›" (when the message has versions) under it. Geometry is
+computed by hand so the bubble hugs its text.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import logging
 
 from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QFrame, QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QWidget
 
+from .message_actions import VersionSwitcher, flat_tool_button
 from .message_state import MessageState, ViewOptions
 from .message_widget import MessageWidget
 from .meta_format import local_time
@@ -67,10 +70,14 @@ class UserMessageWidget(MessageWidget):
         self._text = RichTextView(self._bubble, object_name="userText")
         self._time = self._muted_label("messageMeta")
         self._copy = self._copy_button()
-        policy = self._copy.sizePolicy()
-        policy.setRetainSizeWhenHidden(True)
-        self._copy.setSizePolicy(policy)
         self._copy.setVisible(False)
+        self._edit = flat_tool_button(
+            self, "editMessageButton", "✎", self.tr("Edit (the answer is kept as a version)")
+        )
+        self._edit.clicked.connect(lambda: self.edit_requested.emit(self.message_id))
+        self._edit.setVisible(False)
+        self._versions = self._version_switcher()
+        self._hovered = False
         self.apply()
 
     def apply(self) -> None:
@@ -78,7 +85,13 @@ class UserMessageWidget(MessageWidget):
         label, full = local_time(self._state.message.created_at)
         self._time.setText(label)
         self._time.setToolTip(full)
+        self._apply_versions(self._versions)
+        self._apply_hover()
         self._layout_children(self.width())
+
+    def _apply_hover(self) -> None:
+        self._copy.setVisible(self._hovered)
+        self._edit.setVisible(self._hovered and self._options.actions_enabled)
 
     # -- geometry -----------------------------------------------------------------
 
@@ -90,7 +103,8 @@ class UserMessageWidget(MessageWidget):
         return _MARGIN_TOP + text_h + 2 * _PAD_V + _GAP + self._footer_height() + _MARGIN_BOTTOM
 
     def _footer_height(self) -> int:
-        return max(self._copy.sizeHint().height(), self._time.sizeHint().height())
+        parts = (self._copy, self._time, self._edit, self._versions)
+        return max(w.sizeHint().height() for w in parts)
 
     def _text_size(self, width: int) -> tuple[int, int]:
         max_inner = max(40, int(width * _MAX_FRACTION) - 2 * _PAD_H)
@@ -111,21 +125,38 @@ class UserMessageWidget(MessageWidget):
         self._text.setGeometry(_PAD_H, _PAD_V, inner, text_h)
         footer_y = _MARGIN_TOP + bubble_h + _GAP
         footer_h = self._footer_height()
-        time_w = self._time.sizeHint().width()
-        self._time.setGeometry(width - time_w - 4, footer_y, time_w, footer_h)
-        copy_w = self._copy.sizeHint().width()
-        self._copy.setGeometry(width - time_w - 10 - copy_w, footer_y, copy_w, footer_h)
+        # right to left: time, Copy, Edit, "‹ k/n ›"; hidden buttons keep their place
+        right = width - 4
+        for widget, gap in ((self._time, 6), (self._copy, 2), (self._edit, 6), (self._versions, 0)):
+            w = widget.sizeHint().width()
+            widget.setGeometry(right - w, footer_y, w, footer_h)
+            right -= w + gap
 
     # -- hover --------------------------------------------------------------------
 
     def enterEvent(self, event: QEnterEvent) -> None:
         super().enterEvent(event)
-        self._copy.setVisible(True)
+        self._hovered = True
+        self._apply_hover()
 
     def leaveEvent(self, event: QEvent) -> None:
         super().leaveEvent(event)
-        self._copy.setVisible(False)
+        self._hovered = False
+        self._apply_hover()
+
+    def set_hovered(self, hovered: bool) -> None:
+        """Show the hover actions as if the pointer were over the message."""
+        self._hovered = hovered
+        self._apply_hover()
 
     @property
     def text_view(self) -> RichTextView:
         return self._text
+
+    @property
+    def edit_button(self) -> QToolButton:
+        return self._edit
+
+    @property
+    def version_switcher(self) -> VersionSwitcher:
+        return self._versions

@@ -7,11 +7,16 @@ events only update the sidebar until the user comes back.
 
 Persistence is the service's job (PRODUCT.md §2); this class only mirrors it:
 a draft that fails or is stopped before any answer content gives the text back
-to the composer with the error, and nothing appears in the sidebar."""
+to the composer with the error, and nothing appears in the sidebar. Enter while
+the shown thread answers redirects (PRODUCT.md §5: the answer stops, is kept,
+and the new text follows it). The conversation tree's actions (edit, versions,
+regenerate, undo) live in ``tree_actions.py``; runs of those kinds are drawn
+there too."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -24,17 +29,22 @@ from ..composer.composer_widget import standard_reason
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...services.attachments import PreparedAttachment
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
     from .main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
+#: runs that show a new version of a message (drawn by ``TreeActions``)
+VERSION_KINDS = ("edit", "regenerate")
+
 
 class ConversationPresenter(QObject):
     view_changed = Signal(str)  # "welcome" | "empty" | "thread"
     notice = Signal(str)  # a short message for the banner ("" hides it)
     current_changed = Signal(str)  # the key of the conversation now shown
+    state_changed = Signal()  # running, draft or thread of the shown conversation changed
 
     def __init__(
         self, window: MainWindow, services: Services, chat: ChatController, tasks: TaskRunner
@@ -92,6 +102,31 @@ class ConversationPresenter(QObject):
         self.current_changed.emit(thread_id)
         self._tasks.start(self._load_thread(thread_id), key="load-thread")
 
+    def reload(self) -> None:
+        """Show the saved thread again as the database has it (after a repair)."""
+        if not self.is_draft and not self._chat.is_running(self.key):
+            self._tasks.start(self._load_thread(self.key), key="load-thread")
+
+    def open_thread_at(self, thread_id: str, message_id: str | None) -> None:
+        """Open a thread on the branch that holds ``message_id`` (switching the
+        active branch first when needed), scrolled to it and highlighted (search)."""
+        self.key = thread_id
+        self.is_draft = False
+        self.notice.emit("")
+        self._refresh_composer()
+        self.current_changed.emit(thread_id)
+        self._tasks.start(self._load_thread_at(thread_id, message_id), key="load-thread")
+
+    async def _load_thread_at(self, thread_id: str, message_id: str | None) -> None:
+        conversation = self._services.conversation
+        if message_id is not None and not self._chat.is_running(thread_id):
+            branch = await conversation.active_branch(thread_id)
+            if message_id not in {m.id for m in branch}:
+                await conversation.switch_branch(thread_id, message_id)
+        await self._load_thread(thread_id)
+        if message_id is not None and self.key == thread_id:
+            self._w.timeline.scroll_to_message(message_id, highlight=True)
+
     async def _load_thread(self, thread_id: str) -> None:
         thread = await self._services.threads.get_thread(thread_id)
         messages = await self._services.threads.get_active_messages(thread_id)
@@ -107,7 +142,9 @@ class ConversationPresenter(QObject):
         self._refresh_composer()
 
     def _with_live_state(self, key: str, messages: list[Message]) -> list[Message]:
-        """Replace a streaming answer's stored text with what has arrived so far."""
+        """Replace a streaming answer's stored text with what has arrived so far;
+        an answer not saved yet follows its question (a regeneration's question
+        ends the branch shown while the new version streams)."""
         live = self._chat.live(key)
         if live is None or live.assistant is None:
             return messages
@@ -115,9 +152,17 @@ class ConversationPresenter(QObject):
         assert current is not None
         ids = [m.id for m in messages]
         if current.id in ids:
-            return [current if m.id == current.id else m for m in messages]
-        extra = [m for m in (live.user_message, current) if m is not None and m.id not in ids]
-        return [*messages, *extra]
+            return [_with_versions_of(m, current) if m.id == current.id else m for m in messages]
+        user = live.user_message
+        if user is not None and user.id in ids:
+            return [*messages[: ids.index(user.id) + 1], current]
+        return [*messages, *(m for m in (user, current) if m is not None)]
+
+    def with_shown_versions(self, message: Message) -> Message:
+        """``message`` with the version numbers the timeline shows for it (run
+        events carry none)."""
+        shown = self._w.timeline.message(message.id)
+        return message if shown is None else _with_versions_of(shown, message)
 
     async def _thread_choice(self, thread: Thread) -> tuple[str, str] | None:
         if not thread.provider_id or not thread.model:
@@ -133,6 +178,10 @@ class ConversationPresenter(QObject):
         self._w.header.set_models(self.models)
         if self.choice is None:
             self._apply_choice(await self._services.settings.get("chat.last_model"))
+        if self.choice is None and self.models:
+            # Nothing chosen yet: start with the first model listed (002 §会话模型选择).
+            first = self.models[0]
+            self._apply_choice((first.provider_name, first.name))
         elif self.choice:
             self._w.header.set_current_model(*self.choice)
         self._refresh_composer()
@@ -163,17 +212,44 @@ class ConversationPresenter(QObject):
         self._refresh_composer()
 
     # ---- sending and stopping ------------------------------------------------------
-    def send(self, text: str) -> None:
-        if not text.strip() or self._chat.is_running(self.key):
+    def send(
+        self,
+        text: str,
+        *,
+        attachments: tuple[PreparedAttachment, ...] = (),
+        role_id: str | None = None,
+    ) -> None:
+        """Send ``text`` (with the composer's prepared ``attachments``; a draft
+        binds ``role_id``); while the shown thread answers, redirect: the answer
+        stops and is kept, and ``text`` is the next turn (PRODUCT.md §5)."""
+        if not text.strip() and not attachments:
             return
         provider, model = self.choice or (None, None)
-        if self.is_draft:
-            request = SendRequest(text=text, provider=provider, model=model, new_thread_id=self.key)
+        if self.is_draft:  # a new chat belongs to the workspace the sidebar shows
+            request = SendRequest(
+                text=text,
+                provider=provider,
+                model=model,
+                new_thread_id=self.key,
+                workspace_id=self._w.sidebar.workspace_id(),
+                attachments=attachments,
+                role_id=role_id,
+            )
         else:
-            request = SendRequest(text=text, provider=provider, model=model, thread_id=self.key)
+            request = SendRequest(
+                text=text,
+                provider=provider,
+                model=model,
+                thread_id=self.key,
+                attachments=attachments,
+                role_id=role_id,
+            )
         self.notice.emit("")
         self._w.composer.clear()
-        self._chat.send(self.key, request)
+        if self._chat.is_running(self.key):
+            self._chat.redirect(self.key, request)
+        else:
+            self._chat.send(self.key, request)
         self.view_changed.emit("thread")
 
     def stop(self) -> None:
@@ -182,26 +258,9 @@ class ConversationPresenter(QObject):
     def stop_thinking(self, _message_id: str = "") -> None:
         self._chat.stop_thinking(self.key)
 
-    def retry(self, message_id: str) -> None:
-        """Retry a stopped or failed answer: ask again with the same question."""
-        if self._chat.is_running(self.key) or self.is_draft:
-            return
-        self._tasks.start(self._retry(message_id))
-
-    async def _retry(self, message_id: str) -> None:
-        message = await self._services.store.get_message(message_id)
-        if message.parent_id is None:
-            return
-        question = await self._services.store.get_message(message.parent_id)
-        provider, model = self.choice or (None, None)
-        request = SendRequest(
-            text=question.text, provider=provider, model=model, thread_id=self.key
-        )
-        self._chat.send(self.key, request)
-
     # ---- chat events -------------------------------------------------------------
     def _on_run_started(self, key: str, event: RunStarted) -> None:
-        if key != self.key:
+        if key != self.key or event.kind in VERSION_KINDS:
             return
         live = self._chat.live(key)
         self._w.timeline.upsert_message(event.user_message)
@@ -220,7 +279,7 @@ class ConversationPresenter(QObject):
 
     def _on_assistant_started(self, key: str, message: Message) -> None:
         if key == self.key and message.text == "" and message.status != "streaming":
-            self._w.timeline.upsert_message(message)
+            self._w.timeline.upsert_message(self.with_shown_versions(message))
 
     def _on_text(self, key: str, message_id: str, text: str) -> None:
         if key == self.key:
@@ -233,12 +292,32 @@ class ConversationPresenter(QObject):
     def _on_finished(self, key: str, event: object) -> None:
         live = self._chat.live(key)
         if isinstance(event, Failed | Stopped) and getattr(event, "thread_id", None) is None:
-            self._restore_draft(key, live.draft_text if live else "", event)
+            if live is not None and not live.finished:
+                self._drop_superseded_draft(key)  # a redirect took over the draft
+            elif live is not None and not live.draft:
+                self._report_unstarted(key, live.draft_text, live.kind, event)
+            else:
+                self._restore_draft(key, live.draft_text if live else "", event)
             return
         message = getattr(event, "message", None)
         if key == self.key and message is not None:
-            self._w.timeline.upsert_message(message)
-        self._tasks.start(self._refresh_sidebar_row(key))
+            self._w.timeline.upsert_message(self.with_shown_versions(message))
+        self._tasks.start(self.refresh_sidebar_row(key))
+
+    def _drop_superseded_draft(self, key: str) -> None:
+        """Busy input in a draft stopped before anything was written: only the
+        new run's messages stay on screen."""
+        if key == self.key:
+            self._w.timeline.set_messages(self._with_live_state(key, []))
+
+    def _report_unstarted(self, key: str, text: str, kind: str, event: Failed | Stopped) -> None:
+        """A run of a saved thread that could not start: say why; typed text
+        comes back into an empty composer."""
+        if key != self.key:
+            return
+        if kind in ("send", "redirect") and text and not self._w.composer.text().strip():
+            self._w.composer.set_text(text)
+        self.notice.emit(self._describe(event))
 
     def _restore_draft(self, key: str, text: str, event: Failed | Stopped) -> None:
         """Nothing was written: give the text back, with the reason."""
@@ -263,7 +342,7 @@ class ConversationPresenter(QObject):
         hint = str(error.get("hint", "") or "")
         return f"{message} {hint}".strip()
 
-    async def _refresh_sidebar_row(self, thread_id: str) -> None:
+    async def refresh_sidebar_row(self, thread_id: str) -> None:
         thread = await self._services.threads.find_thread(thread_id)
         if thread is not None:
             self._w.sidebar.model().upsert_thread(thread)
@@ -284,6 +363,11 @@ class ConversationPresenter(QObject):
             composer.set_enabled_reason(standard_reason("no_model"))
         else:
             composer.set_enabled_reason(None)
+        self.state_changed.emit()
+
+
+def _with_versions_of(source: Message, message: Message) -> Message:
+    return replace(message, sibling_index=source.sibling_index, sibling_count=source.sibling_count)
 
 
 def _title_preview(text: str) -> str:

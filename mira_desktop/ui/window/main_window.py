@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -26,11 +26,20 @@ from ..controllers.tasks import TaskRunner
 from ..header.header_widget import HeaderWidget
 from ..sidebar.thread_list_model import ThreadListModel
 from ..sidebar.thread_sidebar import ThreadSidebar
+from ..timeline.anchor_rail import with_anchor_rail
 from ..timeline.timeline_view import TimelineView
 from ..welcome.empty_state import EmptyStateWidget
 from ..welcome.welcome_view import WelcomeView
+from .composer_actions import ComposerActions
+from .context_actions import ContextActions
 from .conversation import ConversationPresenter
+from .history_actions import HistoryActions
+from .meter_actions import MeterActions
+from .notice_bar import NoticeBar
+from .search_actions import SearchActions
+from .tree_actions import TreeActions
 from .window_state import WindowState
+from .workspace_actions import WorkspaceActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -49,11 +58,27 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.services = services
         self.tasks = TaskRunner(on_error=self._on_task_error)
+        self.doctor_dialog: QWidget | None = None
         self.chat = ChatController(services.chat, self.tasks, self)
         self._build_widgets()
         self._build_layout()
         self._build_menus()
         self.presenter = ConversationPresenter(self, services, self.chat, self.tasks)
+        self.tree = TreeActions(self, services, self.chat, self.tasks, self.presenter)
+        self.history_actions = HistoryActions(
+            self, services, self.chat, self.tasks, self.presenter
+        )
+        self.workspace_actions = WorkspaceActions(
+            self, services, self.tasks, self.presenter, self.history_actions
+        )
+        self.search_actions = SearchActions(self, services, self.presenter)
+        self.context_actions = ContextActions(self, services, self.chat, self.tasks, self.presenter)
+        self.composer_actions = ComposerActions(
+            self, services, self.chat, self.tasks, self.presenter, self.context_actions
+        )
+        self.meter_actions = MeterActions(
+            self, services, self.chat, self.tasks, self.presenter, self.composer_actions.attachments
+        )
         self.state = WindowState(self, services)
         self._connect()
         self.retranslate()
@@ -61,25 +86,23 @@ class MainWindow(QMainWindow):
 
     # ---- building ----------------------------------------------------------------
     def _build_widgets(self) -> None:
-        threads = self.services.threads
+        history = self.services.history
         self.thread_model = ThreadListModel(
-            threads.list_threads, threads.count_threads, parent=self
+            history.list_threads, history.count_threads, parent=self
         )
         self.sidebar = ThreadSidebar(self.thread_model, self)
         self.header = HeaderWidget(self)
-        self.notice_label = QLabel(self)
-        self.notice_label.setObjectName("NoticeBanner")
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.notice_label.hide()
+        self.notice_bar = NoticeBar(self)
+        self.notice_label = self.notice_bar.label
         self.timeline = TimelineView(self)
+        self.timeline_pane, self.anchor_rail = with_anchor_rail(self.timeline, self)
         self.welcome = WelcomeView(self)
         self.empty_state = EmptyStateWidget(self.services.providers.detect_ollama, self)
         self.composer = ComposerWidget(self)
 
     def _build_layout(self) -> None:
         self.stack = QStackedWidget(self)
-        for widget in (self.welcome, self.empty_state, self.timeline):
+        for widget in (self.welcome, self.empty_state, self.timeline_pane):
             self.stack.addWidget(widget)
         right = QWidget(self)
         right.setObjectName("ConversationPane")
@@ -87,7 +110,7 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.header)
-        column.addWidget(self.notice_label)
+        column.addWidget(self.notice_bar)
         column.addWidget(self.stack, 1)
         column.addWidget(self.composer)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -110,11 +133,23 @@ class MainWindow(QMainWindow):
         self.file_menu.addActions([self.new_chat_action, self.settings_action])
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
+        self.edit_menu = bar.addMenu("")
+        # Ctrl+Z reaches this action only when the composer lets it (TreeActions)
+        self.undo_turn_action = QAction(self)
+        self.undo_turn_action.setObjectName("UndoTurnAction")
+        self.undo_turn_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_turn_action.setEnabled(False)
+        self.edit_menu.addAction(self.undo_turn_action)
         self.help_menu = bar.addMenu("")
         self.open_data_action = QAction(self)
+        self.check_data_action = QAction(self)
         self.about_action = QAction(self)
-        self.help_menu.addActions([self.open_data_action, self.about_action])
+        self.help_menu.addActions([self.open_data_action, self.check_data_action])
+        self.help_menu.addSeparator()
+        self.help_menu.addAction(self.about_action)
         self.header.menu.addActions([self.new_chat_action, self.settings_action])
+        self.header.menu.addSeparator()
+        self.header.menu.addAction(self.undo_turn_action)
         self.header.menu.addSeparator()
         self.header.menu.addAction(self.open_data_action)
 
@@ -127,21 +162,31 @@ class MainWindow(QMainWindow):
         self.about_action.triggered.connect(self._about)
         self.sidebar.thread_selected.connect(p.open_thread)
         self.sidebar.new_thread_requested.connect(p.new_chat)
-        self.composer.send_requested.connect(p.send)
+        self.composer.send_requested.connect(self.composer_actions.send)
         self.composer.stop_requested.connect(p.stop)
         self.header.model_chosen.connect(p.choose_model)
         self.timeline.stop_thinking_requested.connect(p.stop_thinking)
-        self.timeline.retry_requested.connect(self._retry)
+        self._connect_tree()
         self.welcome.prompt_chosen.connect(self._use_prompt)
         self.empty_state.add_provider_requested.connect(lambda: self.open_settings(add=True))
         self.empty_state.add_ollama_requested.connect(self._add_ollama)
         p.view_changed.connect(self._show_view)
         p.notice.connect(self._show_notice)
 
+    def _connect_tree(self) -> None:
+        tree = self.tree
+        self.timeline.retry_requested.connect(tree.retry)
+        self.timeline.edit_submitted.connect(tree.edit)
+        self.timeline.version_step_requested.connect(tree.switch_version)
+        self.timeline.regenerate_requested.connect(tree.regenerate)
+        self.undo_turn_action.triggered.connect(tree.undo_last_turn)
+        self.check_data_action.triggered.connect(lambda: self.open_doctor())
+
     # ---- start-up ------------------------------------------------------------------
     async def start(self, thread_id: str | None = None) -> None:
         """Load what the window shows first (off the paint path, awaited by launch)."""
         await self.presenter.reload_models()
+        await self.history_actions.start()  # collapsed groups, workspaces, grouping
         self.thread_model.refresh()
         if thread_id:
             self.presenter.open_thread(thread_id)
@@ -181,8 +226,24 @@ class MainWindow(QMainWindow):
 
         self.tasks.start(add())
 
-    def _retry(self, message_id: str) -> None:
-        self.presenter.retry(message_id)
+    def open_doctor(self) -> None:
+        """Help → Check data (the checks of ``mira-desktop doctor``)."""
+        from ..dialogs.doctor_dialog import DoctorDialog
+
+        current = self.doctor_dialog
+        if current is not None and shiboken6.isValid(current) and current.isVisible():
+            current.raise_()
+            current.activateWindow()
+            return
+        dialog = DoctorDialog(self.services.doctor, self)
+        dialog.repaired.connect(self._after_repair)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.doctor_dialog = dialog
+        dialog.open()
+
+    def _after_repair(self) -> None:
+        self.thread_model.refresh()
+        self.presenter.reload()
 
     def _use_prompt(self, text: str) -> None:
         self.composer.set_text(text)
@@ -192,8 +253,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(VIEWS.index(name))
 
     def _show_notice(self, text: str) -> None:
-        self.notice_label.setText(text)
-        self.notice_label.setVisible(bool(text))
+        self.notice_bar.show_notice(text)
 
     def _on_task_error(self, exc: BaseException) -> None:
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
@@ -216,7 +276,13 @@ class MainWindow(QMainWindow):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Mira Desktop"))
         self.file_menu.setTitle(self.tr("&File"))
+        self.edit_menu.setTitle(self.tr("&Edit"))
         self.help_menu.setTitle(self.tr("&Help"))
+        self.undo_turn_action.setText(self.tr("Undo last turn"))
+        self.undo_turn_action.setToolTip(
+            self.tr("Move the last question and its answer to the trash (restorable)")
+        )
+        self.check_data_action.setText(self.tr("Check data…"))
         self.new_chat_action.setText(self.tr("New chat"))
         self.settings_action.setText(self.tr("Settings…"))
         self.quit_action.setText(self.tr("Quit"))

@@ -152,6 +152,7 @@ async def build_sample(services: Services, title: str = "列表推导式 & <tabl
             model="gpt-4o",
             provider="openai",
             error=FAILED_ERROR,
+            data={"regenerated_from": a1, "preset": "retry"},
         ),
         active=False,
     )
@@ -162,7 +163,9 @@ async def build_sample(services: Services, title: str = "列表推导式 & <tabl
     )
     a3 = await _add(
         services,
-        Message(new_id(), tid, MessageRole.ASSISTANT, "Short: `[x for x in xs]`.", _at(5), parent_id=u1b),
+        Message(
+            new_id(), tid, MessageRole.ASSISTANT, "Short: `[x for x in xs]`.", _at(5), parent_id=u1b
+        ),
         active=False,
     )
     u2 = await _add(

@@ -22,18 +22,39 @@ BY_NAME: list[tuple[str, Any, Any]] = [
     ("password", {"Password": "hunter2"}, {"Password": M}),
     ("passwd", {"db_passwd": "x"}, {"db_passwd": M}),
     ("numeric password", {"password": 123456}, {"password": M}),
-    ("authorization header", {"headers": {"Authorization": "Bearer abc"}},
-     {"headers": {"Authorization": M}}),
+    (
+        "authorization header",
+        {"headers": {"Authorization": "Bearer abc"}},
+        {"headers": {"Authorization": M}},
+    ),
     ("cookie", {"Cookie": "sid=1"}, {"Cookie": M}),
-    ("credentials dict", {"credentials": {"user": "bob", "pin": 1}},
-     {"credentials": {"user": M, "pin": M}}),
-    ("nested in list", {"items": [{"token": "t1"}, {"name": "ok"}]},
-     {"items": [{"token": M}, {"name": "ok"}]}),
+    (
+        "credentials dict",
+        {"credentials": {"user": "bob", "pin": 1}},
+        {"credentials": {"user": M, "pin": M}},
+    ),
+    (
+        "nested in list",
+        {"items": [{"token": "t1"}, {"name": "ok"}]},
+        {"items": [{"token": M}, {"name": "ok"}]},
+    ),
     ("list under secret name", {"keys": ["a", "b"]}, {"keys": [M, M]}),
-    ("null and bool stay", {"api_key": None, "use_token": True}, {"api_key": None, "use_token": True}),
-    ("token counts stay", {"max_tokens": 512, "prompt_tokens": 3}, {"max_tokens": 512, "prompt_tokens": 3}),
+    (
+        "null and bool stay",
+        {"api_key": None, "use_token": True},
+        {"api_key": None, "use_token": True},
+    ),
+    (
+        "token counts stay",
+        {"max_tokens": 512, "prompt_tokens": 3},
+        {"max_tokens": 512, "prompt_tokens": 3},
+    ),
     ("string token count is masked", {"max_tokens": "512"}, {"max_tokens": M}),
-    ("harmless names stay", {"path": "/tmp/a", "query": "python"}, {"path": "/tmp/a", "query": "python"}),
+    (
+        "harmless names stay",
+        {"path": "/tmp/a", "query": "python"},
+        {"path": "/tmp/a", "query": "python"},
+    ),
 ]
 
 BY_SHAPE: list[tuple[str, str, str]] = [
@@ -50,10 +71,18 @@ BY_SHAPE: list[tuple[str, str, str]] = [
     ("google", "AIzaSyA-1234567890abcdefghijklmnopqrstu", M),
     ("aws", "AKIAIOSFODNN7EXAMPLE", M),
     ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.abcdefghijklmnop", M),
-    ("env assignment", "export OPENAI_API_KEY=sk-abc123456789xyz && run", "export OPENAI_API_KEY=*** && run"),
+    (
+        "env assignment",
+        "export OPENAI_API_KEY=sk-abc123456789xyz && run",
+        "export OPENAI_API_KEY=*** && run",
+    ),
     ("flag equals", "mysql --password=hunter2 db", "mysql --password=*** db"),
     ("flag space", "tool --api-key hunter2 --verbose", "tool --api-key *** --verbose"),
-    ("json in string", '{"password": "hunter2", "user": "bob"}', '{"password": "***", "user": "bob"}'),
+    (
+        "json in string",
+        '{"password": "hunter2", "user": "bob"}',
+        '{"password": "***", "user": "bob"}',
+    ),
     ("query parameter", "https://x.io/a?api_key=abc123&q=1", "https://x.io/a?api_key=***&q=1"),
     ("url credentials", "postgres://bob:s3cret@db:5432/x", "postgres://bob:***@db:5432/x"),
     ("private key", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", M),
@@ -82,9 +111,21 @@ def test_redaction_is_idempotent(text: str) -> None:
 def test_tool_call_shapes_are_read_and_redacted() -> None:
     data = {
         "tool_calls": [
-            {"id": "c1", "function": {"name": "fetch", "arguments": '{"token": "abc", "url": "u"}'}},
-            {"id": "c2", "name": "bash", "input": {"command": "curl -H 'Authorization: Bearer zzzzzzzzzz'"}},
-            {"call_id": "c3", "name": "note", "arguments": "not json: password=letmein", "status": "denied"},
+            {
+                "id": "c1",
+                "function": {"name": "fetch", "arguments": '{"token": "abc", "url": "u"}'},
+            },
+            {
+                "id": "c2",
+                "name": "bash",
+                "input": {"command": "curl -H 'Authorization: Bearer zzzzzzzzzz'"},
+            },
+            {
+                "call_id": "c3",
+                "name": "note",
+                "arguments": "not json: password=letmein",
+                "status": "denied",
+            },
         ],
         "tool_cards": [{"name": "read", "args": {"path": "a.txt"}}],
         "tools": "not a list",

@@ -1,0 +1,249 @@
+"""Planning a send or an edit (PRODUCT.md §2–§5): what ``ChatService`` resolves
+before a run starts — the thread (or a new draft), the model, the role bound
+to the thread, the history the new user message follows, its attachments, and
+the request (``request_context.ContextBuilder``).
+
+:func:`choose_path` is the one place that picks the path of a send (PRODUCT.md
+§3). Only the normal chat path exists yet. The knowledge-base path branches
+there and keeps the :class:`~.turn_context.TurnContext` the builder makes (role,
+summary, checkpoint, history, compaction): it replaces ``context.question``
+with the question and its numbered sources, so ``context.request()`` — and the
+rebuild after an automatic compaction — carry them with the role's prompt and
+parameters (``turn_context.finish_request``).
+
+Attachments: ``SendRequest.attachments`` are the composer's prepared files
+(``AttachmentService.prepare``). Their pending references become the user
+message's when it is written (for a draft: on the draft commit). An edit
+carries the edited message's attachments over to the new version (fresh
+references) unless ``keep_attachments`` is false."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from ..core.errors import ConfigError
+from ..core.ids import new_id, utc_now
+from ..core.models import Message, MessageRole, MessageStatus, Thread
+from .attachment_context import TurnFile
+from .context import title_from_text
+from .request_context import TurnSpec
+from .run_support import RunPlan, new_assistant
+
+if TYPE_CHECKING:
+    from ..storage.context_store import PendingPart
+    from ..storage.store import Store
+    from .attachments import PreparedAttachment
+    from .providers import ProviderService
+    from .request_context import ContextBuilder
+
+log = logging.getLogger(__name__)
+
+LAST_MODEL_KEY = "chat.last_model"
+
+
+class ChatPath(StrEnum):
+    NORMAL = "normal"
+
+
+@dataclass(frozen=True)
+class SendRequest:
+    """One send. ``thread_id`` None means a new draft; ``new_thread_id`` lets the
+    caller choose the draft's id in advance (the window keys its view by it).
+    ``provider``/``model`` default to the thread's, then the last chosen.
+    ``role_id`` binds a role to the thread (a draft: on its commit); None
+    keeps the thread's. ``attachments`` are the composer's prepared files."""
+
+    text: str
+    provider: str | None = None
+    model: str | None = None
+    thread_id: str | None = None
+    new_thread_id: str | None = None
+    workspace_id: str | None = None
+    #: Edit → branch (PRODUCT.md §5): ``text`` becomes a new version of this user
+    #: message of ``thread_id`` (a sibling); the old branch is kept.
+    edit_of: str | None = None
+    attachments: tuple[PreparedAttachment, ...] = ()
+    role_id: str | None = None
+    #: an edit keeps the edited message's attachments on the new version
+    keep_attachments: bool = True
+
+
+def choose_path(thread: Thread | None, request: SendRequest) -> ChatPath:
+    """The path of a send (PRODUCT.md §3). The knowledge-base path goes here:
+    a bound knowledge base, agent off, and a text question."""
+    return ChatPath.NORMAL
+
+
+def _parts(
+    carried: list[TurnFile], prepared: tuple[PreparedAttachment, ...]
+) -> tuple[PendingPart, ...]:
+    """The parts to write: carried files take fresh references, the composer's
+    files hand over their pending ones."""
+    fresh: list[PendingPart] = [(None, f.attachment) for f in carried]
+    return (*fresh, *((p.pending_id, p.attachment) for p in prepared))
+
+
+class SendPlanner:
+    def __init__(
+        self, store: Store, providers: ProviderService, builder: ContextBuilder, owner: str
+    ) -> None:
+        self._store = store
+        self._providers = providers
+        self._builder = builder
+        self._owner = owner
+
+    async def plan(self, request: SendRequest) -> RunPlan:
+        """Resolve a send or an edit (raises ``MiraError``)."""
+        text = request.text.strip()
+        if not text and not request.attachments:
+            raise ConfigError("Type a message first.")
+        thread = await self.find_thread(request)
+        choose_path(thread, request)
+        provider_name, model = await self.choose_model(request, thread)
+        config, provider = await self._providers.chat_provider(provider_name)
+        if request.role_id is not None:
+            await self._store.get_role(request.role_id)  # refuse an unknown role
+        thread, history = await self._thread_and_history(request, thread, text, config.id, model)
+        await self._store.set_setting(LAST_MODEL_KEY, {"provider": provider_name, "model": model})
+        carried = await self._carried(request)
+        spec = TurnSpec(
+            thread=thread,
+            persisted=request.thread_id is not None,
+            history=history,
+            text=text,
+            provider_name=provider_name,
+            provider=provider,
+            model=model,
+            files=[*carried, *(TurnFile(p.attachment, p.document) for p in request.attachments)],
+        )
+        context = await self._builder.turn(spec)
+        user = self._user_message(thread.id, text, history, request, context.notes)
+        return RunPlan(
+            thread=thread,
+            is_draft=request.thread_id is None,
+            user_message=user,
+            assistant=new_assistant(thread.id, user.id, new_id(), model, provider_name),
+            request=context.request(),
+            provider_name=provider_name,
+            provider=provider,
+            owner=self._owner,
+            kind="edit" if request.edit_of else "send",
+            parts=_parts(carried, request.attachments),
+            context=context,
+        )
+
+    async def _thread_and_history(
+        self, request: SendRequest, thread: Thread | None, text: str, provider_id: str, model: str
+    ) -> tuple[Thread, list[Message]]:
+        """The thread (a new draft's in memory) and the history the message follows."""
+        if thread is None:
+            return await self._draft_thread(request, text, provider_id, model), []
+        thread = await self._update_thread(thread, request, provider_id, model)
+        return thread, await self._history(thread.id, request)
+
+    async def find_thread(self, request: SendRequest) -> Thread | None:
+        thread = await self._store.find_thread(request.thread_id) if request.thread_id else None
+        if request.thread_id and thread is None:
+            raise ConfigError(f"No thread with id {request.thread_id}.")
+        if request.edit_of and thread is None:
+            raise ConfigError("Editing a message needs its thread.", hint="Pass --thread ID.")
+        return thread
+
+    async def choose_model(self, request: SendRequest, thread: Thread | None) -> tuple[str, str]:
+        provider_name, model = request.provider, request.model
+        if thread is not None and (provider_name is None or model is None):
+            if thread.provider_id and thread.model:
+                config = await self._store.get_provider_by_id(thread.provider_id)
+                if config is not None:
+                    provider_name = provider_name or config.name
+                    model = model or thread.model
+        if provider_name is None or model is None:
+            last = await self._store.get_setting(LAST_MODEL_KEY) or {}
+            provider_name = provider_name or last.get("provider")
+            model = model or last.get("model")
+        if not provider_name or not model:
+            raise ConfigError(
+                "Choose a provider and a model first.",
+                hint="Add one with `mira-desktop provider add`, or in Settings → Providers.",
+            )
+        return provider_name, model
+
+    async def carried_images(self, request: SendRequest) -> list[str]:
+        """Names of the images an edit carries over (for the pre-send check)."""
+        return [f.attachment.name for f in await self._carried(request) if f.attachment.is_image]
+
+    async def _carried(self, request: SendRequest) -> list[TurnFile]:
+        if not (request.edit_of and request.thread_id and request.keep_attachments):
+            return []
+        return await self._builder.stored_files(request.edit_of)
+
+    async def _update_thread(
+        self, thread: Thread, request: SendRequest, provider_id: str, model: str
+    ) -> Thread:
+        changes: dict[str, object] = {}
+        if (thread.provider_id, thread.model) != (provider_id, model):
+            changes.update(provider_id=provider_id, model=model)
+        if request.role_id is not None and request.role_id != thread.role_id:
+            changes["role_id"] = request.role_id
+        if not changes:
+            return thread
+        return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
+
+    async def _history(self, thread_id: str, request: SendRequest) -> list[Message]:
+        """What the new user message follows: the active branch, or for an edit
+        the branch down to the edited message's parent (its sibling's history)."""
+        if request.edit_of is None:
+            return await self._store.active_branch(thread_id)
+        path = await self._store.live_path(thread_id, request.edit_of)
+        if path[-1].role is not MessageRole.USER:
+            raise ConfigError(
+                "Only your own messages can be edited.",
+                hint="To get another answer, regenerate it instead.",
+            )
+        return path[:-1]
+
+    def _user_message(
+        self,
+        thread_id: str,
+        text: str,
+        history: list[Message],
+        request: SendRequest,
+        notes: tuple[str, ...],
+    ) -> Message:
+        now = utc_now()
+        data: dict[str, object] = {}
+        if request.edit_of:
+            data["edited_from"] = request.edit_of
+        if notes:
+            data["attachment_notes"] = list(notes)
+        return Message(
+            id=new_id(),
+            thread_id=thread_id,
+            role=MessageRole.USER,
+            text=text,
+            created_at=now,
+            updated_at=now,
+            parent_id=history[-1].id if history else None,
+            status=MessageStatus.COMPLETE,
+            data=data or None,
+        )
+
+    async def _draft_thread(
+        self, request: SendRequest, text: str, provider_id: str, model: str
+    ) -> Thread:
+        workspace_id = request.workspace_id or (await self._store.default_workspace()).id
+        now = utc_now()
+        names = ", ".join(p.name for p in request.attachments)
+        return Thread(
+            id=request.new_thread_id or new_id(),
+            title=title_from_text(text or names),
+            workspace_id=workspace_id,
+            created_at=now,
+            updated_at=now,
+            provider_id=provider_id,
+            model=model,
+            role_id=request.role_id,
+        )

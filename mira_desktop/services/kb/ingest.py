@@ -1,0 +1,261 @@
+"""Ingestion: files and folders into a knowledge base, off the event loop.
+
+Folders are walked recursively; hidden entries (``.git``, ``.DS_Store``) and
+files the readers do not support (images, archives…) are skipped. Each file is
+one unit of work: stat → (unchanged size and time: skipped) → read and chunk
+in a worker thread (the attachment readers) → (same SHA-256 as stored: only
+the time is updated) → embed the new passages when the base has an embedding
+model → one write transaction for the document and all its passages.
+
+Cancellation (any object with ``is_set()``, e.g. ``threading.Event``) is
+checked before and after each file's work: documents already written stay,
+the one in progress is never written, so the base is always consistent.
+Progress goes to a callback as :class:`IngestProgress` steps."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from ...core.errors import MiraError
+from ...core.knowledge import (
+    ChunkInput,
+    DocumentInput,
+    IngestProgress,
+    IngestReport,
+    IngestStatus,
+    KbDocument,
+    KnowledgeBase,
+    StoredChunks,
+)
+from ..readers import TEXT_EXTENSIONS, Document, read_document
+from ..readers.registry import extension
+from .chunking import CHUNK_OVERLAP, CHUNK_SIZE, Chunk, chunk_document
+from .embedding import EmbeddingClient
+
+if TYPE_CHECKING:
+    from ...storage.kb_store import KnowledgeStore
+
+log = logging.getLogger(__name__)
+
+#: Knowledge-base files may be larger than chat attachments.
+KB_MAX_BYTES = 64 * 1024 * 1024
+_OFFICE = frozenset({"pdf", "docx", "pptx", "xlsx"})
+
+Reader = Callable[[Path], Document]
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+class CancelToken(Protocol):
+    def is_set(self) -> bool: ...
+
+
+def default_reader(path: Path) -> Document:
+    return read_document(path, max_bytes=KB_MAX_BYTES)
+
+
+def indexable(name: str) -> bool:
+    """Whether a file found in a folder is worth reading (text or office)."""
+    ext = extension(name)
+    return ext in _OFFICE or ext in TEXT_EXTENSIONS
+
+
+def collect_files(paths: Sequence[Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """The files to index from ``paths`` (files, and folders walked
+    recursively), resolved and de-duplicated; plus skipped ``(path, reason)``.
+    A file named explicitly is always tried; in folders, hidden entries and
+    unsupported types are skipped."""
+    files: dict[Path, None] = {}
+    skipped: list[tuple[str, str]] = []
+    for given in paths:
+        path = Path(given).expanduser()
+        if path.is_dir():
+            _walk(path.resolve(), files, skipped)
+        elif path.exists():
+            files[path.resolve()] = None
+        else:
+            skipped.append((str(path), "not found"))
+    return list(files), skipped
+
+
+def _walk(root: Path, files: dict[Path, None], skipped: list[tuple[str, str]]) -> None:
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if name.startswith("."):
+                continue
+            path = Path(folder) / name
+            if indexable(name) and path.is_file():
+                files[path] = None
+            else:
+                skipped.append((str(path), "unsupported type"))
+
+
+@dataclass
+class _Tally:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    stored: int = 0
+    shared: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    embed_off: bool = False
+
+    def wrote(self, stored: StoredChunks, *, new: bool) -> tuple[IngestStatus, str]:
+        """Count one document write; its progress status and message."""
+        self.stored += stored.stored
+        self.shared += stored.shared
+        if new:
+            self.added += 1
+        else:
+            self.updated += 1
+        status = IngestStatus.INDEXED if new else IngestStatus.UPDATED
+        return status, f"{stored.stored + stored.shared} passages"
+
+    def report(self, skipped: Sequence[tuple[str, str]], cancelled: bool) -> IngestReport:
+        return IngestReport(
+            added=self.added,
+            updated=self.updated,
+            unchanged=self.unchanged,
+            removed=self.removed,
+            chunks_stored=self.stored,
+            chunks_shared=self.shared,
+            failed=tuple(self.failed),
+            skipped=tuple(skipped),
+            warnings=tuple(self.warnings),
+            cancelled=cancelled,
+        )
+
+
+class Ingestor:
+    """Indexes files into a base (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        embeddings: EmbeddingClient | None = None,
+        reader: Reader = default_reader,
+    ) -> None:
+        self._store = store
+        self._embeddings = embeddings
+        self._reader = reader
+
+    async def ingest(
+        self,
+        kb: KnowledgeBase,
+        files: Sequence[Path],
+        *,
+        skipped: Sequence[tuple[str, str]] = (),
+        removed: int = 0,
+        force: bool = False,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport:
+        """Index ``files`` (resolved paths); ``force`` re-reads unchanged ones."""
+        known = {doc.path: doc for doc in await self._store.documents(kb.id)}
+        tally = _Tally(removed=removed)
+        total = len(files)
+        for done, path in enumerate(files):
+            if cancel is not None and cancel.is_set():
+                return tally.report(skipped, cancelled=True)
+            _notify(progress, done, total, path, IngestStatus.READING)
+            status, message = await self._one(kb, path, known.get(str(path)), tally, force, cancel)
+            if status is None:
+                return tally.report(skipped, cancelled=True)
+            _notify(progress, done + 1, total, path, status, message)
+        return tally.report(skipped, cancelled=False)
+
+    async def _one(
+        self,
+        kb: KnowledgeBase,
+        path: Path,
+        known: KbDocument | None,
+        tally: _Tally,
+        force: bool,
+        cancel: CancelToken | None,
+    ) -> tuple[IngestStatus | None, str]:
+        """Index one file; ``(None, "")`` when cancelled before its write."""
+        try:
+            stat = await asyncio.to_thread(path.stat)
+        except OSError as exc:
+            tally.failed.append((str(path), str(exc)))
+            return IngestStatus.FAILED, str(exc)
+        if not force and known and known.size == stat.st_size and known.mtime == stat.st_mtime:
+            tally.unchanged += 1
+            return IngestStatus.UNCHANGED, ""
+        size, overlap = _chunk_settings(kb)
+        try:
+            document, chunks = await asyncio.to_thread(self._prepare, path, size, overlap)
+        except MiraError as exc:
+            tally.failed.append((str(path), exc.message))
+            if known is not None:
+                await self._store.mark_failed(known.id, exc.message)
+            return IngestStatus.FAILED, exc.message
+        if not force and known and known.sha256 == document.sha256:
+            await self._store.touch_document(known.id, stat.st_size, stat.st_mtime)
+            tally.unchanged += 1
+            return IngestStatus.UNCHANGED, ""
+        inputs = await self._with_vectors(kb, chunks, tally)
+        if cancel is not None and cancel.is_set():
+            return None, ""
+        doc = DocumentInput(
+            str(path), path.name, document.sha256, document.mime, stat.st_size, stat.st_mtime
+        )
+        stored = await self._store.write_document(kb.id, doc, inputs)
+        return tally.wrote(stored, new=known is None)
+
+    def _prepare(self, path: Path, size: int, overlap: int) -> tuple[Document, list[Chunk]]:
+        """Read and chunk one file (in a worker thread)."""
+        document = self._reader(path)
+        return document, chunk_document(document, size=size, overlap=overlap)
+
+    async def _with_vectors(
+        self, kb: KnowledgeBase, chunks: Sequence[Chunk], tally: _Tally
+    ) -> list[ChunkInput]:
+        """The passages to store, with embeddings when the base has a model
+        (already-stored vectors reused). A failing embedding server leaves the
+        passages without vectors (``kb embed`` fills them in later)."""
+        plain = [ChunkInput(c.ordinal, c.text, c.location, c.sha256) for c in chunks]
+        if kb.embedding is None or self._embeddings is None or tally.embed_off or not chunks:
+            return plain
+        known = await self._store.stored_vectors(kb.id, [c.sha256 for c in chunks])
+        missing = [c for c in chunks if c.sha256 not in known]
+        try:
+            fresh = await self._embeddings.embed(kb.embedding, [c.text for c in missing])
+        except MiraError as exc:
+            log.warning("embedding for %s failed: %s", kb.name, exc)
+            tally.embed_off = True
+            tally.warnings.append(f"Embedding failed; passages stored for keyword search: {exc}")
+            return plain
+        known.update((c.sha256, pair) for c, pair in zip(missing, fresh, strict=True))
+        return [
+            ChunkInput(c.ordinal, c.text, c.location, c.sha256, *known[c.sha256]) for c in chunks
+        ]
+
+
+def _chunk_settings(kb: KnowledgeBase) -> tuple[int, int]:
+    size = kb.settings.get("chunk_size")
+    overlap = kb.settings.get("chunk_overlap")
+    return (
+        size if isinstance(size, int) and size >= 200 else CHUNK_SIZE,
+        overlap if isinstance(overlap, int) and overlap >= 0 else CHUNK_OVERLAP,
+    )
+
+
+def _notify(
+    progress: ProgressCallback | None,
+    done: int,
+    total: int,
+    path: Path,
+    status: IngestStatus,
+    message: str = "",
+) -> None:
+    if progress is not None:
+        progress(IngestProgress(done, total, str(path), status, message))

@@ -1,0 +1,158 @@
+"""``ContextMeterService``: the context ring next to the composer (PRODUCT.md §4).
+
+``measure(thread_id, draft_text)`` counts, with the shipped tiktoken encoding,
+what the next request would hold: the hidden context (role prompt, summary,
+latest checkpoint), the history replayed since that checkpoint (older
+attachments by name) and the draft (with its prepared files read in full), with
+the same per-message framing as the run's own estimate
+(``turn_context.estimate_tokens``). Images are not counted.
+
+Counting is incremental. Token counts are cached per message id and text hash
+(the system block and files by hash), and the total of the thread's part is
+cached under a one-row fingerprint of the thread (active leaf, last change,
+role and its last edit, summary time, model): while someone types, a
+measurement reads that row and counts only the draft. Long texts are counted
+in a worker thread.
+
+``peak_tokens`` comes from stored usage: the largest ``prompt_tokens`` of the
+thread's answers (reported or estimated, every branch) — or the current figure
+when that is larger, so the ring never shows a peak below the current use."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..core.context import Meter
+from ..core.models import MessageRole
+from ..core.ports import TokenCounter
+from .attachment_context import file_block
+from .context import history_entries, split_at_checkpoint
+from .turn_context import MESSAGE_OVERHEAD, REPLY_PRIMING, HiddenContext
+
+if TYPE_CHECKING:
+    from ..storage.context_store import ContextStore
+    from ..storage.store import Store
+    from .attachments import PreparedAttachment
+
+log = logging.getLogger(__name__)
+
+LAST_MODEL_KEY = "chat.last_model"
+#: Texts longer than this are counted in a worker thread.
+INLINE_CHARS = 4000
+MAX_CACHED = 200_000
+MAX_THREADS = 1_000
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+class ContextMeterService:
+    def __init__(self, store: Store, context_store: ContextStore, tokens: TokenCounter) -> None:
+        self._store = store
+        self._context = context_store
+        self._tokens = tokens
+        self._counts: dict[tuple[str, str], int] = {}
+        self._bases: dict[str, tuple[tuple[Any, ...], int]] = {}
+
+    async def measure(
+        self,
+        thread_id: str,
+        draft_text: str = "",
+        *,
+        attachments: Sequence[PreparedAttachment] = (),
+    ) -> Meter:
+        """The ring's figures for a thread (or a draft id not saved yet) with
+        the composer's current text and chips."""
+        fingerprint = await self._context.fingerprint(thread_id)
+        base = 0
+        if fingerprint is not None:
+            cached = self._bases.get(thread_id)
+            if cached is not None and cached[0] == fingerprint:
+                base = cached[1]
+            else:
+                base = await self._thread_tokens(thread_id)
+                if len(self._bases) >= MAX_THREADS:
+                    self._bases.clear()
+                self._bases[thread_id] = (fingerprint, base)
+        current = REPLY_PRIMING + base + await self._draft_tokens(draft_text, attachments)
+        peak = await self._context.peak_prompt_tokens(thread_id) if fingerprint else 0
+        provider_id, model = fingerprint[5:7] if fingerprint else (None, None)
+        window = await self._window(provider_id, model)
+        return Meter(
+            current_tokens=current,
+            peak_tokens=max(peak, current),
+            context_window=window,
+            remaining=max(window - current, 0) if window else None,
+            share=round(current / window, 4) if window else None,
+        )
+
+    async def _thread_tokens(self, thread_id: str) -> int:
+        """Hidden context + replayed history (without the reply priming)."""
+        thread = await self._store.get_thread(thread_id)
+        branch = await self._store.active_branch(thread_id)
+        checkpoint, replay = split_at_checkpoint(branch)
+        role = await self._store.get_role(thread.role_id) if thread.role_id else None
+        summary = (await self._context.get_summary(thread_id))[0] or ""
+        system = HiddenContext(role, summary).system_text(checkpoint)
+        users = [m.id for m in replay if m.role is MessageRole.USER]
+        earlier = await self._context.attachments(users)
+        items = [(key, message.content) for key, message in history_entries(replay, earlier)]
+        if system:
+            items.append(("system", system))
+        counts = await self._count_all(items)
+        return sum(MESSAGE_OVERHEAD + n for n in counts)
+
+    async def _draft_tokens(
+        self, draft_text: str, attachments: Sequence[PreparedAttachment]
+    ) -> int:
+        blocks = [
+            (f"file:{p.sha256}", file_block(p.attachment, p.document))
+            for p in attachments
+            if not p.is_image
+        ]
+        if not draft_text and not blocks:
+            return 0
+        counts = await self._count_all([*blocks, ("draft", draft_text)])
+        return MESSAGE_OVERHEAD + sum(counts) + 2 * len(blocks)  # "\n\n" joins
+
+    async def _count_all(self, items: list[tuple[str, str]]) -> list[int]:
+        """Counts of ``(key, text)`` items; cached ones are not counted again."""
+        keys = [(key, _digest(text)) for key, text in items]
+        missing = [
+            (i, text)
+            for i, ((_, text), k) in enumerate(zip(items, keys, strict=True))
+            if k not in self._counts
+        ]
+        if missing:
+            texts = [text for _, text in missing]
+            if sum(len(t) for t in texts) > INLINE_CHARS:
+                counted = await asyncio.to_thread(self._count_texts, texts)
+            else:
+                counted = self._count_texts(texts)
+            if len(self._counts) + len(missing) > MAX_CACHED:
+                self._counts.clear()
+            for (index, _), count in zip(missing, counted, strict=True):
+                self._counts[keys[index]] = count
+        return [self._counts[k] for k in keys]
+
+    def _count_texts(self, texts: list[str]) -> list[int]:
+        return [self._tokens.count(text) for text in texts]
+
+    async def _window(self, provider_id: str | None, model: str | None) -> int | None:
+        """The context window of the thread's model (a draft: the last chosen)."""
+        provider_name = None
+        if provider_id and model:
+            config = await self._store.get_provider_by_id(provider_id)
+            provider_name = config.name if config else None
+        if provider_name is None or model is None:
+            last = await self._store.get_setting(LAST_MODEL_KEY) or {}
+            provider_name, model = last.get("provider"), last.get("model")
+        if not provider_name or not model:
+            return None
+        info = await self._store.get_model(provider_name, model)
+        return info.context_window if info and info.context_window else None

@@ -1,0 +1,141 @@
+"""What a chat run (``chat_run.py``) is given and the helpers that need none of
+its state: the :class:`RunPlan`, shielded writes, the new answer row, the
+terminal event of an answer, and the usage of a finished answer (reported by
+the provider, else estimated with the shipped tiktoken encoding and flagged)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from ..core.events import Completed, Failed, Stopped, UsageReported
+from ..core.ids import utc_now
+from ..core.models import ChatRequest, Message, MessageRole, MessageStatus, Thread, Usage
+from ..core.ports import ChatProvider, TokenCounter
+from .turn_context import TurnContext, estimate_tokens
+
+if TYPE_CHECKING:
+    from ..storage.context_store import PendingPart
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class RunPlan:
+    """Everything a run needs, resolved by ``ChatService`` before it starts."""
+
+    thread: Thread
+    is_draft: bool
+    user_message: Message
+    assistant: Message
+    request: ChatRequest
+    provider_name: str
+    provider: ChatProvider
+    owner: str
+    #: "send", "edit" or "regenerate" (shown in ``RunStarted``).
+    kind: str = "send"
+    #: False when ``user_message`` already exists (a regeneration answers it again).
+    write_user: bool = True
+    #: attachment parts written with the user message: (pending id or None, attachment)
+    parts: tuple[PendingPart, ...] = ()
+    #: the turn's context: rebuilds ``request`` after an automatic compaction
+    context: TurnContext | None = None
+
+
+class EmptyAnswer(Exception):
+    """The stream ended properly but carried neither text nor thinking."""
+
+
+async def shielded(awaitable: Awaitable[T], after: Callable[[], None] | None = None) -> T:
+    """Await a write to completion even if the run is cancelled meanwhile; the
+    cancellation is re-raised once the write is done. ``after`` runs when the
+    write succeeded, cancelled or not (so the run knows what is on disk)."""
+    task = asyncio.ensure_future(awaitable)
+    try:
+        result = await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.gather(task, return_exceptions=True)
+        if after is not None and not task.cancelled() and task.exception() is None:
+            after()
+        raise
+    if after is not None:
+        after()
+    return result
+
+
+def new_assistant(
+    thread_id: str, parent_id: str, message_id: str, model: str, provider: str
+) -> Message:
+    now = utc_now()
+    return Message(
+        id=message_id,
+        thread_id=thread_id,
+        role=MessageRole.ASSISTANT,
+        text="",
+        created_at=now,
+        updated_at=now,
+        parent_id=parent_id,
+        status=MessageStatus.STREAMING,
+        model=model,
+        provider=provider,
+    )
+
+
+def terminal_event(answer: Message, *, written: bool) -> Completed | Stopped | Failed:
+    """The one terminal event of a run whose answer ended as ``answer``; ids
+    and the message only when it was written (a draft that never started)."""
+    cls: type[Completed | Stopped | Failed] = Failed
+    if answer.status is MessageStatus.COMPLETE:
+        cls = Completed
+    elif answer.status is MessageStatus.STOPPED:
+        cls = Stopped
+    return cls(
+        thread_id=answer.thread_id if written else None,
+        message_id=answer.id if written else None,
+        text=answer.text,
+        thinking=answer.thinking,
+        usage=answer.usage or Usage(),
+        error=answer.error,
+        message=answer if written else None,
+    )
+
+
+async def final_usage(
+    reported: UsageReported,
+    *,
+    tokens: TokenCounter,
+    request: ChatRequest,
+    text: str,
+    thinking: str,
+) -> Usage:
+    """The counts the provider reported, the missing ones estimated (flagged)."""
+    prompt = reported.prompt_tokens
+    completion = reported.completion_tokens
+    reasoning = reported.reasoning_tokens
+    est_prompt = prompt is None
+    est_completion = completion is None
+    est_reasoning = reasoning is None and bool(thinking)
+    if est_prompt or est_completion or est_reasoning:
+        counted = await asyncio.to_thread(_estimate, tokens, request, text, thinking)
+        prompt = counted[0] if prompt is None else prompt
+        completion = counted[1] if completion is None else completion
+        reasoning = counted[2] if reasoning is None else reasoning
+    return Usage(
+        prompt_tokens=prompt or 0,
+        completion_tokens=completion or 0,
+        reasoning_tokens=reasoning or 0,
+        counts_estimated=est_prompt or est_completion,
+        reasoning_estimated=est_reasoning,
+    )
+
+
+def _estimate(
+    tokens: TokenCounter, request: ChatRequest, text: str, thinking: str
+) -> tuple[int, int, int]:
+    prompt = estimate_tokens(tokens, request.messages)
+    reasoning = tokens.count(thinking)
+    return prompt, tokens.count(text) + reasoning, reasoning

@@ -1,0 +1,449 @@
+"""``GroupedThreadModel``: what the sidebar's list view shows — the lazy
+:class:`ThreadListModel` flattened with a header row before each date group
+(Pinned, Today, Yesterday, …, one per month), groups collapsible.
+
+Groups are computed per loaded row by an injected ``grouping(thread)`` (the
+history service's clock and zone), so the list stays lazy: a page that arrives
+only appends rows (and the headers of groups it starts); ``canFetchMore`` and
+``fetchMore`` pass through to the source. Any other change of the source (a
+thread moved to the top, removed, the pinned block reordered) rebuilds the flat
+list and applies the difference as one removal and one insertion around the
+common prefix and suffix, so rows outside the change keep their place.
+
+It also holds the batch-mode check marks (one by one, or "all" minus the ones
+unticked, which covers pages not loaded yet), the workspace colours shown in
+the "All" list, and the drag-and-drop of thread ids (reordering pins here;
+moving threads onto a workspace in :mod:`workspace_list`). Renames and pin
+orders are *requested* by signal; the service's answer comes back through the
+source model."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from mira_desktop.core.history import ThreadGroup
+from mira_desktop.core.models import Thread
+from mira_desktop.ui.sidebar.group_labels import group_label
+from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+
+log = logging.getLogger(__name__)
+
+Grouping = Callable[[Thread], ThreadGroup | None]
+_Index = QModelIndex | QPersistentModelIndex
+_Key = tuple[str, str]  # ("h", group key) or ("t", thread id)
+HEADER, THREAD = "h", "t"
+MIME_TYPE = "application/x-mira-thread-ids"
+
+
+def encode_ids(ids: Sequence[str]) -> QMimeData:
+    data = QMimeData()
+    data.setData(MIME_TYPE, json.dumps(list(ids)).encode("utf-8"))
+    return data
+
+
+def decode_ids(data: QMimeData | None) -> list[str]:
+    if data is None or not data.hasFormat(MIME_TYPE):
+        return []
+    try:
+        ids = json.loads(bytes(data.data(MIME_TYPE).data()).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return []
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSelection:
+    """The threads ticked in batch mode: ``ids``, or with ``everything`` every
+    thread of the list except ``excluded`` (loaded or not)."""
+
+    everything: bool = False
+    ids: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+
+class GroupedThreadModel(QAbstractListModel):
+    KindRole = Qt.ItemDataRole.UserRole + 20  # "header" | "thread"
+    GroupKeyRole = Qt.ItemDataRole.UserRole + 21
+    CollapsedRole = Qt.ItemDataRole.UserRole + 22
+    CheckedRole = Qt.ItemDataRole.UserRole + 23  # None outside batch mode
+    ColorRole = Qt.ItemDataRole.UserRole + 24  # workspace colour in the "All" list
+
+    group_toggled = Signal(str, bool)  # group key, now collapsed
+    rename_requested = Signal(str, str)  # thread id, new title
+    pins_reorder_requested = Signal(list)  # pinned thread ids in the new order
+    checked_changed = Signal()
+    structure_changed = Signal()  # rows came or went (the sidebar re-selects)
+
+    def __init__(
+        self, source: ThreadListModel, grouping: Grouping | None = None, parent: Any = None
+    ) -> None:
+        super().__init__(parent)
+        self._src = source
+        self._grouping = grouping
+        self._entries: list[_Key] = []
+        self._row_of: dict[_Key, int] = {}
+        self._threads: dict[str, Thread] = {}
+        self._groups: dict[str, ThreadGroup] = {}
+        self._cache: dict[tuple[str, str, bool], ThreadGroup | None] = {}
+        self._collapsed: set[str] = set()
+        self._src_count = 0
+        self._changing = False
+        self._batch = False
+        self._checked: set[str] = set()
+        self._everything = False
+        self._unchecked: set[str] = set()
+        self._colors: dict[str, str] = {}
+        source.rowsInserted.connect(self._on_inserted)
+        source.rowsRemoved.connect(self._sync)
+        source.modelReset.connect(self._reset)
+        source.dataChanged.connect(self._on_data_changed)
+        self._reset()
+
+    # ---- Qt model interface -------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self._entries)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._entries):
+            return None
+        kind, key = self._entries[index.row()]
+        if kind == HEADER:
+            return self._header_data(key, role)
+        return self._thread_data(self._threads[key], role)
+
+    def _header_data(self, key: str, role: int) -> Any:
+        if role in (Qt.ItemDataRole.DisplayRole, ThreadListModel.TitleRole):
+            return group_label(self._groups[key])
+        return {
+            self.KindRole: "header",
+            self.GroupKeyRole: key,
+            self.CollapsedRole: key in self._collapsed,
+        }.get(role)
+
+    def _thread_data(self, thread: Thread, role: int) -> Any:
+        if role in (Qt.ItemDataRole.DisplayRole, ThreadListModel.TitleRole):
+            return thread.title or self.tr("New chat")
+        if role == Qt.ItemDataRole.EditRole:
+            return thread.title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return thread.title or None
+        trash = self._src.thread_filter().view == "trash"
+        values = {
+            self.KindRole: "thread",
+            ThreadListModel.IdRole: thread.id,
+            ThreadListModel.UpdatedRole: thread.deleted_at if trash else thread.updated_at,
+            ThreadListModel.PinnedRole: thread.pinned,
+            ThreadListModel.RunningRole: self._src.is_running(thread.id),
+            ThreadListModel.ThreadRole: thread,
+            self.CheckedRole: self.is_checked(thread.id) if self._batch else None,
+            self.ColorRole: self._colors.get(thread.workspace_id),
+        }
+        return values.get(role)
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        thread = self.thread_at(index.row()) if index.isValid() else None
+        if thread is None or role != Qt.ItemDataRole.EditRole:
+            return False
+        title = " ".join(str(value or "").split())
+        if title and title != thread.title:
+            self.rename_requested.emit(thread.id, title)
+        return True
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        flag = Qt.ItemFlag
+        if not index.isValid():
+            return flag.ItemIsDropEnabled
+        kind, key = self._entries[index.row()]
+        if kind == HEADER:
+            return flag.ItemIsEnabled | (
+                flag.ItemIsDropEnabled if key == "pinned" else flag.NoItemFlags
+            )
+        flags = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
+        if self._src.thread_filter().view != "trash" and not self._batch:
+            flags |= flag.ItemIsEditable
+        if self._threads[key].pinned:
+            flags |= flag.ItemIsDropEnabled
+        return flags
+
+    def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and self._src.canFetchMore()
+
+    def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
+        if not parent.isValid():
+            self._src.fetchMore()
+
+    # ---- drag and drop --------------------------------------------------------
+    def mimeTypes(self) -> list[str]:
+        return [MIME_TYPE]
+
+    def mimeData(self, indexes: Iterable[QModelIndex]) -> QMimeData:
+        ids = [str(i.data(ThreadListModel.IdRole)) for i in indexes if self.thread_at(i.row())]
+        if self._batch and any(self.is_checked(i) for i in ids):
+            ids = self.checked_ids()
+        return encode_ids(ids)
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def canDropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: _Index
+    ) -> bool:
+        return self.pin_order_after_drop(decode_ids(data), row, parent) is not None
+
+    def dropMimeData(
+        self, data: QMimeData, action: Qt.DropAction, row: int, column: int, parent: _Index
+    ) -> bool:
+        order = self.pin_order_after_drop(decode_ids(data), row, parent)
+        if order is None:
+            return False
+        self.pins_reorder_requested.emit(order)
+        return True
+
+    def pin_order_after_drop(self, ids: list[str], row: int, parent: _Index) -> list[str] | None:
+        """The pinned order after dropping ``ids`` at ``row`` (between rows) or
+        onto ``parent`` (a pinned row: takes its place); None if not a pin move."""
+        pins = [key for kind, key in self._entries if kind == THREAD and self._threads[key].pinned]
+        if not ids or any(i not in pins for i in ids):
+            return None
+        if parent.isValid():
+            target = self.thread_at(parent.row())
+            if target is None or not target.pinned:
+                return None
+            at = pins.index(target.id) + (1 if pins.index(ids[0]) < pins.index(target.id) else 0)
+        else:
+            first = self._row_of.get((THREAD, pins[0]), 0)
+            at = row - first
+            if not 0 <= at <= len(pins):
+                return None
+        kept = [p for p in pins[:at] if p not in ids]
+        order = kept + ids + [p for p in pins[at:] if p not in ids]
+        return order if order != pins else None
+
+    # ---- public API ---------------------------------------------------------
+    def source(self) -> ThreadListModel:
+        return self._src
+
+    def is_changing(self) -> bool:
+        """True while rows are being removed or inserted (the selection moves)."""
+        return self._changing
+
+    def set_grouping(self, grouping: Grouping | None) -> None:
+        self._grouping = grouping
+        self.regroup()
+
+    def regroup(self) -> None:
+        """Compute every group again (another day began, or the view changed)."""
+        self._cache.clear()
+        self._sync()
+
+    def set_collapsed(self, keys: Iterable[str]) -> None:
+        self._collapsed = set(keys)
+        self._sync()
+
+    def collapsed(self) -> frozenset[str]:
+        return frozenset(self._collapsed)
+
+    def toggle_group(self, key: str) -> bool:
+        """Collapse or expand a group; returns True when it is now collapsed."""
+        collapsed = key not in self._collapsed
+        if collapsed:
+            self._collapsed.add(key)
+        else:
+            self._collapsed.discard(key)
+        self._sync()
+        self.group_toggled.emit(key, collapsed)
+        return collapsed
+
+    def set_workspace_colors(self, colors: dict[str, str]) -> None:
+        self._colors = dict(colors)
+        if self._entries:
+            self.dataChanged.emit(self.index(0), self.index(len(self._entries) - 1))
+
+    def thread_at(self, row: int) -> Thread | None:
+        if not 0 <= row < len(self._entries) or self._entries[row][0] != THREAD:
+            return None
+        return self._threads[self._entries[row][1]]
+
+    def row_of(self, thread_id: str) -> int:
+        return self._row_of.get((THREAD, thread_id), -1)
+
+    def header_row(self, key: str) -> int:
+        return self._row_of.get((HEADER, key), -1)
+
+    def group_keys(self) -> list[str]:
+        return [key for kind, key in self._entries if kind == HEADER]
+
+    def pinned_ids(self) -> list[str]:
+        return [t.id for t in self._src.threads() if t.pinned]
+
+    # ---- batch mode -----------------------------------------------------------
+    def set_batch_mode(self, on: bool) -> None:
+        self._batch = on
+        self._checked.clear()
+        self._unchecked.clear()
+        self._everything = False
+        self._all_changed()
+
+    def batch_mode(self) -> bool:
+        return self._batch
+
+    def is_checked(self, thread_id: str) -> bool:
+        if self._everything:
+            return thread_id not in self._unchecked
+        return thread_id in self._checked
+
+    def set_checked(self, thread_id: str, checked: bool) -> None:
+        if self._everything:
+            (self._unchecked.discard if checked else self._unchecked.add)(thread_id)
+        else:
+            (self._checked.add if checked else self._checked.discard)(thread_id)
+        row = self.row_of(thread_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row), self.index(row), [self.CheckedRole])
+        self.checked_changed.emit()
+
+    def set_all_checked(self, checked: bool) -> None:
+        self._everything = checked
+        self._checked.clear()
+        self._unchecked.clear()
+        self._all_changed()
+
+    def all_checked(self) -> bool:
+        return self._everything and not self._unchecked
+
+    def checked_ids(self) -> list[str]:
+        """Ticked threads among the loaded rows, in list order."""
+        return [t.id for t in self._src.threads() if self.is_checked(t.id)]
+
+    def checked_count(self) -> int:
+        if self._everything:
+            total = self._src.total() or len(self._src.threads())
+            return max(0, total - len(self._unchecked))
+        return len(self._checked)
+
+    def batch_selection(self) -> BatchSelection:
+        if self._everything:
+            return BatchSelection(True, (), tuple(self._unchecked))
+        return BatchSelection(False, tuple(self.checked_ids()), ())
+
+    def _all_changed(self) -> None:
+        if self._entries:
+            self.dataChanged.emit(self.index(0), self.index(len(self._entries) - 1))
+        self.checked_changed.emit()
+
+    # ---- following the source ---------------------------------------------------
+    def _group(self, thread: Thread) -> ThreadGroup | None:
+        if self._grouping is None:
+            return None
+        key = (thread.id, thread.updated_at, thread.pinned)
+        if key not in self._cache:
+            self._cache[key] = self._grouping(thread)
+        return self._cache[key]
+
+    def _build(self, threads: Iterable[Thread], last: str | None) -> list[_Key]:
+        """Entries for ``threads`` following a group ``last`` (None: no group yet)."""
+        entries: list[_Key] = []
+        seen = set(self._groups) if last is not None else set()
+        for thread in threads:
+            self._threads[thread.id] = thread
+            group = self._group(thread)
+            key = group.key if group is not None else None
+            if group is not None and key != last and key not in seen:
+                entries.append((HEADER, group.key))
+                self._groups[group.key] = group
+                seen.add(group.key)
+            last = key
+            if key is None or key not in self._collapsed:
+                entries.append((THREAD, thread.id))
+        return entries
+
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self._changing = True
+        self._threads.clear()
+        self._groups.clear()
+        self._entries = self._build(self._src.threads(), None)
+        self._src_count = len(self._src.threads())
+        self._reindex()
+        self._changing = False
+        self.endResetModel()
+        self.structure_changed.emit()
+
+    def _on_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
+        threads = self._src.threads()
+        if first != self._src_count or len(threads) != self._src_count + (last - first + 1):
+            self._sync()
+            return
+        before = self._group(threads[first - 1]) if first > 0 else None
+        added = self._build(threads[first:], before.key if before else None)
+        self._src_count = len(threads)
+        if added:
+            start = len(self._entries)
+            self._changing = True
+            self.beginInsertRows(QModelIndex(), start, start + len(added) - 1)
+            self._entries.extend(added)
+            for offset, key in enumerate(added):
+                self._row_of[key] = start + offset
+            self.endInsertRows()
+            self._changing = False
+
+    def _sync(self, *_args: object) -> None:
+        """Rebuild the flat list and apply the difference (prefix/suffix kept)."""
+        threads = self._src.threads()
+        self._threads = {}
+        self._groups = {}
+        new = self._build(threads, None)
+        self._src_count = len(threads)
+        old = self._entries
+        limit = min(len(old), len(new))
+        prefix = 0
+        while prefix < limit and old[prefix] == new[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+            suffix += 1
+        self._changing = True
+        try:
+            if len(old) - suffix > prefix:
+                self.beginRemoveRows(QModelIndex(), prefix, len(old) - suffix - 1)
+                self._entries = old[:prefix] + old[len(old) - suffix :]
+                self.endRemoveRows()
+            if len(new) - suffix > prefix:
+                self.beginInsertRows(QModelIndex(), prefix, len(new) - suffix - 1)
+                self._entries = new
+                self.endInsertRows()
+            self._entries = new
+            self._reindex()
+        finally:
+            self._changing = False
+        self.structure_changed.emit()
+
+    def _reindex(self) -> None:
+        self._row_of = {key: row for row, key in enumerate(self._entries)}
+
+    def _on_data_changed(
+        self, top: QModelIndex, bottom: QModelIndex, roles: Sequence[int] = ()
+    ) -> None:
+        threads = self._src.threads()
+        for row in range(top.row(), min(bottom.row(), len(threads) - 1) + 1):
+            thread = threads[row]
+            self._threads[thread.id] = thread
+            mine = self.row_of(thread.id)
+            if mine >= 0:
+                self.dataChanged.emit(self.index(mine), self.index(mine), list(roles))

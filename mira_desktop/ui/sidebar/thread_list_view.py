@@ -1,0 +1,126 @@
+"""``ThreadListView``: the sidebar's list view. It sends clicks on the marks
+the delegate paints to where they belong instead of opening the thread — a
+group header collapses or expands, the pin button pins or unpins, a row in
+batch mode ticks or unticks — and handles the list's keys: Delete (to the
+trash), F2 (rename; Qt's edit trigger), Enter or Space on a header, Space in
+batch mode. Rows drag as thread ids: onto the pinned block to reorder pins,
+onto a workspace to move there."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
+from mira_desktop.ui.sidebar.thread_delegate import ThreadItemDelegate
+from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+
+log = logging.getLogger(__name__)
+
+
+class ThreadListView(QListView):
+    """Signals: ``pin_clicked(id, pin)``, ``delete_pressed()``."""
+
+    pin_clicked = Signal(str, bool)  # thread id, True to pin / False to unpin
+    delete_pressed = Signal()
+
+    def __init__(self, model: GroupedThreadModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ThreadList")
+        self.setModel(model)
+        self.delegate = ThreadItemDelegate(self)
+        self.setItemDelegate(self.delegate)
+        self.setUniformItemSizes(True)  # constant row height: cheap layout for huge lists
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMouseTracking(True)
+        self.setFrameShape(QListView.Shape.NoFrame)
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.setDragEnabled(True)
+        self.setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+    def grouped(self) -> GroupedThreadModel:
+        model = self.model()
+        assert isinstance(model, GroupedThreadModel)
+        return model
+
+    # ---- mouse ---------------------------------------------------------------------
+    def _act_on_mark(self, event: QMouseEvent) -> bool:
+        """Handle a left click on a header, a pin or (batch mode) a row."""
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        index = self.indexAt(event.position().toPoint())
+        if not index.isValid():
+            return False
+        hit = self.delegate.hit(QRectF(self.visualRect(index)), index, event.position())
+        model = self.grouped()
+        if hit == "header":
+            model.toggle_group(str(index.data(GroupedThreadModel.GroupKeyRole)))
+            return True
+        thread_id = str(index.data(ThreadListModel.IdRole))
+        if hit == "check":
+            model.set_checked(thread_id, not model.is_checked(thread_id))
+            return False  # the press still starts a drag of the ticked rows
+        if hit == "pin":
+            self.pin_clicked.emit(thread_id, not index.data(ThreadListModel.PinnedRole))
+            return True
+        return False
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self._act_on_mark(event):
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        index = self.indexAt(event.position().toPoint())
+        hit = (
+            self.delegate.hit(QRectF(self.visualRect(index)), index, event.position())
+            if index.isValid()
+            else None
+        )
+        if hit is not None:  # a second click on a mark acts again; it never renames
+            self._act_on_mark(event)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    # ---- keys ----------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        current = self.currentIndex()
+        if key == Qt.Key.Key_Delete and self.state() != self.State.EditingState:
+            self.delete_pressed.emit()
+            event.accept()
+            return
+        if current.isValid() and self._toggle_by_key(key, current):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _toggle_by_key(self, key: int, current: QModelIndex) -> bool:
+        model = self.grouped()
+        if current.data(GroupedThreadModel.KindRole) == "header" and key in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+            Qt.Key.Key_Space,
+        ):
+            model.toggle_group(str(current.data(GroupedThreadModel.GroupKeyRole)))
+            return True
+        if model.batch_mode() and key == Qt.Key.Key_Space:
+            thread_id = current.data(ThreadListModel.IdRole)
+            if thread_id:
+                model.set_checked(str(thread_id), not model.is_checked(str(thread_id)))
+                return True
+        return False

@@ -1,0 +1,113 @@
+"""The small controls of the conversation tree on a message (PRODUCT.md §5).
+
+Owns :class:`VersionSwitcher` ("‹ 2/3 ›" on a message with sibling versions),
+:class:`RegenerateButton` (a button with the menu Retry, More concise, More
+detailed, More creative, Custom guidance…) and :func:`flat_tool_button` (the
+pencil of a user message). They only emit intents; the window decides what a
+switch or a regeneration does. Object names (``versionSwitcher``,
+``versionPrevButton``, ``versionLabel``, ``versionNextButton``,
+``regenerateButton``, ``editMessageButton``) are there for tests and the QSS.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
+
+log = logging.getLogger(__name__)
+
+#: the presets of ``services/regenerate.py`` in menu order ("custom" asks first)
+REGENERATE_PRESETS = ("retry", "concise", "detailed", "creative", "custom")
+
+
+def flat_tool_button(parent: QWidget, object_name: str, text: str, tip: str) -> QToolButton:
+    """A borderless small button like the message's Copy."""
+    button = QToolButton(parent)
+    button.setObjectName(object_name)
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAccessibleName(tip)
+    button.setAutoRaise(True)
+    button.setCursor(Qt.CursorShape.PointingHandCursor)
+    return button
+
+
+class VersionSwitcher(QWidget):
+    """ "‹ k/n ›": ``step_requested(-1 | +1)``. Hidden for a message without versions."""
+
+    step_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("versionSwitcher")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        self.prev_button = flat_tool_button(
+            self, "versionPrevButton", "‹", self.tr("Previous version")
+        )
+        self.label = QLabel(self)
+        self.label.setObjectName("versionLabel")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = self.label.font()
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.88))
+        self.label.setFont(font)
+        self.label.setProperty("tone", "muted")
+        self.label.setProperty("muted", True)
+        self.next_button = flat_tool_button(self, "versionNextButton", "›", self.tr("Next version"))
+        for widget in (self.prev_button, self.label, self.next_button):
+            row.addWidget(widget)
+        self.prev_button.clicked.connect(lambda: self.step_requested.emit(-1))
+        self.next_button.clicked.connect(lambda: self.step_requested.emit(1))
+        self.setVisible(False)
+
+    def set_versions(self, index: int, count: int, *, enabled: bool) -> None:
+        """Show version ``index + 1`` of ``count``; the arrows work when ``enabled``."""
+        self.setVisible(count > 1)
+        self.label.setText(f"{index + 1}/{count}")
+        self.label.setToolTip(self.tr("Version {0} of {1}").format(index + 1, count))
+        self.prev_button.setEnabled(enabled and index > 0)
+        self.next_button.setEnabled(enabled and index < count - 1)
+
+    def text(self) -> str:
+        """ "2/3" (what the label shows), "" when hidden."""
+        return self.label.text() if not self.isHidden() else ""
+
+
+class RegenerateButton(QToolButton):
+    """ "Regenerate ▾" with the presets: ``preset_chosen(preset)``."""
+
+    preset_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("regenerateButton")
+        self.setText(self.tr("Regenerate") + " ▾")
+        self.setToolTip(self.tr("Answer again as a new version"))
+        self.setAutoRaise(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        menu.setObjectName("regenerateMenu")
+        labels = {
+            "retry": self.tr("Retry"),
+            "concise": self.tr("More concise"),
+            "detailed": self.tr("More detailed"),
+            "creative": self.tr("More creative"),
+            "custom": self.tr("Custom guidance…"),
+        }
+        for preset in REGENERATE_PRESETS:
+            if preset == "custom":
+                menu.addSeparator()
+            action = QAction(labels[preset], menu)
+            action.setData(preset)
+            action.triggered.connect(lambda _=False, p=preset: self.preset_chosen.emit(p))
+            menu.addAction(action)
+        self.setMenu(menu)
+
+    def action_for(self, preset: str) -> QAction:
+        """The menu entry of a preset (tests trigger it like a click)."""
+        return next(a for a in self.menu().actions() if a.data() == preset)

@@ -1,0 +1,165 @@
+"""Sidebar benchmark (issue 9 §5): the real ``ThreadSidebar`` over a lazy
+``ThreadListModel`` (fed by ``HistoryService.list_threads``, grouped by date
+as the window does), offscreen at 300 × 800, on 100,000 threads (quick: 2,000).
+
+* first rows: from ``refresh()`` until the first page is in and painted;
+* scrolling: page-down steps (the view's own page step) until 5,000 rows
+  (quick: 500) have been loaded and shown — the view asks the model for the
+  next page when it reaches the bottom; total time, pages fetched, the slowest
+  step (fetch + paint) and p95 of the steps;
+* baseline: the same pages read straight through ``HistoryService`` with no
+  Qt (what the data alone costs), and one page at the very end of the list
+  (``OFFSET`` paging grows with depth)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import Figure, dataset, median, open_services, percentile, qt_loop
+
+log = logging.getLogger(__name__)
+
+SIZE = (300, 800)
+
+
+def sizes(quick: bool) -> tuple[int, int, int]:
+    """(threads, messages per thread, rows to scroll through)."""
+    return (2_000, 2, 500) if quick else (100_000, 2, 5_000)
+
+
+async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
+    """Runs on the qasync loop: the model fetches pages as asyncio tasks, so
+    Qt gets the thread only through awaits (``processEvents`` here would
+    re-enter the loop); each step repaints the viewport synchronously."""
+    from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+    from mira_desktop.ui.sidebar.thread_sidebar import ThreadSidebar
+
+    services = open_services(folder)
+    history = services.history
+    fetches: list[float] = []
+
+    async def page(offset: int, limit: int) -> list[Any]:
+        started = time.perf_counter()
+        threads = await history.list_threads(offset, limit)
+        fetches.append(time.perf_counter() - started)
+        return threads
+
+    try:
+        model = ThreadListModel(page, history.count_threads)
+        sidebar = ThreadSidebar(model)
+        sidebar.set_grouping(lambda thread: history.group_of(thread, use_pins=True))
+        sidebar.resize(*SIZE)
+        sidebar.show()
+        await asyncio.sleep(0.1)
+        view = sidebar.list_view
+        started = time.perf_counter()
+        model.refresh()
+        await model.wait_idle()
+        await asyncio.sleep(0)
+        view.viewport().repaint()
+        first_rows = time.perf_counter() - started
+        steps, scrolled = await _page_down(view, model, rows)
+        loaded = len(model.threads())
+        sidebar.close()
+        sidebar.deleteLater()
+        baseline = await _data_only(history, model.total() or loaded, loaded)
+    finally:
+        await services.aclose()
+    return {
+        "first_rows_s": first_rows,
+        "scroll_s": scrolled,
+        "rows_loaded": loaded,
+        "pages": len(fetches),
+        "steps": len(steps),
+        "step_max_s": max(steps) if steps else 0.0,
+        "step_p95_s": percentile(steps, 0.95) if steps else 0.0,
+        "fetch_median_s": median(fetches),
+        "fetch_last_s": fetches[-1],
+        **baseline,
+    }
+
+
+async def _page_down(view: Any, model: Any, rows: int) -> tuple[list[float], float]:
+    """Page down until ``rows`` rows are loaded (or the list ends); the
+    duration of every step (scroll, fetch if the bottom was reached, paint)."""
+    bar = view.verticalScrollBar()
+    steps: list[float] = []
+    started = time.perf_counter()
+    stuck = 0
+    while len(model.threads()) < rows and stuck < 50:
+        step = time.perf_counter()
+        before = len(model.threads())
+        bar.setValue(bar.value() + max(1, bar.pageStep()))
+        view.viewport().repaint()
+        if model.is_loading():
+            await model.wait_idle()
+            await asyncio.sleep(0)  # posted layout of the new rows
+            view.viewport().repaint()
+        steps.append(time.perf_counter() - step)
+        at_bottom = bar.value() >= bar.maximum() and len(model.threads()) == before
+        if at_bottom and not model.is_loading():
+            if not model.canFetchMore():
+                break
+            stuck += 1
+            await asyncio.sleep(0.001)  # let the view lay out and ask for more
+        else:
+            stuck = 0
+    return steps, time.perf_counter() - started
+
+
+async def _data_only(history: Any, total: int, rows: int) -> dict[str, float]:
+    """The same pages through the service alone, and a page at the end."""
+    started = time.perf_counter()
+    for offset in range(0, rows, 100):
+        await history.list_threads(offset, 100)
+    pages = time.perf_counter() - started
+    first = time.perf_counter()
+    await history.list_threads(0, 100)
+    first_page = time.perf_counter() - first
+    deep = time.perf_counter()
+    await history.list_threads(max(0, total - 100), 100)
+    deep_page = time.perf_counter() - deep
+    return {"data_only_s": pages, "first_page_s": first_page, "deepest_page_s": deep_page}
+
+
+def run(quick: bool, root: Path) -> dict[str, Any]:
+    threads, messages, rows = sizes(quick)
+    data = dataset(root, "sidebar", [(threads, messages)])
+    _, loop = qt_loop()
+    try:
+        result = loop.run_until_complete(_scroll(Path(data["dir"]), rows))
+    finally:
+        loop.close()
+    ms = 1000.0
+    figures = [
+        Figure(
+            f"sidebar first rows, {threads:,} threads",
+            result["first_rows_s"] * ms,
+            "ms",
+            result["first_page_s"] * ms,
+            "first page, data only",
+        ),
+        Figure(
+            f"sidebar scroll through {result['rows_loaded']:,} rows",
+            result["scroll_s"] * ms,
+            "ms",
+            result["data_only_s"] * ms,
+            "same pages, data only",
+        ),
+        Figure("sidebar slowest scroll step", result["step_max_s"] * ms, "ms"),
+        Figure(
+            f"page at the end of {threads:,} threads",
+            result["deepest_page_s"] * ms,
+            "ms",
+            result["first_page_s"] * ms,
+            "first page",
+            note="LIMIT/OFFSET paging: the cost grows with depth",
+        ),
+    ]
+    details = {k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}
+    details.update({"threads": threads, "seed_seconds": data.get("seed_seconds")})
+    return {"figures": [f.to_dict() for f in figures], "details": details}

@@ -1,0 +1,236 @@
+"""Streaming benchmark (issue 9 §3): a model server in another process
+(``stream_server.py``) emits 5,000 content chunks (quick: 500) as fast as it
+can; we measure
+
+* Mira: the real ``MainWindow`` (offscreen, on the qasync loop) sending a new
+  chat — provider → ``ChatService`` → ``ChatController`` → presenter →
+  timeline — from the send until the run has finished and the timeline holds
+  the whole answer; tokens/s = chunks / that time;
+* raw: bare ``httpx.AsyncClient`` reading the same stream line by line on the
+  same loop (the ceiling);
+* the longest stall of the Qt event loop meanwhile: a 2 ms ``QTimer`` records
+  every tick, and the largest gap between ticks inside the run is the stall
+  (target: none over 16 ms, one frame).
+
+Runs alternate (raw, Mira) after one warm-up of each; the medians are reported."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import Figure, median, qt_loop
+from .stream_server import CHAT
+
+log = logging.getLogger(__name__)
+
+TICK_MS = 2
+FRAME_MS = 16.0
+
+
+class StallMonitor:
+    """A precise QTimer on the Qt thread; ``worst(start, end)`` is the largest
+    gap between consecutive ticks that overlaps ``[start, end]``."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.ticks: list[float] = []
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self._timer.start()
+
+    def gaps(self, start: float, end: float) -> list[float]:
+        ticks = self.ticks
+        return [b - a for a, b in itertools.pairwise(ticks) if b >= start and a <= end]
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+async def _raw_run(client: Any, url: str) -> tuple[float, int]:
+    body = {"model": "m1", "messages": [{"role": "user", "content": "go"}], "stream": True}
+    started = time.perf_counter()
+    count = 0
+    async with client.stream("POST", url + CHAT, json=body) as response:
+        async for line in response.aiter_lines():
+            if line.startswith("data: "):
+                if line == "data: [DONE]":
+                    break
+                count += 1
+    return time.perf_counter() - started, count - 2  # role chunk and finish chunk
+
+
+class MiraRun:
+    """One send in a fresh chat of the window, timed by the controller's signals."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.first: float | None = None
+        self.last = 0.0
+        self.deltas = 0
+        self.done = asyncio.Event()
+        chat = window.chat
+        chat.text_delta.connect(self._on_delta)
+        chat.running_changed.connect(self._on_running)
+
+    def _on_delta(self, _key: str, _message_id: str, _text: str) -> None:
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = now
+        self.last = now
+        self.deltas += 1
+
+    def _on_running(self, _key: str, running: bool) -> None:
+        if not running:
+            self.done.set()
+
+    async def once(self) -> dict[str, float]:
+        window = self.window
+        window.presenter.new_chat()
+        await asyncio.sleep(0.05)
+        self.first, self.deltas = None, 0
+        self.done.clear()
+        started = time.perf_counter()
+        window.composer.set_text("Write a long answer")
+        window.composer.send_requested.emit(window.composer.text())
+        await asyncio.wait_for(self.done.wait(), 120)
+        ended = time.perf_counter()
+        ids = window.timeline.message_ids()
+        shown = len(window.timeline.message_text(ids[-1])) if ids else 0
+        return {
+            "seconds": ended - started,
+            "window": self.last - (self.first or started),
+            "to_first": (self.first or ended) - started,
+            "deltas": self.deltas,
+            "chars_shown": shown,
+            "start": started,
+            "end": ended,
+        }
+
+
+async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
+    import httpx
+
+    from mira_desktop.bootstrap import build_services
+    from mira_desktop.ui.window.main_window import MainWindow
+
+    services = build_services(folder)
+    await services.providers.add_provider("Local", "openai", url + "/v1")
+    await services.store.save_listed_models("Local", ["m1"])
+    await services.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
+    await services.settings.set("chat.auto_title", False)  # the title call would stream 5,000 too
+    window = MainWindow(services)
+    window.resize(1180, 780)
+    window.show()
+    await window.start()
+    monitor = StallMonitor()
+    mira = MiraRun(window)
+    raw_runs: list[dict[str, float]] = []
+    mira_runs: list[dict[str, float]] = []
+    try:
+        async with httpx.AsyncClient(timeout=60) as client:
+            await _raw_run(client, url)  # warm-ups
+            await mira.once()
+            for _ in range(runs):
+                started = time.perf_counter()
+                seconds, count = await _raw_run(client, url)
+                gaps = monitor.gaps(started, started + seconds)
+                raw_runs.append({"seconds": seconds, "chunks": count, "stall": max(gaps)})
+                await asyncio.sleep(0.1)
+                run = await mira.once()
+                gaps = monitor.gaps(run["start"], run["end"])
+                run["stall"] = max(gaps)
+                run["over_frame"] = sum(1 for g in gaps if g * 1000 > FRAME_MS)
+                mira_runs.append(run)
+                await asyncio.sleep(0.1)
+    finally:
+        monitor.stop()
+        await window.tasks.cancel_all()
+        window.close()
+        await services.aclose()
+    return {"raw": raw_runs, "mira": mira_runs}
+
+
+def _serve(chunks: int) -> tuple[subprocess.Popen[str], str]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.benchmarks.stream_server", str(chunks)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    return server, server.stdout.readline().strip()
+
+
+def run(quick: bool, root: Path) -> dict[str, Any]:
+    chunks = 500 if quick else 5_000
+    runs = 2 if quick else 5
+    server, url = _serve(chunks)
+    try:
+        _, loop = qt_loop()
+        with tempfile.TemporaryDirectory(prefix="mira-bench-stream-", dir=root) as tmp:
+            try:
+                measured = loop.run_until_complete(_bench(url, Path(tmp), runs))
+            finally:
+                loop.close()
+    finally:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.close()
+        requests = server.stdout.readline().strip()
+        server.wait(10)
+    raw, mira = measured["raw"], measured["mira"]
+    raw_rate = median([chunks / r["seconds"] for r in raw])
+    mira_rate = median([chunks / r["seconds"] for r in mira])
+    window_rate = median([chunks / max(r["window"], 1e-9) for r in mira])
+    figures = [
+        Figure(
+            "tokens/s, send → answer shown",
+            mira_rate,
+            "tok/s",
+            raw_rate,
+            "raw httpx tokens/s",
+            min_ratio=0.9,
+        ),
+        Figure(
+            "tokens/s, first → last delta",
+            window_rate,
+            "tok/s",
+            raw_rate,
+            "raw httpx tokens/s",
+            note="excludes the send's set-up (thread, context, request)",
+        ),
+        Figure(
+            "longest event-loop stall while streaming",
+            max(r["stall"] for r in mira) * 1000,
+            "ms",
+            max(r["stall"] for r in raw) * 1000,
+            "stall during raw httpx",
+            max_value=FRAME_MS,
+        ),
+        Figure("send → first delta", median([r["to_first"] for r in mira]) * 1000, "ms"),
+    ]
+    return {
+        "figures": [f.to_dict() for f in figures],
+        "details": {
+            "chunks": chunks,
+            "runs": runs,
+            "server_requests": int(requests or 0),
+            "expected_requests": 2 * runs + 2,
+            "raw": [_rounded(r) for r in raw],
+            "mira": [_rounded(r) for r in mira],
+        },
+    }
+
+
+def _rounded(run: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in run.items() if k not in ("start", "end")}

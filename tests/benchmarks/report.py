@@ -1,0 +1,147 @@
+"""The runner's output: a description of the machine (noise matters, so it
+is recorded with every result) and the results as a plain-text table, a list
+of missed targets, and the same as Markdown for ``RESULTS.md``."""
+
+from __future__ import annotations
+
+import logging
+import os
+import platform
+import sqlite3
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+COLUMNS = ("section", "figure", "Mira", "baseline", "ratio", "target", "verdict")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _ram_gb() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def load_average() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def machine() -> dict[str, Any]:
+    """CPU, cores, RAM, OS and the versions that matter to the figures."""
+    from PySide6.QtCore import qVersion
+
+    return {
+        "cpu": _cpu_model(),
+        "logical_cores": os.cpu_count(),
+        "ram_gb": _ram_gb(),
+        "os": platform.platform(),
+        "python": sys.version.split()[0],
+        "sqlite": sqlite3.sqlite_version,
+        "pyside6": _version("PySide6-Essentials"),
+        "qt": qVersion(),
+        "qasync": _version("qasync"),
+        "httpx": _version("httpx"),
+        "sqlite_utils": _version("sqlite-utils"),
+        "load_average_start": load_average(),
+    }
+
+
+def machine_line(info: dict[str, Any]) -> str:
+    load = "/".join(str(x) for x in info.get("load_average_start", []))
+    end = "/".join(str(x) for x in info.get("load_average_end", []))
+    return (
+        f"{info['cpu']}, {info['logical_cores']} logical cores, {info['ram_gb']} GB RAM; "
+        f"Python {info['python']}, SQLite {info['sqlite']}, PySide6 {info['pyside6']} "
+        f"(Qt {info['qt']}); load average {load} at start" + (f", {end} at end" if end else "")
+    )
+
+
+def fmt(value: float | None, unit: str = "") -> str:
+    if value is None:
+        return ""
+    size = abs(value)
+    text = f"{value:,.0f}" if size >= 100 else f"{value:.1f}" if size >= 10 else f"{value:.2f}"
+    return f"{text} {unit}".strip()
+
+
+def rows(results: dict[str, Any]) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for name, section in results["sections"].items():
+        if "error" in section:
+            out.append((name, "ERROR: " + section["error"].strip().splitlines()[-1], *[""] * 5))
+            continue
+        if not section.get("figures"):
+            skipped = (section.get("details") or {}).get("skipped", "no figures")
+            out.append((name, f"(skipped: {skipped})", *[""] * 5))
+        for figure in section.get("figures", []):
+            ratio = figure["ratio"]
+            out.append(
+                (
+                    name,
+                    figure["name"],
+                    fmt(figure["value"], figure["unit"]),
+                    fmt(figure["baseline"], figure["unit"]),
+                    "" if ratio is None else f"{ratio:.2f}×",
+                    figure["target"],
+                    figure["verdict"],
+                )
+            )
+    return out
+
+
+def misses(results: dict[str, Any]) -> list[str]:
+    out = []
+    for name, section in results["sections"].items():
+        for figure in section.get("figures", []):
+            if figure["misses"]:
+                out.append(f"{name} / {figure['name']}: " + "; ".join(figure["misses"]))
+    return out
+
+
+def text_table(results: dict[str, Any]) -> str:
+    table = [COLUMNS, *rows(results)]
+    widths = [max(len(r[i]) for r in table) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    missed = misses(results)
+    lines.append("Missed targets:" if missed else "All targets met.")
+    lines += [f"  - {m}" for m in missed]
+    return "\n".join(lines)
+
+
+def markdown_table(results: dict[str, Any]) -> str:
+    lines = [
+        "| " + " | ".join(COLUMNS) + " |",
+        "|" + "|".join("---" for _ in COLUMNS) + "|",
+    ]
+    lines += [
+        "| " + " | ".join(cell.replace("|", "\\|") for cell in r) + " |" for r in rows(results)
+    ]
+    return "\n".join(lines)

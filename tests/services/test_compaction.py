@@ -1,0 +1,233 @@
+"""Compaction (PRODUCT.md §4) against the loopback server: ``/compact`` writes a
+"Context compressed" card and later requests replay only the checkpoint and
+what follows; "Nothing to compact yet."; the prompt keeps identifiers; the
+automatic compaction on a context overflow (one retry) and before a turn that
+would exceed the model's threshold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.context import NOTHING_TO_COMPACT, is_checkpoint
+from mira_desktop.core.events import Compacted, Compacting, Completed, Failed
+from mira_desktop.core.models import MessageRole
+from mira_desktop.services.chat import SendRequest
+from mira_desktop.services.context import CHECKPOINT_HEADER
+from mira_desktop.services.regenerate import RegenerateRequest
+from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
+
+from .conftest import CHAT
+
+URL = "https://pubmed.ncbi.nlm.nih.gov/31452104/"
+
+
+async def turn(services: Services, loopback: LoopbackServer, events: Any, reply: str) -> list:
+    loopback.enqueue(CHAT, openai_stream([reply]))
+    collected = [e async for e in events]
+    assert isinstance(collected[-1], Completed), collected[-1]
+    return collected
+
+
+async def two_turns(services: Services, loopback: LoopbackServer, provider: str) -> str:
+    first = await turn(
+        services,
+        loopback,
+        services.chat.send(
+            SendRequest(f"Read {URL} (PMID 31452104)", provider=provider, model="m")
+        ),
+        "It reports 42 patients.",
+    )
+    thread_id = first[-1].thread_id
+    await turn(
+        services,
+        loopback,
+        services.chat.send(SendRequest("Save it to /data/run-7/notes.md", thread_id=thread_id)),
+        "Saved.",
+    )
+    return thread_id
+
+
+def contents(loopback: LoopbackServer, index: int = -1) -> list[tuple[str, Any]]:
+    return [(m["role"], m["content"]) for m in loopback.requests[index].json["messages"]]
+
+
+async def test_compact_writes_a_card_and_later_requests_replay_only_what_follows(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    loopback.enqueue(CHAT, openai_stream([f"Checkpoint: {URL}, 42 patients."]))
+    result = await services.chat.compact(thread_id, "Focus on the numbers")
+    assert result.compacted and result.message == "Context compressed."
+    summary_request = loopback.requests[-1].json
+    prompt = summary_request["messages"][0]["content"]
+    for kept in ("URLs", "DOIs", "PMIDs", "file paths", "numbers"):
+        assert kept in prompt
+    transcript = summary_request["messages"][1]["content"]
+    assert URL in transcript and "/data/run-7/notes.md" in transcript
+    assert "Focus on the numbers" in transcript
+    card = result.card
+    branch = await services.conversation.active_branch(thread_id)
+    assert branch[-1] == card and card.role is MessageRole.SYSTEM_CARD and is_checkpoint(card)
+    assert card.data["summary"] == f"Checkpoint: {URL}, 42 patients."
+    assert card.data["covers_until"] == branch[-2].id and card.data["trigger"] == "manual"
+    assert card.data["instructions"] == "Focus on the numbers"
+
+    await turn(
+        services, loopback, services.chat.send(SendRequest("Next?", thread_id=thread_id)), "ok"
+    )
+    replay = contents(loopback)
+    assert replay[0][0] == "system" and replay[0][1].startswith(CHECKPOINT_HEADER)
+    assert replay[0][1].endswith(f"Checkpoint: {URL}, 42 patients.")
+    assert replay[1:] == [("user", "Next?")]
+    await turn(
+        services, loopback, services.chat.send(SendRequest("More", thread_id=thread_id)), "k"
+    )
+    assert contents(loopback)[1:] == [("user", "Next?"), ("assistant", "ok"), ("user", "More")]
+
+
+async def test_nothing_to_compact_is_a_result_not_an_error(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["summary"]))
+    assert (await services.chat.compact(thread_id)).compacted
+    requests = len(loopback.requests)
+    again = await services.chat.compact(thread_id)
+    assert not again.compacted and again.message == NOTHING_TO_COMPACT == "Nothing to compact yet."
+    assert len(loopback.requests) == requests  # no model call
+
+
+async def test_a_second_compaction_folds_in_the_first(services, loopback, loop_provider) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["first checkpoint"]))
+    await services.chat.compact(thread_id)
+    await turn(services, loopback, services.chat.send(SendRequest("q3", thread_id=thread_id)), "a3")
+    loopback.enqueue(CHAT, openai_stream(["second checkpoint"]))
+    await services.chat.compact(thread_id)
+    transcript = loopback.requests[-1].json["messages"][1]["content"]
+    assert "first checkpoint" in transcript and "User: q3" in transcript
+    assert "42 patients" not in transcript  # covered by the first checkpoint already
+
+
+async def test_overflow_compacts_and_retries_once(services, loopback, loop_provider) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    before = len(loopback.requests)
+    loopback.enqueue(
+        CHAT,
+        openai_json_error(
+            400,
+            "This model's maximum context length is 50 tokens.",
+            code="context_length_exceeded",
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream([f"CKPT {URL}"]))
+    loopback.enqueue(CHAT, openai_stream(["fits now"]))
+    events = [e async for e in services.chat.send(SendRequest("And now?", thread_id=thread_id))]
+    assert isinstance(events[-1], Completed) and events[-1].text == "fits now"
+    first, summary, retry = (r.json for r in loopback.requests[before:])
+    assert URL in summary["messages"][1]["content"]
+    assert len(str(retry["messages"])) < len(str(first["messages"]))
+    assert retry["messages"][0]["content"].startswith(CHECKPOINT_HEADER)
+    assert f"CKPT {URL}" in retry["messages"][0]["content"]
+    assert [m["content"] for m in retry["messages"][1:]] == ["And now?"]
+    kinds = [type(e) for e in events]
+    assert kinds.index(Compacting) < kinds.index(Compacted) < len(kinds) - 1
+    compacted = next(e for e in events if isinstance(e, Compacted))
+    assert compacted.trigger == "overflow" and compacted.to_dict()["type"] == "compacted"
+    # the card follows the answer of its turn and covers what came before the question
+    branch = await services.conversation.active_branch(thread_id)
+    assert [m.role for m in branch[-3:]] == [
+        MessageRole.USER,
+        MessageRole.ASSISTANT,
+        MessageRole.SYSTEM_CARD,
+    ]
+    assert branch[-1].parent_id == branch[-2].id == events[-1].message_id
+    assert branch[-1].data["covers_until"] == branch[-4].id
+    await turn(
+        services, loopback, services.chat.send(SendRequest("Then?", thread_id=thread_id)), "k"
+    )
+    assert [m["content"] for m in loopback.requests[-1].json["messages"][1:]] == [
+        "And now?",
+        "fits now",
+        "Then?",
+    ]
+
+
+async def test_a_second_overflow_fails_with_the_providers_reason(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    too_long = openai_json_error(400, "prompt is too long", code="context_length_exceeded")
+    loopback.enqueue(CHAT, too_long)
+    loopback.enqueue(CHAT, openai_stream(["CKPT"]))
+    loopback.enqueue(CHAT, too_long)
+    events = [e async for e in services.chat.send(SendRequest("x", thread_id=thread_id))]
+    assert isinstance(events[-1], Failed) and events[-1].error["code"] == "context_overflow"
+
+
+async def test_overflow_with_nothing_to_compact_fails_at_once(
+    services, loopback, loop_provider
+) -> None:
+    loopback.enqueue(
+        CHAT, openai_json_error(400, "prompt is too long", code="context_length_exceeded")
+    )
+    events = [
+        e async for e in services.chat.send(SendRequest("x", provider=loop_provider, model="m"))
+    ]
+    assert isinstance(events[-1], Failed) and events[-1].error["code"] == "context_overflow"
+    assert not any(isinstance(e, Compacting) for e in events) and len(loopback.requests) == 1
+
+
+async def test_pre_turn_compaction_when_the_request_exceeds_the_threshold(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    await services.providers.update_model_settings(
+        "loop", "m", context_window=1000, vision=False, tier=None, compaction_threshold=0.05
+    )
+    before = len(loopback.requests)
+    loopback.enqueue(CHAT, openai_stream(["short checkpoint"]))
+    loopback.enqueue(CHAT, openai_stream(["answer"]))
+    events = [e async for e in services.chat.send(SendRequest("Go on", thread_id=thread_id))]
+    assert isinstance(events[-1], Completed)
+    summary, request = (r.json for r in loopback.requests[before:])
+    assert summary["messages"][0]["content"].startswith("You compress a conversation")
+    assert [m["content"] for m in request["messages"][1:]] == ["Go on"]
+    assert next(e for e in events if isinstance(e, Compacted)).trigger == "pre_turn"
+
+
+async def test_regeneration_compacts_without_breaking_the_versions(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    branch = await services.conversation.active_branch(thread_id)
+    too_long = openai_json_error(400, "prompt is too long", code="context_length_exceeded")
+    loopback.enqueue(CHAT, too_long)
+    loopback.enqueue(CHAT, openai_stream(["CKPT"]))
+    loopback.enqueue(CHAT, openai_stream(["Saved again."]))
+    events = [e async for e in services.chat.regenerate(RegenerateRequest(thread_id, branch[3].id))]
+    assert isinstance(events[-1], Completed)
+    assert [m["content"] for m in loopback.requests[-1].json["messages"][1:]] == [
+        "Save it to /data/run-7/notes.md"
+    ]
+    new = await services.conversation.active_branch(thread_id)
+    answer = new[-2]
+    assert answer.text == "Saved again." and (answer.sibling_index, answer.sibling_count) == (1, 2)
+    assert is_checkpoint(new[-1]) and new[-1].parent_id == answer.id
+
+
+async def test_a_conversation_longer_than_the_window_is_summarised_in_chunks(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    await services.providers.update_model_settings(
+        "loop", "m", context_window=40, vision=False, tier=None, compaction_threshold=None
+    )
+    before = len(loopback.requests)
+    loopback.set_default(CHAT, openai_stream(["rolling summary"]))
+    result = await services.chat.compact(thread_id)
+    calls = [r.json["messages"][1]["content"] for r in loopback.requests[before:]]
+    assert len(calls) > 1 and result.card is not None
+    assert all(c.startswith("[Summary of the conversation before this part]") for c in calls[1:])
+    assert URL in "".join(calls)

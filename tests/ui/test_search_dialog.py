@@ -1,0 +1,239 @@
+"""The Ctrl+K search dialog (PRODUCT.md §8): in the real MainWindow the
+keyboard flow — Ctrl+K, type 学习, ↓, Enter — opens the thread scrolled to the
+highlighted message, on the branch that holds it; filters (today / week / month
+/ quarter, workspace, archived); the debounce and the dropping of stale answers
+(with a scripted search service); screenshots with highlighted snippets."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.ids import new_id, utc_now
+from mira_desktop.core.models import Message, MessageRole, Workspace
+from mira_desktop.core.search import SearchHit
+from mira_desktop.ui.i18n import install_translator
+from mira_desktop.ui.search.search_dialog import DEBOUNCE_MS, SearchDialog
+from mira_desktop.ui.theme import apply_theme
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.services.seed import make_thread
+from tests.ui.history_support import (  # noqa: F401 (fixtures)
+    NOW,
+    not_blank,
+    refresh,
+    save_shot,
+    services,
+    until,
+    window,
+)
+
+
+async def open_search(qtbot: Any, window: MainWindow) -> SearchDialog:
+    """Ctrl+K from the composer (where Qt's editor would take it otherwise)."""
+    window.activateWindow()
+    await until(window.isActiveWindow)
+    window.composer.focus_input()
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.search_actions.dialog
+    assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+async def typed(qtbot: Any, dialog: SearchDialog, text: str) -> list[SearchHit]:
+    shown: list[int] = []
+    dialog.results_shown.connect(lambda _query, n: shown.append(n))
+    if text.isascii():
+        qtbot.keyClicks(dialog.query_edit, text)
+    else:  # Chinese arrives from the input method as a committed string
+        event = QInputMethodEvent()
+        event.setCommitString(text)
+        QApplication.sendEvent(dialog.query_edit, event)
+    await until(lambda: bool(shown) and dialog.model.query == text)
+    return dialog.hits()
+
+
+async def test_ctrl_k_type_arrow_enter_opens_the_highlighted_message(
+    qtbot: Any, window: MainWindow, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = await make_thread(services, "学习计划 for the spring", ["Make me a plan", "Sure."])
+    notes = await make_thread(
+        services,
+        "Weekly notes",
+        ["What did we talk about?", "我们今天讨论了人工智能和机器学习的最新进展"],
+    )
+    other = await make_thread(services, "Groceries", ["milk", "bread"])
+    await refresh(window)
+    highlighted: list[tuple[str, bool]] = []
+    original = window.timeline.scroll_to_message
+
+    def spy(message_id: str, *, highlight: bool = False) -> None:
+        highlighted.append((message_id, highlight))
+        original(message_id, highlight=highlight)
+
+    monkeypatch.setattr(window.timeline, "scroll_to_message", spy)
+    dialog = await open_search(qtbot, window)
+    await until(dialog.query_edit.hasFocus)
+    hits = await typed(qtbot, dialog, "学习")
+    assert [h.thread_id for h in hits] == [plan.id, notes.id]  # the title hit ranks first
+    assert hits[0].message_id is None and hits[1].message_id is not None
+    assert dialog.current_row() == 0
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Down)
+    assert dialog.current_row() == 1
+    assert dialog.query_edit.hasFocus()  # focus stays in the query field
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Return)
+    await until(lambda: not dialog.isVisible())
+    await until(lambda: window.presenter.thread is not None and window.presenter.key == notes.id)
+    message_id = hits[1].message_id
+    assert highlighted == [(message_id, True)]
+    assert message_id in window.timeline.message_ids()
+    widget = window.timeline.message_widget(message_id)
+    assert widget is not None and widget._highlighted  # noqa: SLF001 (drawn highlight)
+    assert window.sidebar.selected_thread_id() == notes.id
+    # Esc closes without opening anything
+    dialog = await open_search(qtbot, window)
+    await typed(qtbot, dialog, "milk")
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Escape)
+    await until(lambda: not dialog.isVisible())
+    assert window.presenter.key == notes.id
+    del other
+
+
+async def test_a_hit_on_another_branch_opens_that_branch(
+    qtbot: Any, window: MainWindow, services: Services
+) -> None:
+    thread = await make_thread(services, "Branches", ["Explain attention", "旧答案提到了深度学习"])
+    old_answer = thread.active_leaf_id
+    question = (await services.conversation.active_branch(thread.id))[0]
+    stamp = utc_now()
+    newer = Message(new_id(), thread.id, MessageRole.ASSISTANT, "新答案", stamp, stamp, question.id)
+    await services.store.add_message(newer)  # the newer version is the active one
+    assert (await services.threads.get_thread(thread.id)).active_leaf_id == newer.id
+    dialog = await open_search(qtbot, window)
+    hits = await typed(qtbot, dialog, "深度学习")
+    assert [h.message_id for h in hits] == [old_answer]
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Enter)
+    await until(lambda: old_answer in window.timeline.message_ids())
+    assert newer.id not in window.timeline.message_ids()
+    assert (await services.threads.get_thread(thread.id)).active_leaf_id == old_answer
+    widget = window.timeline.message_widget(old_answer)
+    assert widget is not None and widget._highlighted  # noqa: SLF001
+
+
+async def test_time_workspace_and_archive_filters(
+    qtbot: Any, window: MainWindow, services: Services
+) -> None:
+    research = await services.workspaces.create("Research", color="teal")
+    await window.workspace_actions.reload()
+    await make_thread(services, "A", ["kiwi today"], at=NOW - timedelta(hours=1))
+    await make_thread(services, "B", ["kiwi this month"], at=NOW - timedelta(days=10))
+    await make_thread(services, "C", ["kiwi this quarter"], at=NOW - timedelta(days=40))
+    await make_thread(services, "D", ["kiwi long ago"], at=NOW - timedelta(days=200))
+    hidden = await make_thread(
+        services, "E", ["kiwi archived research"], at=NOW, workspace_id=research.id
+    )
+    await services.history.archive(hidden.id)
+    dialog = await open_search(qtbot, window)
+    titles = {h.thread_title for h in await typed(qtbot, dialog, "kiwi")}
+    assert titles == {"A", "B", "C", "D"}
+
+    async def after(change: Any) -> set[str]:
+        shown: list[int] = []
+        dialog.results_shown.connect(lambda _q, n: shown.append(n))
+        change()
+        await until(lambda: bool(shown))
+        dialog.results_shown.disconnect()
+        return {h.thread_title for h in dialog.hits()}
+
+    assert await after(lambda: dialog.chips["today"].click()) == {"A"}
+    assert await after(lambda: dialog.chips["week"].click()) == {"A"}  # Monday
+    assert not dialog.chips["today"].isChecked()  # one time filter at a time
+    assert await after(lambda: dialog.chips["month"].click()) == {"A", "B"}
+    assert await after(lambda: dialog.chips["quarter"].click()) == {"A", "B", "C"}
+    assert await after(lambda: dialog.chips["quarter"].click()) == {"A", "B", "C", "D"}
+    assert await after(lambda: dialog.archived_box.setChecked(True)) == {"A", "B", "C", "D", "E"}
+    index = dialog.workspace_combo.findData(research.id)
+    assert await after(lambda: dialog.workspace_combo.setCurrentIndex(index)) == {"E"}
+    dialog.reject()
+
+
+class ScriptedSearch:
+    """A search service whose answers take as long as the script says."""
+
+    def __init__(self, delays: dict[str, float]) -> None:
+        self.delays = delays
+        self.queries: list[str] = []
+
+    async def search(self, query: str, **filters: Any) -> list[SearchHit]:
+        self.queries.append(query)
+        await asyncio.sleep(self.delays.get(query, 0.0))
+        return [
+            SearchHit(new_id(), f"Result for {query}", None, query, ((0, len(query)),), 1.0,
+                      utc_now(), "w")
+        ]  # fmt: skip
+
+
+async def test_debounce_and_stale_answers_are_dropped(qtbot: Any) -> None:
+    fake = ScriptedSearch({"ab": 0.4})
+    dialog = SearchDialog(fake, [Workspace("w", "Mira BASE", is_default=True)])  # type: ignore[arg-type]
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.query_edit, "abc")  # three quick keys: one search
+    await asyncio.sleep(DEBOUNCE_MS / 1000 + 0.15)
+    assert fake.queries == ["abc"]
+    await until(lambda: dialog.model.query == "abc")
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Backspace)  # "ab": slow
+    await until(lambda: fake.queries == ["abc", "ab"])
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_D)  # "abd": fast, typed meanwhile
+    await until(lambda: dialog.model.query == "abd")
+    await asyncio.sleep(0.5)  # the slow answer for "ab" arrives (or is cancelled) too late
+    assert dialog.model.query == "abd"
+    assert [h.thread_title for h in dialog.hits()] == ["Result for abd"]
+    dialog.query_edit.clear()
+    await until(lambda: dialog.model.rowCount() == 0)
+    assert "Type to search" in dialog.status_label.text()
+
+
+@pytest.mark.parametrize(
+    ("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "zh_CN")]
+)
+async def test_search_dialog_screenshots(
+    qtbot: Any,
+    window: MainWindow,
+    services: Services,
+    tmp_path: Path,
+    theme: str,
+    language: str,
+) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    research = await services.workspaces.create("Research", color="purple")
+    await make_thread(services, "机器学习入门", ["什么是机器学习？", "机器学习是让计算机从数据中学习规律的方法。"],
+                      at=NOW - timedelta(hours=2), workspace_id=research.id)  # fmt: skip
+    await make_thread(services, "Study plan", ["Help me plan my week", "A learning plan: 学习 Python every morning, review on Friday."],
+                      at=NOW - timedelta(days=2))  # fmt: skip
+    await make_thread(services, "Weekly notes", ["notes", "我们今天讨论了人工智能和深度学习的最新进展，以及学习资源。"],
+                      at=NOW - timedelta(days=12))  # fmt: skip
+    await window.workspace_actions.reload()
+    try:
+        install_translator(app, language)
+        window.timeline.set_dark(apply_theme(app, theme))
+        dialog = await open_search(qtbot, window)
+        hits = await typed(qtbot, dialog, "学习")
+        assert len(hits) >= 3
+        dialog.move_current(1)
+        await asyncio.sleep(0.1)
+        image = dialog.grab().toImage()
+        not_blank(image)
+        save_shot(image, tmp_path, f"search_{theme}_{language}.png")
+        dialog.reject()
+    finally:
+        install_translator(app, "en")
+        apply_theme(app, "light")

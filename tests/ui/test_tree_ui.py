@@ -1,0 +1,426 @@
+"""The conversation tree in the real MainWindow (qasync, loopback model server,
+real data folder): Edit → branch with the "‹ k/n ›" switcher, Regenerate with
+presets and custom guidance, the Retry of a failed answer as a new version,
+Undo last turn (menu and Ctrl+Z) with Restore, busy input, Help → Check data,
+and screenshots of a thread with versions and the Regenerate menu open."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QApplication, QDialog
+
+from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.ids import new_id
+from mira_desktop.core.models import MessageRole, MessageStatus
+from mira_desktop.ui.dialogs.doctor_dialog import DoctorDialog
+from mira_desktop.ui.i18n import install_translator
+from mira_desktop.ui.theme import apply_theme
+from mira_desktop.ui.timeline.message_editor import UserEditWidget
+from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import (
+    Hang,
+    LoopbackServer,
+    openai_json_error,
+    openai_stream,
+    raw_stream,
+)
+
+CHAT = "/v1/chat/completions"
+OLD = "2020-01-01T00:00:00.000Z"
+
+
+async def until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+def delta(text: str) -> str:
+    return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}) + "\n"
+
+
+@pytest.fixture
+async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
+    built = build_services(data_dir)
+    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
+    await built.store.save_listed_models("Local", ["m1", "m2"])
+    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
+    # automatic titles would ask the model too, taking replies queued for the tests
+    await built.settings.set("chat.auto_title", False)
+    yield built
+    await built.aclose()
+
+
+@pytest.fixture
+async def window(qtbot, services: Services) -> AsyncIterator[MainWindow]:  # type: ignore[no-untyped-def]
+    win = MainWindow(services)
+    qtbot.addWidget(win)
+    win.show()
+    await win.start()
+    yield win
+    await win.tasks.cancel_all()
+
+
+def idle(window: MainWindow) -> bool:
+    return not window.chat.is_running(window.presenter.key) and window.tree.can_act()
+
+
+async def ask(window: MainWindow, loopback: LoopbackServer, question: str, answer: str) -> None:
+    """One complete turn through the composer."""
+    loopback.enqueue(CHAT, openai_stream([answer]))
+    count = window.timeline.message_count()
+    window.composer.set_text(question)
+    window.composer.send_requested.emit(window.composer.text())
+    await until(lambda: window.timeline.message_count() == count + 2 and idle(window))
+    await until(lambda: window.timeline.message_text(window.timeline.message_ids()[-1]) == answer)
+
+
+def texts(window: MainWindow) -> list[str]:
+    return [window.timeline.message_text(i) for i in window.timeline.message_ids()]
+
+
+def widget_of(window: MainWindow, index: int):  # type: ignore[no-untyped-def]
+    message_id = window.timeline.message_ids()[index]
+    window.timeline.scroll_to_message(message_id)
+    return window.timeline.message_widget(message_id)
+
+
+async def tiers(services: Services, **tier_of: str) -> None:
+    for model, tier in tier_of.items():
+        await services.providers.update_model_settings(
+            "Local", model, context_window=None, vision=False, tier=tier, compaction_threshold=None
+        )
+
+
+async def active_leaf(services: Services, thread_id: str) -> str | None:
+    return (await services.threads.get_thread(thread_id)).active_leaf_id
+
+
+async def test_edit_creates_a_branch_and_the_switcher_goes_back(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "Question one", "first answer")
+    thread_id = window.presenter.key
+    first_answer = window.timeline.message_ids()[1]
+    bubble = widget_of(window, 0)
+    assert isinstance(bubble, UserMessageWidget)
+    assert not bubble.edit_button.isVisibleTo(bubble)  # only on hover
+    bubble.set_hovered(True)
+    assert bubble.edit_button.isVisibleTo(bubble)
+    bubble.edit_button.click()
+    editor = widget_of(window, 0)
+    assert isinstance(editor, UserEditWidget)
+    assert editor.editor.toPlainText() == "Question one"
+    editor.editor.setPlainText("Question one, edited")
+    loopback.enqueue(CHAT, openai_stream(["second ", "answer"], delay=0.05))
+    editor.save_button.click()
+    await until(lambda: not window.timeline.actions_enabled())  # streaming: no actions
+    await until(lambda: idle(window) and texts(window) == ["Question one, edited", "second answer"])
+    sent = loopback.requests[-1].json["messages"]
+    assert [m["content"] for m in sent if m["role"] != "system"] == ["Question one, edited"]
+    new_user = widget_of(window, 0)
+    assert isinstance(new_user, UserMessageWidget)
+    await until(lambda: new_user.version_switcher.text() == "2/2")
+    assert not new_user.version_switcher.next_button.isEnabled()
+    assert await active_leaf(services, thread_id) == window.timeline.message_ids()[1]
+    new_user.version_switcher.prev_button.click()
+    await until(lambda: texts(window) == ["Question one", "first answer"])
+    old_user = widget_of(window, 0)
+    assert isinstance(old_user, UserMessageWidget)
+    assert old_user.version_switcher.text() == "1/2"
+    assert await active_leaf(services, thread_id) == first_answer
+    old_user.version_switcher.next_button.click()
+    await until(lambda: texts(window) == ["Question one, edited", "second answer"])
+
+
+async def test_actions_wait_for_a_saved_idle_thread(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    assert window.presenter.is_draft and not window.timeline.actions_enabled()
+    loopback.enqueue(CHAT, raw_stream([delta("Partial"), Hang()]))
+    window.composer.set_text("hello")
+    window.composer.send_requested.emit("hello")
+    await until(lambda: "Partial" in texts(window) and not window.presenter.is_draft)
+    assert not window.timeline.actions_enabled()
+    assert not window.undo_turn_action.isEnabled()
+    answer = widget_of(window, 1)
+    assert isinstance(answer, AssistantMessageWidget)
+    assert not answer.regenerate_button.isVisibleTo(answer)
+    window.composer.stop_requested.emit()
+    await until(lambda: idle(window))
+    assert window.timeline.actions_enabled() and window.undo_turn_action.isEnabled()
+    answer = widget_of(window, 1)
+    assert answer.regenerate_button.isVisibleTo(answer)
+
+
+async def test_regenerate_more_concise_sends_the_guidance_and_adds_a_version(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "Explain tides", "A long answer about tides.")
+    original = window.timeline.message_ids()[1]
+    answer = widget_of(window, 1)
+    assert isinstance(answer, AssistantMessageWidget)
+    loopback.enqueue(CHAT, openai_stream(["Moon pulls water."]))
+    answer.regenerate_button.action_for("concise").trigger()
+    await until(lambda: idle(window) and texts(window)[-1] == "Moon pulls water.")
+    last_user = loopback.requests[-1].json["messages"][-1]["content"]
+    assert last_user.startswith("Explain tides")
+    assert "[Regeneration guidance: Make the answer more concise.]" in last_user
+    assert len(texts(window)) == 2
+    new = widget_of(window, 1)
+    await until(lambda: new.version_switcher.text() == "2/2")
+    # custom guidance: a small multi-line dialog
+    loopback.enqueue(CHAT, openai_stream(["Tides, in a haiku."]))
+    new.regenerate_button.action_for("custom").trigger()
+    dialog = window.tree.guidance_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.setTextValue("Answer as a haiku")
+    dialog.done(QDialog.DialogCode.Accepted)
+    await until(lambda: idle(window) and texts(window)[-1] == "Tides, in a haiku.")
+    sent = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "[Regeneration guidance: Answer as a haiku]" in sent
+    third = widget_of(window, 1)
+    await until(lambda: third.version_switcher.text() == "3/3")
+    third.version_switcher.prev_button.click()
+    third.version_switcher.prev_button.click()
+    await until(lambda: texts(window)[-1] == "A long answer about tides.")
+    assert await active_leaf(services, window.presenter.key) == original
+
+
+async def test_retry_of_a_failed_answer_is_a_new_version_not_a_new_turn(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await tiers(services, m1="fast", m2="standard")
+    await ask(window, loopback, "Question one", "first")
+    loopback.enqueue(CHAT, openai_json_error(500, "backend exploded", type="server_error"))
+    window.composer.send_requested.emit("Question two")
+    await until(lambda: window.timeline.message_count() == 4 and idle(window))
+    failed = widget_of(window, 3)
+    assert isinstance(failed, AssistantMessageWidget) and failed.status_box is not None
+    await until(lambda: failed.status_box.retry.isVisibleTo(failed))
+    loopback.enqueue(CHAT, openai_stream(["second, at last"]))
+    failed.status_box.retry.click()
+    await until(lambda: idle(window) and texts(window)[-1] == "second, at last")
+    request = loopback.requests[-1].json
+    assert request["model"] == "m1"  # the thread's model: no escalation surprise
+    contents = [m["content"] for m in request["messages"]]
+    assert contents.count("Question two") == 1 and contents[-1] == "Question two"
+    branch = await services.threads.get_active_messages(window.presenter.key)
+    assert [m.role for m in branch].count(MessageRole.USER) == 2
+    retried = widget_of(window, 3)
+    await until(lambda: retried.version_switcher.text() == "2/2")
+    # a plain Retry from the menu escalates, and says so under the answer
+    loopback.enqueue(CHAT, openai_stream(["escalated answer"]))
+    retried.regenerate_button.action_for("retry").trigger()
+    await until(lambda: idle(window) and texts(window)[-1] == "escalated answer")
+    assert loopback.requests[-1].json["model"] == "m2"
+    note = widget_of(window, 3).note_label
+    assert note.isVisibleTo(note.parentWidget()) and "m2" in note.text()
+    window.presenter.new_chat()
+    window.presenter.open_thread(branch[0].thread_id)
+    await until(lambda: texts(window)[-1:] == ["escalated answer"])
+    reloaded = widget_of(window, 3)
+    assert "m2" in reloaded.note_label.text()
+    assert reloaded.version_switcher.text() == "3/3"
+
+
+async def test_undo_last_turn_from_the_menu_and_restore(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "one", "answer one")
+    await ask(window, loopback, "two", "answer two")
+    assert window.undo_turn_action in window.header.menu.actions()
+    assert window.undo_turn_action in window.edit_menu.actions()
+    window.undo_turn_action.trigger()
+    await until(lambda: texts(window) == ["one", "answer one"])
+    assert window.notice_bar.isVisible() and "trash" in window.notice_bar.text()
+    assert window.notice_bar.action_button.isVisible()
+    trashed = await services.store.worker.run(
+        lambda db: db.execute(
+            "SELECT COUNT(*) FROM messages WHERE deleted_at IS NOT NULL"
+        ).fetchone()[0]
+    )
+    assert trashed == 2
+    window.notice_bar.action_button.click()
+    await until(lambda: texts(window) == ["one", "answer one", "two", "answer two"])
+    assert not window.notice_bar.isVisible()
+
+
+async def test_ctrl_z_undoes_a_turn_only_from_an_empty_composer(
+    window: MainWindow, loopback: LoopbackServer, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    await ask(window, loopback, "one", "answer one")
+    await ask(window, loopback, "two", "answer two")
+    window.activateWindow()
+    editor = window.composer.editor
+    editor.setFocus()
+    await until(lambda: QApplication.focusWidget() is editor)
+    qtbot.keyClicks(editor, "draft")
+    assert not window.undo_turn_action.isEnabled()
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    await asyncio.sleep(0.2)
+    assert editor.toPlainText() != "draft"  # the composer's own undo
+    assert window.timeline.message_count() == 4
+    window.composer.clear()  # empty, with no undo history of its own
+    await until(lambda: window.undo_turn_action.isEnabled())
+    qtbot.keyClick(editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    await until(lambda: texts(window) == ["one", "answer one"])
+    assert window.notice_bar.action_button.isVisible()
+
+
+async def test_enter_while_answering_stops_keeps_and_sends_next(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "warm up", "ready")
+    loopback.enqueue(CHAT, raw_stream([delta("Partial "), delta("essay"), Hang()]))
+    window.composer.send_requested.emit("Write a long essay")
+    await until(lambda: "Partial essay" in texts(window))
+    assert window.composer.is_running()
+    loopback.enqueue(CHAT, openai_stream(["Sure, shorter."]))
+    window.composer.set_text("Actually, keep it short")
+    window.composer.send_requested.emit(window.composer.text())
+    await until(lambda: idle(window) and texts(window)[-1] == "Sure, shorter.")
+    assert texts(window) == [
+        "warm up",
+        "ready",
+        "Write a long essay",
+        "Partial essay",
+        "Actually, keep it short",
+        "Sure, shorter.",
+    ]
+    branch = await services.threads.get_active_messages(window.presenter.key)
+    assert branch[3].status is MessageStatus.STOPPED and branch[3].text == "Partial essay"
+    stopped = widget_of(window, 3)
+    assert isinstance(stopped, AssistantMessageWidget) and stopped.status_box is not None
+    sent = loopback.requests[-1].json["messages"]
+    assert {"role": "assistant", "content": "Partial essay"} in [
+        {"role": m["role"], "content": m["content"]} for m in sent
+    ]
+    assert sent[-1]["content"] == "Actually, keep it short"
+
+
+async def test_check_data_lists_problems_and_repair_fixes_them(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "hello", "hi")
+    thread_id = window.presenter.key
+
+    def plant(db) -> None:  # type: ignore[no-untyped-def]
+        conn = db.conn
+        conn.execute("PRAGMA foreign_keys = OFF")
+        try:
+            conn.execute("UPDATE threads SET active_leaf_id = 'gone' WHERE id = ?", [thread_id])
+            conn.execute(
+                "INSERT INTO messages (id, thread_id, parent_id, role, text, created_at, "
+                "updated_at) VALUES (?, ?, 'parent-gone', 'user', 'orphan', ?, ?)",
+                [new_id(), thread_id, OLD, OLD],
+            )
+        finally:
+            conn.execute("PRAGMA foreign_keys = ON")
+
+    await services.store.worker.run(plant)
+    window.open_doctor()
+    dialog = window.doctor_dialog
+    assert isinstance(dialog, DoctorDialog)
+    await until(lambda: dialog.report is not None and not dialog.is_busy())
+    assert set(dialog.problem_codes()) == {"active_leaf_invalid", "message_parent_missing"}
+    assert dialog.repair_button.isEnabled()
+    dialog.repair_button.click()
+    await until(lambda: dialog.report is not None and dialog.report.mode == "fix")
+    await until(lambda: not dialog.is_busy())
+    assert dialog.report.healthy and "healthy" in dialog.summary.text()
+    assert dialog.problem_list.count() == 2  # what was done
+    assert (await services.doctor.check()).healthy
+    dialog.check()
+    await until(lambda: not dialog.is_busy() and dialog.report.mode == "check")
+    assert (
+        dialog.summary.text() == "Everything looks healthy."
+        and not dialog.repair_button.isEnabled()
+    )
+    dialog.close()
+
+
+async def versions_thread(window: MainWindow, services: Services, loopback: LoopbackServer) -> None:
+    """A question edited once (2/2) whose answer was regenerated twice (3/3),
+    the last time by an escalated Retry (with its note)."""
+    await ask(
+        window, loopback, "What is a tree?", "A **tree** is a connected graph without cycles."
+    )
+    loopback.enqueue(CHAT, openai_stream(["A tree (graph theory) is connected and acyclic."]))
+    window.tree.edit(window.timeline.message_ids()[0], "What is a tree, in graph theory?")
+    await until(lambda: idle(window) and texts(window)[-1].startswith("A tree (graph"))
+    loopback.enqueue(CHAT, openai_stream(["Connected, acyclic."]))
+    window.tree.regenerate(window.timeline.message_ids()[1], "concise")
+    await until(lambda: idle(window) and texts(window)[-1] == "Connected, acyclic.")
+    await tiers(services, m1="fast", m2="standard")
+    loopback.enqueue(CHAT, openai_stream(["A connected graph with no cycles; n nodes, n-1 edges."]))
+    window.tree.regenerate(window.timeline.message_ids()[1], "retry")
+    await until(lambda: idle(window) and texts(window)[-1].endswith("n-1 edges."))
+
+
+def _save(image, folder: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    assert not image.isNull() and image.width() > 100
+    assert image.save(str(folder / name))
+
+
+@pytest.mark.parametrize(
+    ("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "zh_CN")]
+)
+async def test_screenshots_of_versions_and_the_regenerate_menu(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    theme: str,
+    language: str,
+) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    keep = os.environ.get("MIRA_SCREENSHOT_DIR")
+    folder = Path(keep) if keep else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    await versions_thread(window, services, loopback)
+    # fit the (offscreen) screen, so the menu opens under its button, not pushed aside
+    screen = window.screen().availableGeometry()
+    window.setGeometry(screen.x(), screen.y(), min(1180, screen.width()), min(780, screen.height()))
+    try:
+        install_translator(app, language)
+        window.timeline.set_dark(apply_theme(app, theme))
+        await asyncio.sleep(0.1)
+        new = widget_of(window, 1)
+        assert isinstance(new, AssistantMessageWidget)
+        await until(lambda: new.version_switcher.text() == "3/3")
+        assert "m2" in new.note_label.text()
+        widget_of(window, 0).set_hovered(True)
+        menu = new.regenerate_button.menu()
+        menu.popup(new.regenerate_button.mapToGlobal(new.regenerate_button.rect().bottomLeft()))
+        await until(menu.isVisible)
+        await asyncio.sleep(0.1)
+        name = f"{theme}-{language}"
+        # the open menu is a window of its own: paint it where it is over the window
+        shot = window.grab().toImage()
+        painter = QPainter(shot)
+        painter.drawPixmap(window.mapFromGlobal(menu.pos()), menu.grab())
+        painter.end()
+        _save(shot, folder, f"tree-{name}.png")
+        if language == "zh_CN":
+            assert menu.actions()[0].text() != "Retry"
+        menu.close()
+        window.timeline.begin_edit(window.timeline.message_ids()[0])
+        await asyncio.sleep(0.1)
+        _save(window.grab().toImage(), folder, f"tree-edit-{name}.png")
+    finally:
+        install_translator(app, "en")
+        apply_theme(app, "light")
