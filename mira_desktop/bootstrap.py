@@ -104,6 +104,9 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
     attachments = AttachmentService(media, settings)
     compaction = CompactionService(store, store.context, providers, tokens)
     summaries = SummaryService(store, store.context, providers, tokens, settings)
+    kb_store = KnowledgeStore(store.worker)
+    knowledge = KnowledgeBaseService(kb_store, providers)
+    rag = RagService(kb_store, knowledge.retriever)
     chat = ChatService(
         store,
         providers,
@@ -111,10 +114,9 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
         attachments=attachments,
         compaction=compaction,
         summaries=summaries,
+        rag=rag,
     )
     export_store = ExportStore(store.worker)
-    kb_store = KnowledgeStore(store.worker)
-    knowledge = KnowledgeBaseService(kb_store, providers)
     return Services(
         data_dir=data_dir,
         store=store,
@@ -136,7 +138,7 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
         exports=ExportService(export_store),
         imports=ImportService(export_store),
         knowledge=knowledge,
-        rag=RagService(kb_store, knowledge.retriever),
+        rag=rag,
         compaction=compaction,
         summaries=summaries,
         meter=ContextMeterService(store, store.context, tokens),

@@ -16,7 +16,15 @@ the message — a file that cannot be read stops the command before anything is
 sent; images for a model not marked vision-capable are announced first (a
 ``warning`` line in ``--json`` mode) and left out. ``--role NAME`` binds that
 role to the thread (its prompt and parameters apply from this message on).
-Automatic compaction shows as ``compacting`` / ``compacted`` events."""
+Automatic compaction shows as ``compacting`` / ``compacted`` events.
+
+Knowledge bases (issue 8): ``--kb NAME`` binds that knowledge base to the new
+(or ``--thread``) thread and answers through the knowledge-base path: numbered
+sources go with the question, an empty base gets the fixed refusal without a
+model call, files without a text question fall back to normal chat with a
+note. The plain output lists ``Sources: [1] doc (page 3) …`` after the answer;
+``--json`` prints a ``sources`` event line right before the terminal line
+(its fields: ``chat_sources.py``). Any thread already bound answers this way."""
 
 from __future__ import annotations
 
@@ -45,6 +53,7 @@ from ..core.ids import new_id
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
+from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
 
 NAME = "chat"
@@ -68,6 +77,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         help="attach a file or image (repeatable)",
     )
     chat.add_argument("--role", metavar="NAME", help="use this role in the thread from now on")
+    chat.add_argument(
+        "--kb", metavar="NAME", help="answer from this knowledge base (binds it to the thread)"
+    )
     _add_tree_options(chat)
     chat.add_argument(
         "text", nargs="*", metavar="TEXT", help="the message; '-' reads standard input"
@@ -136,6 +148,15 @@ async def _role_id(services: Services, args: argparse.Namespace) -> str | None:
     return role.id
 
 
+async def _kb_id(services: Services, args: argparse.Namespace) -> str | None:
+    if not args.kb:
+        return None
+    kb = await services.knowledge.resolve(args.kb)
+    if args.regenerate:  # a regeneration has no send request: bind it now
+        await services.knowledge.bind(args.thread, kb.id)
+    return kb.id
+
+
 def _events(
     services: Services, args: argparse.Namespace, request: SendRequest | None
 ) -> AsyncIterator[ChatEvent]:
@@ -158,6 +179,7 @@ def _send_request(
     run_key: str,
     attachments: list[PreparedAttachment],
     role_id: str | None,
+    kb_id: str | None = None,
 ) -> SendRequest | None:
     if args.regenerate:
         return None
@@ -173,17 +195,18 @@ def _send_request(
         edit_of=args.edit,
         attachments=tuple(attachments),
         role_id=role_id,
+        kb_id=kb_id,
     )
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
     _check_tree_options(args)
     role_id = await _role_id(services, args)
+    kb_id = await _kb_id(services, args)
     prepared = await _prepare(services, args)
     try:
-        return await _chat(
-            services, args, _send_request(args, args.thread or new_id(), prepared, role_id)
-        )
+        request = _send_request(args, args.thread or new_id(), prepared, role_id, kb_id)
+        return await _chat(services, args, request)
     finally:
         await _discard(services, prepared)
 
@@ -226,6 +249,10 @@ def _install_sigint(loop: asyncio.AbstractEventLoop, callback: object) -> bool:
 
 class _JsonPrinter:
     def show(self, event: ChatEvent) -> None:
+        if isinstance(event, Completed | Stopped | Failed):
+            sources = sources_event(event)
+            if sources is not None:
+                print_json(sources)
         print_json(event.to_dict())
 
     def warn(self, warning: SendWarning) -> None:
@@ -278,7 +305,12 @@ class _PlainPrinter:
     def _finish(self, event: Completed | Stopped | Failed) -> None:
         if event.text and not event.text.endswith("\n"):
             sys.stdout.write("\n")
+        lines = sources_lines(event)
+        if lines:
+            sys.stdout.write("\n" + "\n".join(lines) + "\n")
         sys.stdout.flush()
+        for note in kb_notices(event):
+            sys.stderr.write(f"[{note}]\n")
         u = event.usage
         approx = "≈" if u.counts_estimated else ""
         usage = f"tokens: {approx}{u.prompt_tokens} in, {approx}{u.completion_tokens} out"

@@ -22,7 +22,13 @@ checked before sending with :meth:`ChatService.preflight`), the thread's role
 automatic compaction (``turn_context.py``), and a background refresh of the
 summary after a completed answer (``summary.py``). Planning lives in
 ``chat_plan.py`` (send, edit) and ``regenerate.py``; both build requests with
-``request_context.ContextBuilder``."""
+``request_context.ContextBuilder``.
+
+Issue 8 adds the knowledge-base path (PRODUCT.md §3 path 2): a planned run of
+a thread with a knowledge base bound and the agent off goes through
+``chat_knowledge.KnowledgeRoute`` (given ``rag``) — sources with the question,
+the empty base's refusal without a model call, or the no-question fallback
+note."""
 
 from __future__ import annotations
 
@@ -38,6 +44,7 @@ from ..core.events import ChatEvent, Completed, Failed, Stopped
 from ..core.models import Usage
 from ..core.ports import TokenCounter
 from .attachment_context import image_warning
+from .chat_knowledge import KnowledgeRoute
 from .chat_plan import LAST_MODEL_KEY, ChatPath, SendPlanner, SendRequest, choose_path
 from .chat_run import ChatRun, RunPlan
 from .compaction import CompactionService
@@ -50,6 +57,7 @@ if TYPE_CHECKING:
     from ..storage.context_store import ContextStore
     from ..storage.store import Store
     from .attachments import AttachmentService, PreparedAttachment
+    from .kb import RagService
     from .summary import SummaryService
 
 log = logging.getLogger(__name__)
@@ -74,13 +82,15 @@ class ChatService:
         attachments: AttachmentService | None = None,
         compaction: CompactionService | None = None,
         summaries: SummaryService | None = None,
+        rag: RagService | None = None,
         owner: str | None = None,
         flush_interval: float = 0.5,
     ) -> None:
         """``context_store`` defaults to the store's (``Store.context``);
         without ``attachments`` a send with files is refused; without
         ``compaction`` nothing is compacted automatically; without
-        ``summaries`` no summary is refreshed after an answer."""
+        ``summaries`` no summary is refreshed after an answer; without ``rag``
+        every thread takes the normal path (knowledge bases ignored)."""
         context_store = context_store or store.context
         self._store = store
         self._providers = providers
@@ -96,6 +106,7 @@ class ChatService:
             store, context_store, tokens, attachments=attachments, compaction=compaction
         )
         self._planner = SendPlanner(store, providers, self._builder, self._owner)
+        self._knowledge = KnowledgeRoute(rag)
 
     @property
     def context_builder(self) -> ContextBuilder:
@@ -165,7 +176,7 @@ class ChatService:
         try:
             if request.attachments and self._attachments is None:
                 raise ConfigError("Attachments are not available here.")
-            plan = await self._planner.plan(request)
+            plan = await self._knowledge.apply(await self._planner.plan(request))
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
@@ -209,6 +220,7 @@ class ChatService:
             plan = await plan_regeneration(
                 request, self._store, self._providers, self._owner, self._builder
             )
+            plan = await self._knowledge.apply(plan)
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return

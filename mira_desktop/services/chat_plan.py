@@ -4,12 +4,15 @@ to the thread, the history the new user message follows, its attachments, and
 the request (``request_context.ContextBuilder``).
 
 :func:`choose_path` is the one place that picks the path of a send (PRODUCT.md
-§3). Only the normal chat path exists yet. The knowledge-base path branches
-there and keeps the :class:`~.turn_context.TurnContext` the builder makes (role,
-summary, checkpoint, history, compaction): it replaces ``context.question``
-with the question and its numbered sources, so ``context.request()`` — and the
-rebuild after an automatic compaction — carry them with the role's prompt and
-parameters (``turn_context.finish_request``).
+§3): normal chat, or the knowledge-base path when the thread has a knowledge
+base bound (``SendRequest.kb_id`` binds one; a draft's on its commit) and the
+agent is off. The knowledge-base path (``chat_knowledge.KnowledgeRoute``,
+applied by ``ChatService`` to the planned run of a send, an edit or a
+regeneration) keeps the :class:`~.turn_context.TurnContext` the builder makes
+(role, summary, checkpoint, history, compaction): it replaces
+``context.question`` with the question and its numbered sources, so
+``context.request()`` — and the rebuild after an automatic compaction — carry
+them with the role's prompt and parameters (``turn_context.finish_request``).
 
 Attachments: ``SendRequest.attachments`` are the composer's prepared files
 (``AttachmentService.prepare``). Their pending references become the user
@@ -46,6 +49,7 @@ LAST_MODEL_KEY = "chat.last_model"
 
 class ChatPath(StrEnum):
     NORMAL = "normal"
+    KNOWLEDGE = "knowledge"
 
 
 @dataclass(frozen=True)
@@ -69,12 +73,20 @@ class SendRequest:
     role_id: str | None = None
     #: an edit keeps the edited message's attachments on the new version
     keep_attachments: bool = True
+    #: binds this knowledge base to the thread (a draft: on its commit); None
+    #: keeps the thread's. The send then takes the knowledge-base path.
+    kb_id: str | None = None
 
 
-def choose_path(thread: Thread | None, request: SendRequest) -> ChatPath:
-    """The path of a send (PRODUCT.md §3). The knowledge-base path goes here:
-    a bound knowledge base, agent off, and a text question."""
-    return ChatPath.NORMAL
+def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
+    """The path of a send (PRODUCT.md §3): the knowledge-base path when a
+    knowledge base is bound (the thread's, or the one the request binds) and
+    the agent is off. Whether the input holds a text question is decided on
+    that path (``RagService.prepare``: without one it falls back to normal
+    chat, with a note)."""
+    kb_id = (request.kb_id if request else None) or (thread.kb_id if thread else None)
+    agent = thread.agent_enabled if thread else False
+    return ChatPath.KNOWLEDGE if kb_id and not agent else ChatPath.NORMAL
 
 
 def _parts(
@@ -101,7 +113,6 @@ class SendPlanner:
         if not text and not request.attachments:
             raise ConfigError("Type a message first.")
         thread = await self.find_thread(request)
-        choose_path(thread, request)
         provider_name, model = await self.choose_model(request, thread)
         config, provider = await self._providers.chat_provider(provider_name)
         if request.role_id is not None:
@@ -188,6 +199,8 @@ class SendPlanner:
             changes.update(provider_id=provider_id, model=model)
         if request.role_id is not None and request.role_id != thread.role_id:
             changes["role_id"] = request.role_id
+        if request.kb_id is not None and request.kb_id != thread.kb_id:
+            changes["kb_id"] = request.kb_id
         if not changes:
             return thread
         return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
@@ -246,4 +259,5 @@ class SendPlanner:
             provider_id=provider_id,
             model=model,
             role_id=request.role_id,
+            kb_id=request.kb_id,
         )

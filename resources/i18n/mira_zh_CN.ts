@@ -5,11 +5,11 @@
         <name>AnchorRail</name>
         <message>
             <source>Context compressed</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文已压缩</translation>
         </message>
         <message>
             <source>(attachments only)</source>
-            <translation type="unfinished"></translation>
+            <translation>（仅附件）</translation>
         </message>
     </context>
     <context>
@@ -70,41 +70,41 @@
         <name>AttachmentChip</name>
         <message>
             <source>Remove this attachment</source>
-            <translation type="unfinished"></translation>
+            <translation>移除此附件</translation>
         </message>
         <message>
             <source>Reading…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在读取…</translation>
         </message>
     </context>
     <context>
         <name>CommandController</name>
         <message>
             <source>Summarise this conversation to free context</source>
-            <translation type="unfinished"></translation>
+            <translation>总结当前对话，释放上下文空间</translation>
         </message>
         <message>
             <source>Skill</source>
-            <translation type="unfinished"></translation>
+            <translation>技能</translation>
         </message>
         <message>
             <source>Commands</source>
-            <translation type="unfinished"></translation>
+            <translation>命令</translation>
         </message>
     </context>
     <context>
         <name>ComposerActions</name>
         <message>
             <source>Wait until the context is compressed, then send.</source>
-            <translation type="unfinished"></translation>
+            <translation>请等待上下文压缩完成后再发送。</translation>
         </message>
         <message>
             <source>{model} is not marked as able to see images; {files} will not be sent. (If it can, turn on Vision for it in Settings → Models.)</source>
-            <translation type="unfinished"></translation>
+            <translation>{model} 未标记为支持识图；{files} 不会被发送。（如果它支持，请在“设置 → 模型”中为它打开“视觉”。）</translation>
         </message>
         <message>
             <source>the image</source>
-            <translation type="unfinished"></translation>
+            <translation>图片</translation>
         </message>
     </context>
     <context>
@@ -143,65 +143,65 @@
         </message>
         <message>
             <source>Attach files</source>
-            <translation type="unfinished"></translation>
+            <translation>添加附件</translation>
         </message>
         <message>
             <source>Images and documents ({0});;All files (*)</source>
-            <translation type="unfinished"></translation>
+            <translation>图片和文档 ({0});;所有文件 (*)</translation>
         </message>
         <message>
             <source>Attach files (you can also drop or paste them, or type @ to search)</source>
-            <translation type="unfinished"></translation>
+            <translation>添加附件（也可以拖放或粘贴文件，或输入 @ 搜索）</translation>
         </message>
     </context>
     <context>
         <name>ContextActions</name>
         <message>
             <source>Nothing to compact yet.</source>
-            <translation type="unfinished"></translation>
+            <translation>还没有可以压缩的内容。</translation>
         </message>
         <message>
             <source>This thread is still answering. Stop it first, then compact.</source>
-            <translation type="unfinished"></translation>
+            <translation>该对话仍在回答中。请先停止，再压缩。</translation>
         </message>
         <message>
             <source>Compressing context…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在压缩上下文…</translation>
         </message>
         <message>
             <source>Context compressed: later messages build on its summary.</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文已压缩：之后的消息将基于这份摘要继续。</translation>
         </message>
         <message>
             <source>Context compressed to fit the model's window.</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文已压缩，以适应模型的上下文窗口。</translation>
         </message>
         <message>
             <source>Context summary…</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文摘要…</translation>
         </message>
         <message>
             <source>The hidden summary sent with every message of this thread</source>
-            <translation type="unfinished"></translation>
+            <translation>随本对话每条消息一起发送的隐藏摘要</translation>
         </message>
         <message>
             <source>Roles…</source>
-            <translation type="unfinished"></translation>
+            <translation>角色…</translation>
         </message>
     </context>
     <context>
         <name>ContextMeterWidget</name>
         <message>
             <source>Context usage</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文用量</translation>
         </message>
         <message>
             <source>Context: {0} tokens (window unknown)</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文：{0} tokens（窗口大小未知）</translation>
         </message>
         <message>
             <source>Context: {0} % of {1} tokens</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文：已用 {0}%（窗口 {1} tokens）</translation>
         </message>
     </context>
     <context>
@@ -415,15 +415,15 @@ Data folder: {path}</source>
         <name>MentionController</name>
         <message>
             <source>Files matching “{0}”</source>
-            <translation type="unfinished"></translation>
+            <translation>匹配“{0}”的文件</translation>
         </message>
         <message>
             <source>This workspace has no folder to search. Choose one in the workspace's settings (right-click it in the sidebar → Edit).</source>
-            <translation type="unfinished"></translation>
+            <translation>此工作区没有可搜索的文件夹。请在工作区设置中选择一个（在侧栏中右键点击它 → 编辑）。</translation>
         </message>
         <message>
             <source>No files match.</source>
-            <translation type="unfinished"></translation>
+            <translation>没有匹配的文件。</translation>
         </message>
     </context>
     <context>
@@ -441,43 +441,43 @@ Data folder: {path}</source>
         <name>MeterPopup</name>
         <message>
             <source>Context</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文</translation>
         </message>
         <message>
             <source>Current tokens</source>
-            <translation type="unfinished"></translation>
+            <translation>当前 tokens</translation>
         </message>
         <message>
             <source>Peak tokens</source>
-            <translation type="unfinished"></translation>
+            <translation>峰值 tokens</translation>
         </message>
         <message>
             <source>Context window</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文窗口</translation>
         </message>
         <message>
             <source>Remaining</source>
-            <translation type="unfinished"></translation>
+            <translation>剩余</translation>
         </message>
         <message>
             <source>unknown</source>
-            <translation type="unfinished"></translation>
+            <translation>未知</translation>
         </message>
         <message>
             <source>({0} %)</source>
-            <translation type="unfinished"></translation>
+            <translation>（{0}%）</translation>
         </message>
         <message>
             <source>Measuring…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在统计…</translation>
         </message>
         <message>
             <source>The model's context window is not set. Set it in Settings → Models to see how full the context is.</source>
-            <translation type="unfinished"></translation>
+            <translation>尚未设置该模型的上下文窗口。请在“设置 → 模型”中设置，以查看上下文的使用情况。</translation>
         </message>
         <message>
             <source>The context is nearly full. Type /compact to summarise it.</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文快满了。输入 /compact 可将其压缩为摘要。</translation>
         </message>
     </context>
     <context>
@@ -773,141 +773,145 @@ Data folder: {path}</source>
         <name>RoleDialog</name>
         <message>
             <source>Duplicated.</source>
-            <translation type="unfinished"></translation>
+            <translation>已复制。</translation>
         </message>
         <message>
             <source>Delete the role “{0}”? Threads that use it keep their whole history; they simply have no role any more.</source>
-            <translation type="unfinished"></translation>
+            <translation>删除角色“{0}”？使用它的对话会保留全部历史，只是不再有角色。</translation>
         </message>
         <message>
             <source>Delete role</source>
-            <translation type="unfinished"></translation>
+            <translation>删除角色</translation>
         </message>
         <message>
             <source>Deleted. Threads that used it ({0}) keep their history.</source>
-            <translation type="unfinished"></translation>
+            <translation>已删除。使用它的对话（{0} 个）保留了历史。</translation>
         </message>
         <message>
             <source>Role created.</source>
-            <translation type="unfinished"></translation>
+            <translation>已创建角色。</translation>
         </message>
         <message>
             <source>Saved.</source>
-            <translation type="unfinished"></translation>
+            <translation>已保存。</translation>
         </message>
         <message>
             <source>A new role: fill in a name, then Save.</source>
-            <translation type="unfinished"></translation>
+            <translation>新角色：填写名称后点击“保存”。</translation>
         </message>
         <message>
             <source>Roles</source>
-            <translation type="unfinished"></translation>
+            <translation>角色</translation>
         </message>
         <message>
             <source>New</source>
-            <translation type="unfinished"></translation>
+            <translation>新建</translation>
         </message>
         <message>
             <source>Duplicate</source>
-            <translation type="unfinished"></translation>
+            <translation>复制</translation>
         </message>
         <message>
             <source>Delete…</source>
-            <translation type="unfinished"></translation>
+            <translation>删除…</translation>
         </message>
         <message>
             <source>Save</source>
-            <translation type="unfinished"></translation>
+            <translation>保存</translation>
         </message>
     </context>
     <context>
         <name>RoleForm</name>
         <message>
             <source>Name</source>
-            <translation type="unfinished"></translation>
+            <translation>名称</translation>
         </message>
         <message>
             <source>Description</source>
-            <translation type="unfinished"></translation>
+            <translation>描述</translation>
         </message>
         <message>
             <source>Persona</source>
-            <translation type="unfinished"></translation>
+            <translation>人设</translation>
         </message>
         <message>
             <source>World view</source>
-            <translation type="unfinished"></translation>
+            <translation>世界观</translation>
         </message>
         <message>
             <source>Scenario</source>
-            <translation type="unfinished"></translation>
+            <translation>场景</translation>
         </message>
         <message>
             <source>Examples</source>
-            <translation type="unfinished"></translation>
+            <translation>示例</translation>
         </message>
         <message>
             <source>Style</source>
-            <translation type="unfinished"></translation>
+            <translation>风格</translation>
         </message>
         <message>
             <source>Constraints</source>
-            <translation type="unfinished"></translation>
+            <translation>约束</translation>
         </message>
         <message>
             <source>Temperature</source>
-            <translation type="unfinished"></translation>
+            <translation>温度</translation>
         </message>
         <message>
             <source>Top-p</source>
-            <translation type="unfinished"></translation>
+            <translation>Top-p</translation>
         </message>
         <message>
             <source>Max tokens</source>
-            <translation type="unfinished"></translation>
+            <translation>最大 tokens</translation>
         </message>
         <message>
             <source>Model default</source>
-            <translation type="unfinished"></translation>
+            <translation>模型默认</translation>
         </message>
         <message>
             <source>e.g. Patient tutor</source>
-            <translation type="unfinished"></translation>
+            <translation>例如：耐心的导师</translation>
         </message>
         <message>
             <source>What this role is for (shown in lists)</source>
-            <translation type="unfinished"></translation>
+            <translation>这个角色的用途（显示在列表中）</translation>
         </message>
         <message>
             <source>Who the assistant is, in a few lines</source>
-            <translation type="unfinished"></translation>
+            <translation>用几行话描述助手是谁</translation>
         </message>
         <message>
             <source>Sample exchanges showing the tone</source>
-            <translation type="unfinished"></translation>
+            <translation>体现语气的示例对话</translation>
         </message>
         <message>
             <source>What it must or must not do</source>
-            <translation type="unfinished"></translation>
+            <translation>必须做或不能做的事</translation>
+        </message>
+        <message>
+            <source>Parameters</source>
+            <translation>参数</translation>
         </message>
     </context>
     <context>
         <name>RolePickerButton</name>
         <message>
             <source>No role</source>
-            <translation type="unfinished"></translation>
+            <translation>无角色</translation>
         </message>
         <message>
             <source>Manage roles…</source>
-            <translation type="unfinished"></translation>
+            <translation>管理角色…</translation>
         </message>
         <message>
             <source>Role: none. Choose one to give the assistant a persona.</source>
-            <translation type="unfinished"></translation>
+            <translation>角色：无。选择一个角色，为助手设定人设。</translation>
         </message>
         <message>
             <source>Role: {0}</source>
-            <translation type="unfinished"></translation>
+            <translation>角色：{0}</translation>
         </message>
     </context>
     <context>
@@ -973,11 +977,11 @@ Data folder: {path}</source>
         <name>SendConfirmBar</name>
         <message>
             <source>Send anyway</source>
-            <translation type="unfinished"></translation>
+            <translation>仍然发送</translation>
         </message>
         <message>
             <source>Cancel</source>
-            <translation type="unfinished"></translation>
+            <translation>取消</translation>
         </message>
     </context>
     <context>
@@ -1060,98 +1064,98 @@ Data folder: {path}</source>
         <name>SummaryDialog</name>
         <message>
             <source>Loading…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在加载…</translation>
         </message>
         <message>
             <source>Generating a summary…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在生成摘要…</translation>
         </message>
         <message>
             <source>Saving…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在保存…</translation>
         </message>
         <message>
             <source>Saved.</source>
-            <translation type="unfinished"></translation>
+            <translation>已保存。</translation>
         </message>
         <message>
             <source>Clearing…</source>
-            <translation type="unfinished"></translation>
+            <translation>正在清除…</translation>
         </message>
         <message>
             <source>Cleared.</source>
-            <translation type="unfinished"></translation>
+            <translation>已清除。</translation>
         </message>
         <message>
             <source>No summary yet. Generate one from the conversation, or write it above.</source>
-            <translation type="unfinished"></translation>
+            <translation>还没有摘要。可以根据对话生成，也可以在上方手动填写。</translation>
         </message>
         <message>
             <source>Updated {0} · up to date</source>
-            <translation type="unfinished"></translation>
+            <translation>更新于 {0} · 已是最新</translation>
         </message>
         <message>
             <source>Updated {0} · {1} newer message(s) not in it</source>
-            <translation type="unfinished"></translation>
+            <translation>更新于 {0} · 有 {1} 条更新的消息未包含在内</translation>
         </message>
         <message>
             <source>Context summary</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文摘要</translation>
         </message>
         <message>
             <source>The summary is sent to the model with every message of this thread, after the role. It is never shown in the chat.</source>
-            <translation type="unfinished"></translation>
+            <translation>摘要会在角色之后，随本对话的每条消息一起发送给模型；它不会显示在聊天中。</translation>
         </message>
         <message>
             <source>Key facts, decisions and names to remember…</source>
-            <translation type="unfinished"></translation>
+            <translation>需要记住的关键事实、决定和名称…</translation>
         </message>
         <message>
             <source>Generate</source>
-            <translation type="unfinished"></translation>
+            <translation>生成</translation>
         </message>
         <message>
             <source>Summarise the conversation with the thread's model</source>
-            <translation type="unfinished"></translation>
+            <translation>用本对话的模型总结对话</translation>
         </message>
         <message>
             <source>Save</source>
-            <translation type="unfinished"></translation>
+            <translation>保存</translation>
         </message>
         <message>
             <source>Clear</source>
-            <translation type="unfinished"></translation>
+            <translation>清除</translation>
         </message>
     </context>
     <context>
         <name>SystemCardWidget</name>
         <message>
             <source>Hide the summary</source>
-            <translation type="unfinished"></translation>
+            <translation>收起摘要</translation>
         </message>
         <message>
             <source>Show the summary</source>
-            <translation type="unfinished"></translation>
+            <translation>展开摘要</translation>
         </message>
         <message>
             <source>Instructions: {0}</source>
-            <translation type="unfinished"></translation>
+            <translation>指令：{0}</translation>
         </message>
         <message>
             <source>Context compressed</source>
-            <translation type="unfinished"></translation>
+            <translation>上下文已压缩</translation>
         </message>
         <message>
             <source>Note</source>
-            <translation type="unfinished"></translation>
+            <translation>备注</translation>
         </message>
         <message>
             <source>by /compact</source>
-            <translation type="unfinished"></translation>
+            <translation>由 /compact 生成</translation>
         </message>
         <message>
             <source>automatically</source>
-            <translation type="unfinished"></translation>
+            <translation>自动</translation>
         </message>
     </context>
     <context>

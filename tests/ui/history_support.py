@@ -2,7 +2,8 @@
 data folder whose ``HistoryService`` stands on a fixed clock (the seam the
 window's grouping reads), a real ``MainWindow`` on the qasync loop, raw-SQL
 seeding of threads at chosen times, and small polling helpers (never blocking
-``qtbot.wait`` inside async tests)."""
+``qtbot.wait`` inside async tests). Test modules import the fixtures
+``services_fixture`` and ``window_fixture`` (named ``services`` and ``window``)."""
 
 from __future__ import annotations
 
@@ -64,8 +65,8 @@ def with_clock(built: Services) -> Services:
     return dataclasses.replace(built, history=history, search=search)
 
 
-@pytest.fixture
-async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
+@pytest.fixture(name="services")
+async def services_fixture(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
     built = build_services(data_dir)
     await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
     await built.store.save_listed_models("Local", ["m1"])
@@ -83,8 +84,8 @@ async def open_window(qtbot: Any, services: Services) -> MainWindow:
     return window
 
 
-@pytest.fixture
-async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
+@pytest.fixture(name="window")
+async def window_fixture(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
     win = await open_window(qtbot, services)
     yield win
     await win.tasks.cancel_all()

@@ -22,7 +22,8 @@ from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.core.ids import format_time, utc_now
 from mira_desktop.storage.database import write
 from mira_desktop.ui.i18n import install_translator
-from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel, encode_ids
+from mira_desktop.ui.sidebar.batch import encode_ids
+from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, openai_stream
@@ -36,10 +37,10 @@ from tests.ui.history_support import (  # noqa: F401 (fixtures)
     row_center,
     scalar,
     seed,
-    services,
+    services_fixture,
     until,
     until_async,
-    window,
+    window_fixture,
 )
 
 GROUPED = [

@@ -8,6 +8,7 @@ the sidebar (light, dark, Chinese)."""
 from __future__ import annotations
 
 import asyncio
+import runpy
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,9 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from mira_desktop.bootstrap import Services
+from mira_desktop.paths import resource_path
 from mira_desktop.ui.i18n import install_translator
-from mira_desktop.ui.sidebar.grouped_model import encode_ids
+from mira_desktop.ui.sidebar.batch import encode_ids
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.ui.history_support import (  # noqa: F401 (fixtures)
@@ -28,9 +30,9 @@ from tests.ui.history_support import (  # noqa: F401 (fixtures)
     save_shot,
     scalar,
     seed,
-    services,
+    services_fixture,
     until,
-    window,
+    window_fixture,
 )
 
 
@@ -235,6 +237,31 @@ async def test_sidebar_screenshots(
         image = window.sidebar.grab().toImage()
         not_blank(image)
         save_shot(image, tmp_path, f"sidebar_{theme}_{language}.png")
+        window.sidebar.view_bar.batch_button.click()  # batch mode, two ticked
+        window.sidebar.grouped.set_checked(id_of(window, "Reading list"), True)
+        window.sidebar.grouped.set_checked(id_of(window, "Tax questions"), True)
+        await asyncio.sleep(0.1)
+        batch = window.sidebar.grab().toImage()
+        not_blank(batch)
+        save_shot(batch, tmp_path, f"sidebar_batch_{theme}_{language}.png")
     finally:
         install_translator(app, "en")
         apply_theme(app, "light")
+
+
+HISTORY_CONTEXTS = {
+    "GroupedThreadModel", "HistoryActions", "SearchDialog", "ThreadGroups", "ThreadItemDelegate",
+    "ThreadMenu", "ThreadSidebar", "ViewBar", "WorkspaceActions", "WorkspaceDialog",
+    "WorkspaceListWidget",
+}  # fmt: skip
+
+
+def test_every_history_string_is_in_chinese() -> None:
+    """The sidebar, its dialogs and the search dialog are fully translated."""
+    ts_file = resource_path("i18n", "mira_zh_CN.ts")
+    extract = runpy.run_path(str(Path(__file__).parents[2] / "packaging" / "extract_strings.py"))
+    present = set(extract["_messages"](ts_file))
+    missing = [f for f in extract["scan"]() if f.context in HISTORY_CONTEXTS and f not in present]
+    assert missing == []
+    untranslated = [f for f in extract["untranslated"](ts_file) if f.context in HISTORY_CONTEXTS]
+    assert untranslated == []

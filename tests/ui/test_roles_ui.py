@@ -44,7 +44,7 @@ async def open_dialog(window: MainWindow) -> RoleDialog:
     window.context_actions.open_roles()
     dialog = window.context_actions.role_dialog
     assert dialog is not None
-    await until(dialog.isVisible)
+    await until(lambda: dialog.isVisible() and dialog.loads > 0)
     return dialog
 
 
@@ -162,7 +162,6 @@ async def test_a_role_without_a_name_is_refused_in_the_dialog(
     dialog = await open_dialog(window)
     qtbot.mouseClick(dialog.new_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    await asyncio.sleep(1); print("STATUS", repr(dialog.status.text()), dialog.status.property("status"))
     await until(lambda: dialog.status.property("status") == "error")
     assert "name" in dialog.status.text()
     assert dialog.role_names() == []

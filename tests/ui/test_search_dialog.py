@@ -30,9 +30,9 @@ from tests.ui.history_support import (  # noqa: F401 (fixtures)
     not_blank,
     refresh,
     save_shot,
-    services,
+    services_fixture,
     until,
-    window,
+    window_fixture,
 )
 
 
@@ -95,7 +95,7 @@ async def test_ctrl_k_type_arrow_enter_opens_the_highlighted_message(
     assert highlighted == [(message_id, True)]
     assert message_id in window.timeline.message_ids()
     widget = window.timeline.message_widget(message_id)
-    assert widget is not None and widget._highlighted  # noqa: SLF001 (drawn highlight)
+    assert widget is not None and widget._highlighted  # the drawn highlight
     assert window.sidebar.selected_thread_id() == notes.id
     # Esc closes without opening anything
     dialog = await open_search(qtbot, window)
@@ -124,7 +124,7 @@ async def test_a_hit_on_another_branch_opens_that_branch(
     assert newer.id not in window.timeline.message_ids()
     assert (await services.threads.get_thread(thread.id)).active_leaf_id == old_answer
     widget = window.timeline.message_widget(old_answer)
-    assert widget is not None and widget._highlighted  # noqa: SLF001
+    assert widget is not None and widget._highlighted
 
 
 async def test_time_workspace_and_archive_filters(

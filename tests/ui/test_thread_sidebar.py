@@ -1,5 +1,7 @@
 """The lazy thread list: pages are fetched on the qasync loop only as the view scrolls
-to them; live upserts, removals and running marks keep the list and the paging right."""
+to them; live upserts, removals and running marks keep the list and the paging right;
+the grouped view adds date headers as pages arrive, collapses groups, keeps the
+open thread highlighted when rows move, and turns a pin drop into the new order."""
 
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 
+from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
 from mira_desktop.ui.sidebar import ThreadListModel, ThreadSidebar
+from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_delegate import relative_time
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -265,3 +269,78 @@ def test_relative_time(delta: timedelta, expected: str) -> None:
 
 def test_relative_time_tolerates_garbage() -> None:
     assert relative_time("not a date", NOW) == ""
+
+
+# ---- the grouped view over the lazy list ----------------------------------------------
+def by_tens(thread: Thread) -> ThreadGroup:
+    """A grouping for tests: threads 0–9 in "g0", 10–19 in "g1"…"""
+    key = f"g{int(thread.id[1:]) // 10}"
+    return ThreadGroup(key, key)
+
+
+async def test_headers_arrive_with_their_pages_and_groups_collapse(qtbot) -> None:
+    source = FakeThreadSource(100)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=15)
+    grouped = GroupedThreadModel(model, by_tens)
+    inserted: list[tuple[int, int]] = []
+    grouped.rowsInserted.connect(lambda _p, first, last: inserted.append((first, last)))
+    model.refresh()
+    await until(lambda: model.rowCount() == 15)
+    assert grouped.group_keys() == ["g0", "g1"]
+    assert grouped.rowCount() == 17  # 15 threads, 2 headers
+    model.fetchMore()
+    await until(lambda: model.rowCount() == 30)
+    assert grouped.group_keys() == ["g0", "g1", "g2"]
+    assert inserted[-1] == (17, 32)  # the page only appended (g1 continues, g2 starts)
+    toggled: list[tuple[str, bool]] = []
+    grouped.group_toggled.connect(lambda key, on: toggled.append((key, on)))
+    grouped.toggle_group("g1")
+    assert toggled == [("g1", True)]
+    assert grouped.row_of("t00012") == -1 and grouped.header_row("g1") == 11
+    assert grouped.header_row("g2") == 12
+    grouped.toggle_group("g1")
+    assert grouped.row_of("t00012") == 14  # header g1 at 11, then t00010…
+
+
+async def test_the_highlight_follows_a_thread_that_moves_to_the_top(qtbot) -> None:
+    source = FakeThreadSource(30)
+    sidebar = make_sidebar(qtbot, source)
+    sidebar.set_grouping(by_tens)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: model.rowCount() == 20)
+    chosen: list[str] = []
+    sidebar.thread_selected.connect(chosen.append)
+    sidebar.select_thread("t00015")
+    model.upsert_thread(make_thread(15, minutes_ago=-5))  # newest now: row 1, group g1
+    assert sidebar.selected_thread_id() == "t00015"
+    assert sidebar.grouped.row_of("t00015") == 1
+    assert chosen == []  # moving rows never opens another thread
+
+
+async def test_dropping_pins_gives_the_new_order(qtbot) -> None:
+    source = FakeThreadSource(0)
+    source.threads = [replace(make_thread(n, pinned=True), pin_order=n) for n in range(3)] + [
+        make_thread(n) for n in range(3, 6)
+    ]
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    grouped = GroupedThreadModel(
+        model, lambda t: ThreadGroup("pinned", "Pinned") if t.pinned else None
+    )
+    model.refresh()
+    await until(lambda: model.rowCount() == 6)
+    none = QModelIndex()
+    first = grouped.row_of("t00000")
+    assert grouped.pin_order_after_drop(["t00002"], first, none) == ["t00002", "t00000", "t00001"]
+    assert grouped.pin_order_after_drop(["t00000"], first + 3, none) == [
+        "t00001",
+        "t00002",
+        "t00000",
+    ]
+    onto = grouped.index(grouped.row_of("t00001"))  # dropped onto a pin: takes its place
+    assert grouped.pin_order_after_drop(["t00000"], -1, onto) == ["t00001", "t00000", "t00002"]
+    assert grouped.pin_order_after_drop(["t00004"], first, none) is None  # not a pin
+    assert grouped.pin_order_after_drop(["t00000"], first, none) is None  # no change
+    model.set_pins([replace(t, pin_order=i) for i, t in enumerate(reversed(source.threads[:3]))])
+    assert grouped.pinned_ids() == ["t00002", "t00001", "t00000"]
+    assert [model.thread_at(r).id for r in range(3, 6)] == ["t00003", "t00004", "t00005"]

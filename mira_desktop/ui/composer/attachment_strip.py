@@ -27,7 +27,17 @@ from PySide6.QtWidgets import (
 
 log = logging.getLogger(__name__)
 
-CHIP_WIDTH = 210
+CHIP_WIDTH = 224
+#: the chips' look, from the palette so both themes follow
+_CHIP_QSS = """
+#AttachmentChip {
+    background: palette(alternate-base); border: 1px solid palette(mid); border-radius: 10px;
+}
+QToolButton#AttachmentRemove {
+    border: none; background: transparent; padding: 1px 4px; border-radius: 6px;
+}
+QToolButton#AttachmentRemove:hover { background: palette(mid); }
+"""
 ICON_SIZE = 34
 
 
@@ -132,7 +142,11 @@ class AttachmentChip(QFrame):
     def set_ready(self, info: ChipInfo) -> None:
         self.info = info
         self._set_name(info.name)
-        self.detail_label.setText(info.detail)
+        metrics = self.detail_label.fontMetrics()
+        width = CHIP_WIDTH - ICON_SIZE - 56
+        self.detail_label.setText(
+            metrics.elidedText(info.detail, Qt.TextElideMode.ElideRight, width)
+        )
         self.setToolTip(f"{info.name}\n{info.detail}")
         self._paint_icon()
 
@@ -178,6 +192,7 @@ class AttachmentStrip(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("AttachmentStrip")
+        self.setStyleSheet(_CHIP_QSS)
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)

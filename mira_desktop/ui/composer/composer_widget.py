@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QIcon,
@@ -61,6 +61,12 @@ _PATTERNS = (
     "*.py *.js *.ts *.tsx *.jsx *.java *.c *.h *.cpp *.hpp *.cs *.go *.rs *.rb *.php "
     "*.sh *.sql *.kt *.swift"
 )
+
+
+_ATTACH_QSS = """
+QToolButton#AttachButton { border: none; background: transparent; padding: 5px; border-radius: 8px; }
+QToolButton#AttachButton:hover { background: palette(midlight); }
+"""
 
 
 def standard_reason(kind: str) -> str:
@@ -148,6 +154,7 @@ class ComposerWidget(QWidget):
         self.attach_button.setAutoRaise(True)
         self.attach_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.attach_button.setIconSize(QSize(18, 18))
+        self.attach_button.setStyleSheet(_ATTACH_QSS)
         self.meter = ContextMeterWidget(self)
         self.confirm_bar = SendConfirmBar(self)
         self.attach_error = QLabel(self)
@@ -290,6 +297,13 @@ class ComposerWidget(QWidget):
 
     def _on_focus_changed(self, focused: bool) -> None:
         set_style_property(self.frame, "focused", focused)
+        if not focused:  # a click elsewhere closes the popups (a click in them keeps focus)
+            QTimer.singleShot(200, self, self._close_popups_if_unfocused)
+
+    def _close_popups_if_unfocused(self) -> None:
+        if not self.editor.hasFocus():
+            self.command_popup.close_popup()
+            self.mention_popup.close_popup()
 
     def _on_text_changed(self) -> None:
         self._update_button()

@@ -14,13 +14,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -28,7 +32,44 @@ from PySide6.QtWidgets import (
 log = logging.getLogger(__name__)
 
 _PAYLOAD = Qt.ItemDataRole.UserRole + 1
+_DETAIL = Qt.ItemDataRole.UserRole + 2
 MAX_VISIBLE_ROWS = 8
+_POPUP_QSS = """
+#{name} {{
+    background: palette(base); border: 1px solid palette(mid); border-radius: 10px;
+}}
+#{name} QListWidget {{ border: none; background: transparent; }}
+#{name} QListWidget::item {{ padding: 5px 8px; border-radius: 6px; }}
+"""
+
+
+class _RowDelegate(QStyledItemDelegate):
+    """A row: the title, then its detail in the muted colour (elided first)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        detail = str(index.data(_DETAIL) or "")
+        title = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        rect = opt.rect.adjusted(10, 0, -10, 0)
+        metrics = opt.fontMetrics
+        painter.save()
+        painter.setPen(opt.palette.color(QPalette.ColorRole.Text))
+        title_w = min(metrics.horizontalAdvance(title), rect.width())
+        flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+        painter.drawText(
+            rect, flags, metrics.elidedText(title, Qt.TextElideMode.ElideMiddle, rect.width())
+        )
+        room = rect.width() - title_w - 16
+        if detail and room > 24:
+            painter.setPen(opt.palette.color(QPalette.ColorRole.PlaceholderText))
+            detail_rect = rect.adjusted(title_w + 16, 0, 0, 0)
+            text = metrics.elidedText(detail, Qt.TextElideMode.ElideLeft, room)
+            painter.drawText(detail_rect, flags, text)
+        painter.restore()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +93,7 @@ class SuggestionPopup(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet(_POPUP_QSS.format(name=object_name))
         self.title = QLabel(self)
         self.title.setObjectName("SuggestionTitle")
         self.title.setProperty("muted", True)
@@ -60,6 +102,7 @@ class SuggestionPopup(QFrame):
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(True)
+        self.list.setItemDelegate(_RowDelegate(self.list))
         self.list.itemClicked.connect(self._on_clicked)
         self.message = QLabel(self)
         self.message.setObjectName("SuggestionMessage")
@@ -81,9 +124,9 @@ class SuggestionPopup(QFrame):
             return
         self.list.clear()
         for item in items:
-            text = f"{item.title}    {item.detail}" if item.detail else item.title
-            row = QListWidgetItem(text, self.list)
+            row = QListWidgetItem(item.title, self.list)
             row.setData(_PAYLOAD, item.payload)
+            row.setData(_DETAIL, item.detail)
             row.setToolTip(item.detail or item.title)
         self.list.setCurrentRow(0)
         self.title.setText(title)

@@ -53,8 +53,10 @@ class RoleDialog(QDialog):
         self._tasks = tasks
         self._roles: list[Role] = []
         self._editing: str | None = None  # id of the role in the form; None: a new one
+        self.loads = 0  # finished list loads (tests wait for the first)
         self.role_list = QListWidget(self)
         self.role_list.setObjectName("RoleList")
+        self.role_list.setMaximumWidth(240)
         self.role_list.currentItemChanged.connect(self._on_selected)
         self.form = RoleForm(self)
         self.status = QLabel(self)
@@ -71,7 +73,7 @@ class RoleDialog(QDialog):
         self._build_layout()
         self._connect()
         self._retranslate()
-        self.resize(820, 600)
+        self.resize(900, 620)
         self._show_form(None)
 
     def _build_layout(self) -> None:
@@ -86,6 +88,7 @@ class RoleDialog(QDialog):
         scroll = QScrollArea(self)
         scroll.setObjectName("RoleFormScroll")
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.form)
         right = QVBoxLayout()
@@ -97,8 +100,8 @@ class RoleDialog(QDialog):
         right.addLayout(save_row)
         body = QHBoxLayout()
         body.setSpacing(16)
-        body.addLayout(left, 2)
-        body.addLayout(right, 5)
+        body.addLayout(left, 1)
+        body.addLayout(right, 3)
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
         outer.addWidget(self.buttons)
@@ -131,9 +134,10 @@ class RoleDialog(QDialog):
         if row < 0 and roles:
             row = 0
         self.role_list.setCurrentRow(row)
-        if row < 0:
+        if row < 0 and self._editing is not None:  # its role is gone
             self._show_form(None)
         self._update_buttons()
+        self.loads += 1
 
     def role_names(self) -> list[str]:
         return [r.name for r in self._roles]

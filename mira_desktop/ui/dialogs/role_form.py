@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -28,11 +29,11 @@ log = logging.getLogger(__name__)
 #: text fields with several lines, and how many lines each shows
 _AREAS = {
     "persona": 3,
-    "world_view": 3,
-    "scenario": 3,
-    "examples": 4,
+    "world_view": 2,
+    "scenario": 2,
+    "examples": 3,
     "style": 2,
-    "constraints": 3,
+    "constraints": 2,
 }
 MAX_TOKENS_LIMIT = 1_000_000
 
@@ -85,19 +86,32 @@ class RoleForm(QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.setVerticalSpacing(8)
-        widgets: dict[str, QWidget] = {
-            "name": self.name_edit,
-            "description": self.description_edit,
-            **self.areas,
+        rows: dict[str, QWidget] = {"name": self.name_edit, "description": self.description_edit}
+        numbers: dict[str, QWidget] = {
             "temperature": self.temperature,
             "top_p": self.top_p,
             "max_tokens": self.max_tokens,
         }
-        for key, widget in widgets.items():
+        for key, widget in {**rows, **self.areas, **numbers}.items():
             label = QLabel(self)
             label.setBuddy(widget)
             self._labels[key] = label
-            form.addRow(label, widget)
+        for key, widget in rows.items():
+            form.addRow(self._labels[key], widget)
+        # The numeric parameters share one row (labels above), near the top where they are seen.
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(2)
+        for column, (key, widget) in enumerate(numbers.items()):
+            self._labels[key].setProperty("muted", True)
+            grid.addWidget(self._labels[key], 0, column, Qt.AlignmentFlag.AlignBottom)
+            grid.addWidget(widget, 1, column)
+            grid.setColumnStretch(column, 1)
+        self._labels["parameters"] = QLabel(self)
+        form.addRow(self._labels["parameters"], grid)
+        for key, widget in self.areas.items():
+            form.addRow(self._labels[key], widget)
 
     # ---- values --------------------------------------------------------------------
     def set_role(self, role: Role | None) -> None:
@@ -141,6 +155,7 @@ class RoleForm(QWidget):
             "temperature": self.tr("Temperature"),
             "top_p": self.tr("Top-p"),
             "max_tokens": self.tr("Max tokens"),
+            "parameters": self.tr("Parameters"),
         }
         for key, text in texts.items():
             self._labels[key].setText(text)

@@ -1,5 +1,6 @@
 """The bar above the conversation: the thread's title (elided to fit), the role picker
-(``role_picker.py``), the model picker and a menu button whose menu the window fills.
+(``role_picker.py``), the knowledge-base picker (``ui/kb/kb_picker.py``), the model
+picker and a menu button whose menu the window fills.
 
 ``ModelPickerWidget`` lists every configured model as "provider · model" and emits
 ``model_chosen(provider, model)`` only when the *user* picks one; programmatic changes
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from mira_desktop.core.models import ModelInfo
 
+from ..kb.kb_picker import KbPickerButton
 from .role_picker import RolePickerButton
 
 log = logging.getLogger(__name__)
@@ -163,6 +165,7 @@ class HeaderWidget(QWidget):
         self.title_label.setObjectName("ThreadTitle")
         self.model_picker = ModelPickerWidget(self)
         self.role_picker = RolePickerButton(self)
+        self.kb_picker = KbPickerButton(self)
         self.menu = QMenu(self)
         self.menu_button = QToolButton(self)
         self.menu_button.setObjectName("HeaderMenuButton")
@@ -179,6 +182,7 @@ class HeaderWidget(QWidget):
         layout.setSpacing(10)
         layout.addWidget(self.title_label, 1)
         layout.addWidget(self.role_picker, 0)
+        layout.addWidget(self.kb_picker, 0)
         layout.addWidget(self.model_picker, 0)
         layout.addWidget(self.menu_button, 0)
 

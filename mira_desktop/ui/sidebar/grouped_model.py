@@ -10,8 +10,8 @@ thread moved to the top, removed, the pinned block reordered) rebuilds the flat
 list and applies the difference as one removal and one insertion around the
 common prefix and suffix, so rows outside the change keep their place.
 
-It also holds the batch-mode check marks (one by one, or "all" minus the ones
-unticked, which covers pages not loaded yet), the workspace colours shown in
+It also holds the batch-mode tick marks (:class:`~.batch.BatchChecks`: one
+by one, or "all" minus the unticked, covering pages not loaded yet), the workspace colours shown in
 the "All" list, and the drag-and-drop of thread ids (reordering pins here;
 moving threads onto a workspace in :mod:`workspace_list`). Renames and pin
 orders are *requested* by signal; the service's answer comes back through the
@@ -19,10 +19,8 @@ source model."""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -36,6 +34,13 @@ from PySide6.QtCore import (
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
+from mira_desktop.ui.sidebar.batch import (
+    MIME_TYPE,
+    BatchChecks,
+    BatchSelection,
+    decode_ids,
+    encode_ids,
+)
 from mira_desktop.ui.sidebar.group_labels import group_label
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 
@@ -45,33 +50,6 @@ Grouping = Callable[[Thread], ThreadGroup | None]
 _Index = QModelIndex | QPersistentModelIndex
 _Key = tuple[str, str]  # ("h", group key) or ("t", thread id)
 HEADER, THREAD = "h", "t"
-MIME_TYPE = "application/x-mira-thread-ids"
-
-
-def encode_ids(ids: Sequence[str]) -> QMimeData:
-    data = QMimeData()
-    data.setData(MIME_TYPE, json.dumps(list(ids)).encode("utf-8"))
-    return data
-
-
-def decode_ids(data: QMimeData | None) -> list[str]:
-    if data is None or not data.hasFormat(MIME_TYPE):
-        return []
-    try:
-        ids = json.loads(bytes(data.data(MIME_TYPE).data()).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return []
-    return [str(i) for i in ids] if isinstance(ids, list) else []
-
-
-@dataclass(frozen=True, slots=True)
-class BatchSelection:
-    """The threads ticked in batch mode: ``ids``, or with ``everything`` every
-    thread of the list except ``excluded`` (loaded or not)."""
-
-    everything: bool = False
-    ids: tuple[str, ...] = ()
-    excluded: tuple[str, ...] = ()
 
 
 class GroupedThreadModel(QAbstractListModel):
@@ -101,10 +79,7 @@ class GroupedThreadModel(QAbstractListModel):
         self._collapsed: set[str] = set()
         self._src_count = 0
         self._changing = False
-        self._batch = False
-        self._checked: set[str] = set()
-        self._everything = False
-        self._unchecked: set[str] = set()
+        self._checks = BatchChecks()
         self._colors: dict[str, str] = {}
         source.rowsInserted.connect(self._on_inserted)
         source.rowsRemoved.connect(self._sync)
@@ -148,7 +123,7 @@ class GroupedThreadModel(QAbstractListModel):
             ThreadListModel.PinnedRole: thread.pinned,
             ThreadListModel.RunningRole: self._src.is_running(thread.id),
             ThreadListModel.ThreadRole: thread,
-            self.CheckedRole: self.is_checked(thread.id) if self._batch else None,
+            self.CheckedRole: self.is_checked(thread.id) if self._checks.on else None,
             self.ColorRole: self._colors.get(thread.workspace_id),
         }
         return values.get(role)
@@ -172,7 +147,7 @@ class GroupedThreadModel(QAbstractListModel):
                 flag.ItemIsDropEnabled if key == "pinned" else flag.NoItemFlags
             )
         flags = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
-        if self._src.thread_filter().view != "trash" and not self._batch:
+        if self._src.thread_filter().view != "trash" and not self._checks.on:
             flags |= flag.ItemIsEditable
         if self._threads[key].pinned:
             flags |= flag.ItemIsDropEnabled
@@ -191,8 +166,6 @@ class GroupedThreadModel(QAbstractListModel):
 
     def mimeData(self, indexes: Iterable[QModelIndex]) -> QMimeData:
         ids = [str(i.data(ThreadListModel.IdRole)) for i in indexes if self.thread_at(i.row())]
-        if self._batch and any(self.is_checked(i) for i in ids):
-            ids = self.checked_ids()
         return encode_ids(ids)
 
     def supportedDragActions(self) -> Qt.DropAction:
@@ -294,53 +267,38 @@ class GroupedThreadModel(QAbstractListModel):
 
     # ---- batch mode -----------------------------------------------------------
     def set_batch_mode(self, on: bool) -> None:
-        self._batch = on
-        self._checked.clear()
-        self._unchecked.clear()
-        self._everything = False
+        self._checks.reset(on=on)
         self._all_changed()
 
     def batch_mode(self) -> bool:
-        return self._batch
+        return self._checks.on
 
     def is_checked(self, thread_id: str) -> bool:
-        if self._everything:
-            return thread_id not in self._unchecked
-        return thread_id in self._checked
+        return self._checks.is_checked(thread_id)
 
     def set_checked(self, thread_id: str, checked: bool) -> None:
-        if self._everything:
-            (self._unchecked.discard if checked else self._unchecked.add)(thread_id)
-        else:
-            (self._checked.add if checked else self._checked.discard)(thread_id)
+        self._checks.set_checked(thread_id, checked)
         row = self.row_of(thread_id)
         if row >= 0:
             self.dataChanged.emit(self.index(row), self.index(row), [self.CheckedRole])
         self.checked_changed.emit()
 
     def set_all_checked(self, checked: bool) -> None:
-        self._everything = checked
-        self._checked.clear()
-        self._unchecked.clear()
+        self._checks.reset(everything=checked)
         self._all_changed()
 
     def all_checked(self) -> bool:
-        return self._everything and not self._unchecked
+        return self._checks.all_checked()
 
     def checked_ids(self) -> list[str]:
         """Ticked threads among the loaded rows, in list order."""
         return [t.id for t in self._src.threads() if self.is_checked(t.id)]
 
     def checked_count(self) -> int:
-        if self._everything:
-            total = self._src.total() or len(self._src.threads())
-            return max(0, total - len(self._unchecked))
-        return len(self._checked)
+        return self._checks.count(self._src.total() or len(self._src.threads()))
 
     def batch_selection(self) -> BatchSelection:
-        if self._everything:
-            return BatchSelection(True, (), tuple(self._unchecked))
-        return BatchSelection(False, tuple(self.checked_ids()), ())
+        return self._checks.selection(t.id for t in self._src.threads())
 
     def _all_changed(self) -> None:
         if self._entries:

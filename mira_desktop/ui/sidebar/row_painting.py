@@ -48,7 +48,9 @@ def paint_check(
         painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 3.5, 3.5)
     if checked:
-        tick = QPen(QColor("white"), 1.8)
+        # a white tick on a dark accent, a near-black one on a light accent (dark theme)
+        ink = QColor("white") if accent.lightnessF() < 0.55 else QColor("#10201e")
+        tick = QPen(ink, 1.8)
         tick.setCapStyle(Qt.PenCapStyle.RoundCap)
         tick.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         painter.setPen(tick)

@@ -4,13 +4,14 @@ group header collapses or expands, the pin button pins or unpins, a row in
 batch mode ticks or unticks — and handles the list's keys: Delete (to the
 trash), F2 (rename; Qt's edit trigger), Enter or Space on a header, Space in
 batch mode. Rows drag as thread ids: onto the pinned block to reorder pins,
-onto a workspace to move there."""
+onto a workspace to move there. ``show_selected`` highlights a thread without
+it counting as the user's choice (``silent``)."""
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QModelIndex, QRectF, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
@@ -49,11 +50,33 @@ class ThreadListView(QListView):
         self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
         self.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        #: True while the view itself moves the selection (not the user)
+        self.silent = False
 
     def grouped(self) -> GroupedThreadModel:
         model = self.model()
         assert isinstance(model, GroupedThreadModel)
         return model
+
+    def show_selected(self, thread_id: str | None, *, scroll: bool) -> None:
+        """Highlight ``thread_id`` (or nothing) as the current row, silently."""
+        row = self.grouped().row_of(thread_id) if thread_id else -1
+        selection = self.selectionModel()
+        self.silent = True
+        auto = self.hasAutoScroll()
+        self.setAutoScroll(scroll)
+        try:
+            if row < 0:
+                selection.clearSelection()
+                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
+                return
+            index = self.grouped().index(row)
+            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            if scroll:
+                self.scrollTo(index)
+        finally:
+            self.setAutoScroll(auto)
+            self.silent = False
 
     # ---- mouse ---------------------------------------------------------------------
     def _act_on_mark(self, event: QMouseEvent) -> bool:
@@ -69,9 +92,9 @@ class ThreadListView(QListView):
             model.toggle_group(str(index.data(GroupedThreadModel.GroupKeyRole)))
             return True
         thread_id = str(index.data(ThreadListModel.IdRole))
-        if hit == "check":
+        if hit == "check":  # batch mode: a click ticks, it never opens
             model.set_checked(thread_id, not model.is_checked(thread_id))
-            return False  # the press still starts a drag of the ticked rows
+            return True
         if hit == "pin":
             self.pin_clicked.emit(thread_id, not index.data(ThreadListModel.PinnedRole))
             return True

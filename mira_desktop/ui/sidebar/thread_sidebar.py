@@ -18,7 +18,6 @@ import logging
 from PySide6.QtCore import (
     QDate,
     QEvent,
-    QItemSelectionModel,
     QModelIndex,
     QPoint,
     Qt,
@@ -88,7 +87,6 @@ class ThreadSidebar(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self._model = model
         self.grouped = GroupedThreadModel(model, grouping, self)
-        self._silent = False
         self._selected_id: str | None = None
         self.thread_menu: ThreadMenu | None = None
         self._build_widgets()
@@ -225,7 +223,7 @@ class ThreadSidebar(QWidget):
         The window calls ``select_thread(None)`` for a new chat, so that clicking the
         previously open thread opens it again."""
         self._selected_id = thread_id
-        self._apply_selection(scroll=True)
+        self.list_view.show_selected(thread_id, scroll=True)
 
     def selected_thread_id(self) -> str | None:
         index = self.list_view.currentIndex()
@@ -248,7 +246,7 @@ class ThreadSidebar(QWidget):
         mode = QAbstractItemView.SelectionMode
         self.list_view.setSelectionMode(mode.NoSelection if on else mode.SingleSelection)
         if not on:
-            self._apply_selection(scroll=False)
+            self.list_view.show_selected(self._selected_id, scroll=False)
 
     def thread_menu_for(self, thread_id: str) -> ThreadMenu | None:
         """Build the right-click menu of a listed thread (shown by right-click)."""
@@ -262,36 +260,17 @@ class ThreadSidebar(QWidget):
         return menu
 
     # ---- selection ------------------------------------------------------------
-    def _apply_selection(self, *, scroll: bool) -> None:
-        row = self.grouped.row_of(self._selected_id) if self._selected_id else -1
-        selection = self.list_view.selectionModel()
-        self._silent = True
-        auto = self.list_view.hasAutoScroll()
-        self.list_view.setAutoScroll(scroll)
-        try:
-            if row < 0:
-                selection.clearSelection()
-                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
-                return
-            index = self.grouped.index(row)
-            selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-            if scroll:
-                self.list_view.scrollTo(index)
-        finally:
-            self.list_view.setAutoScroll(auto)
-            self._silent = False
-
     def _restore_selection(self) -> None:
         """Rows moved (a thread went to the top, a page arrived): keep the open
         thread highlighted without scrolling."""
         if self.grouped.batch_mode():
             return
-        current = self.selected_thread_id()
-        if current != self._selected_id or not self.list_view.selectionModel().hasSelection():
-            self._apply_selection(scroll=False)
+        selected = self.list_view.selectionModel().hasSelection()
+        if self.selected_thread_id() != self._selected_id or not selected:
+            self.list_view.show_selected(self._selected_id, scroll=False)
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self._silent or self.grouped.is_changing() or self.grouped.batch_mode():
+        if self.list_view.silent or self.grouped.is_changing() or self.grouped.batch_mode():
             return
         if not current.isValid() or current.data(GroupedThreadModel.KindRole) != "thread":
             return

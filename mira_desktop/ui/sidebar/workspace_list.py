@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QMenu, QWidget
 
 from mira_desktop.core.models import Workspace
-from mira_desktop.ui.sidebar.grouped_model import decode_ids
+from mira_desktop.ui.sidebar.batch import decode_ids
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,9 @@
 Owns the widgets that show a single :class:`MessageState`: the full-width
 assistant message (Thinking card, markdown answer, "Stopped" / error + hint with
 a Retry button, meta line with the version switcher, model, local time and token
-usage, the run's note, Regenerate and Copy) and the right-aligned user bubble. Widgets are disposable views: the timeline creates
+usage, the run's note, Regenerate and Copy; a knowledge-base answer's path and
+Sources list, ``ui/kb/sources_widget.py``, with its ``[n]`` citations as links)
+and the right-aligned user bubble. Widgets are disposable views: the timeline creates
 them when a row scrolls into view, calls :meth:`MessageWidget.apply` whenever the
 state changed and destroys them when the row leaves. Object names
 (``assistantMessage``, ``userMessage``, ``userBubble``, ``messageMeta``,
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -29,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from mira_desktop.core.models import MessageRole, MessageStatus
 
+from ..kb.citations import CitationRenderer, cite_number
+from ..kb.sources_widget import SourcesWidget
 from .message_actions import RegenerateButton, VersionSwitcher
 from .message_state import MessageState, ViewOptions
 from .meta_format import meta_text, note_text, status_texts
@@ -71,6 +75,8 @@ class MessageWidget(QFrame):
     edit_submitted = Signal(str, str)  # message id, new text
     edit_cancelled = Signal(str)
     height_changed = Signal(str)  # the widget wants to be measured again
+    #: bring a part of the message into view: message id, top, bottom (widget y)
+    reveal_requested = Signal(str, int, int)
 
     def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
         super().__init__(parent)
@@ -210,7 +216,10 @@ class AssistantMessageWidget(MessageWidget):
         # to show: most rows of a long thread need neither.
         self._card: ThinkingCard | None = None
         self._status: StatusBox | None = None
+        self._sources: SourcesWidget | None = None
+        self._cited = CitationRenderer()
         self._body = RichTextView(self)
+        self._body.anchorClicked.connect(self._on_body_anchor)
         self._box.addWidget(self._body)
         self._box.addLayout(self._build_meta())
         self.apply()
@@ -262,6 +271,7 @@ class AssistantMessageWidget(MessageWidget):
             self._card.apply(state, options.thinking_mode)
         self._apply_body()
         self._apply_status()
+        self._apply_sources()
         meta, tooltip = meta_text(state.message)
         self._meta.setText(meta)
         self._meta.setToolTip(tooltip)
@@ -278,7 +288,11 @@ class AssistantMessageWidget(MessageWidget):
         self._body.setVisible(bool(state.text))
         if not state.text:
             return
-        if state.is_streaming or self._body.is_live_showing(state.text, dark=dark):
+        cited = self._cited.rendering(state, dark)  # a finished answer with sources
+        if cited is not None:
+            if not self._body.is_static_showing(cited):
+                self._body.set_rendered(cited)
+        elif state.is_streaming or self._body.is_live_showing(state.text, dark=dark):
             self._body.set_markdown_live(state.text, dark=dark)
         elif not self._body.is_static_showing(state.rendered(dark)):
             self._body.set_rendered(state.rendered(dark))
@@ -297,7 +311,28 @@ class AssistantMessageWidget(MessageWidget):
         self._status.show_status(status, hint, failed=failed, retry=ended)
         self._status.setVisible(bool(status))
 
+    def _apply_sources(self) -> None:
+        """The knowledge-base path and Sources of a finished answer."""
+        state = self._state
+        shown = bool((state.message.data or {}).get("kb_path")) and not state.is_streaming
+        if shown and self._sources is None:
+            self._sources = SourcesWidget(self)
+            self._sources.layout_changed.connect(lambda: self.height_changed.emit(self.message_id))
+            self._sources.reveal_requested.connect(
+                lambda top, bottom: self.reveal_requested.emit(self.message_id, top, bottom)
+            )
+            self._box.insertWidget(self._box.count() - 1, self._sources)  # above the meta line
+        if self._sources is not None:
+            if shown:
+                self._sources.show_answer(state)
+            self._sources.setVisible(shown)
+
     # -- actions ------------------------------------------------------------------
+
+    def _on_body_anchor(self, url: QUrl) -> None:
+        number = cite_number(url)
+        if number is not None and self._sources is not None:
+            self._sources.focus_source(number)
 
     def _on_card_toggle(self, open_: bool) -> None:
         self.thinking_toggle_requested.emit(self.message_id, open_)
@@ -334,3 +369,7 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def note_label(self) -> QLabel:
         return self._note
+
+    @property
+    def sources(self) -> SourcesWidget | None:
+        return self._sources

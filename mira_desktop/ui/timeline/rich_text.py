@@ -298,6 +298,8 @@ class RichTextView(QTextBrowser):
         if url.scheme() == COPY_CODE_SCHEME:
             self._copy_code(url.path())
             return
+        if url.scheme() == "cite":  # a knowledge-base citation: the message handles it
+            return
         href = url.toString()
         if is_safe_link(href):
             QDesktopServices.openUrl(url)

@@ -28,6 +28,9 @@ from .rich_text import RichTextView
 log = logging.getLogger(__name__)
 
 _PAD = 12
+_CARD_QSS = """
+QToolButton#systemCardToggle { border: none; background: transparent; padding: 2px 4px; }
+"""
 
 
 def is_compaction(state: MessageState) -> bool:
@@ -41,6 +44,7 @@ class SystemCardWidget(MessageWidget):
     def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
         super().__init__(state, options, parent)
         self.setObjectName("systemCard")
+        self.setStyleSheet(_CARD_QSS)
         box = QVBoxLayout(self)
         box.setContentsMargins(_PAD, 8, _PAD, 10)
         box.setSpacing(6)
@@ -95,6 +99,13 @@ class SystemCardWidget(MessageWidget):
             rendered = state.rendered(self._options.dark)
             if not self._body.is_static_showing(rendered):
                 self._body.set_rendered(rendered)
+
+    def measure(self, width: int) -> int:
+        # A closed card has no height-for-width child: ask the layout for its hint.
+        layout = self.layout()
+        if layout.hasHeightForWidth():
+            return layout.totalHeightForWidth(width)
+        return layout.totalSizeHint().height()
 
     def title(self) -> str:
         if is_compaction(self._state):

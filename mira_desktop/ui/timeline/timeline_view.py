@@ -313,7 +313,25 @@ class TimelineView(QWidget):
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)
         widget.height_changed.connect(lambda mid: self._refresh(mid, relayout=True))
+        widget.reveal_requested.connect(self._reveal)
         return widget
+
+    def _reveal(self, message_id: str, top: int, bottom: int) -> None:
+        """Scroll the least that shows ``top``–``bottom`` of a message (widget
+        coordinates), e.g. the source a clicked citation names."""
+        index = self._index_of.get(message_id)
+        if index is None:
+            return
+        row_y, margin = self._layout.row_view_y(index), 12
+        view_h = self._canvas.height()
+        if row_y + bottom + margin > view_h:
+            shift = row_y + bottom + margin - view_h
+            shift = min(shift, max(0, row_y + top - margin))  # keep its top in view
+        elif row_y + top < margin:
+            shift = row_y + top - margin
+        else:
+            return
+        self._layout.scroll_to(self._layout.scroll_y + shift, by_user=True)
 
     def _on_edit_submitted(self, message_id: str, text: str) -> None:
         self.end_edit(message_id)

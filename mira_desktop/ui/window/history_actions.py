@@ -22,7 +22,8 @@ from PySide6.QtCore import QObject
 from ...core.events import Completed, RunStarted
 from ...core.history import ThreadGroup
 from ...core.models import Thread
-from ..sidebar.grouped_model import BatchSelection, Grouping
+from ..sidebar.batch import BatchSelection
+from ..sidebar.grouped_model import Grouping
 from ..sidebar.thread_filter import ThreadFilter
 from .confirm import ask_then
 

@@ -65,9 +65,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.presenter = ConversationPresenter(self, services, self.chat, self.tasks)
         self.tree = TreeActions(self, services, self.chat, self.tasks, self.presenter)
-        self.history_actions = HistoryActions(
-            self, services, self.chat, self.tasks, self.presenter
-        )
+        self.history_actions = HistoryActions(self, services, self.chat, self.tasks, self.presenter)
         self.workspace_actions = WorkspaceActions(
             self, services, self.tasks, self.presenter, self.history_actions
         )
