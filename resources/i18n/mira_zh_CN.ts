@@ -65,6 +65,10 @@
             <source>Waiting for the model…</source>
             <translation>正在等待模型…</translation>
         </message>
+        <message>
+            <source>More actions</source>
+            <translation>更多操作</translation>
+        </message>
     </context>
     <context>
         <name>AttachmentChip</name>
@@ -75,6 +79,41 @@
         <message>
             <source>Reading…</source>
             <translation>正在读取…</translation>
+        </message>
+    </context>
+    <context>
+        <name>BatchExport</name>
+        <message>
+            <source>ZIP of Markdown files (*.zip)</source>
+            <translation>Markdown 文件的 ZIP 压缩包 (*.zip)</translation>
+        </message>
+        <message>
+            <source>ZIP of HTML files (*.zip)</source>
+            <translation>HTML 文件的 ZIP 压缩包 (*.zip)</translation>
+        </message>
+        <message>
+            <source>ZIP of JSON files (*.zip)</source>
+            <translation>JSON 文件的 ZIP 压缩包 (*.zip)</translation>
+        </message>
+        <message>
+            <source>Export {n} conversations</source>
+            <translation>导出 {n} 个对话</translation>
+        </message>
+        <message>
+            <source>Exporting conversations</source>
+            <translation>正在导出对话</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>导出失败</translation>
+        </message>
+        <message>
+            <source>Export cancelled; nothing was written.</source>
+            <translation>导出已取消，未写入任何文件。</translation>
+        </message>
+        <message>
+            <source>Exported {n} conversations to {path}</source>
+            <translation>已将 {n} 个对话导出到 {path}</translation>
         </message>
     </context>
     <context>
@@ -269,6 +308,140 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>DocumentsPane</name>
+        <message>
+            <source>Documents of “{0}”</source>
+            <translation>“{0}”的文档</translation>
+        </message>
+        <message>
+            <source>Documents</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Indexed</source>
+            <translation>已索引</translation>
+        </message>
+        <message>
+            <source>Could not read</source>
+            <translation>无法读取</translation>
+        </message>
+        <message>
+            <source>Add files to the knowledge base</source>
+            <translation>向知识库添加文件</translation>
+        </message>
+        <message>
+            <source>Add a folder (with subfolders)</source>
+            <translation>添加文件夹（含子文件夹）</translation>
+        </message>
+        <message>
+            <source>Adding documents…</source>
+            <translation>正在添加文档…</translation>
+        </message>
+        <message>
+            <source>Re-indexing changed files…</source>
+            <translation>正在重新索引有改动的文件…</translation>
+        </message>
+        <message>
+            <source>Removed {0} document(s).</source>
+            <translation>已移除 {0} 个文档。</translation>
+        </message>
+        <message>
+            <source>Cancelling after the current file…</source>
+            <translation>当前文件处理完后取消…</translation>
+        </message>
+        <message>
+            <source>{done} of {total}: {name}</source>
+            <translation>第 {done}/{total} 个：{name}</translation>
+        </message>
+        <message>
+            <source>{added} added, {updated} updated, {unchanged} unchanged.</source>
+            <translation>新增 {added} 个，更新 {updated} 个，未变 {unchanged} 个。</translation>
+        </message>
+        <message>
+            <source>{0} removed.</source>
+            <translation>移除 {0} 个。</translation>
+        </message>
+        <message>
+            <source>Could not read: {0}</source>
+            <translation>无法读取：{0}</translation>
+        </message>
+        <message>
+            <source>Cancelled: what was indexed before stays.</source>
+            <translation>已取消：此前已索引的内容会保留。</translation>
+        </message>
+        <message>
+            <source>Document</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Passages</source>
+            <translation>段落</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>大小</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Add files…</source>
+            <translation>添加文件…</translation>
+        </message>
+        <message>
+            <source>Add folder…</source>
+            <translation>添加文件夹…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <source>Re-index</source>
+            <translation>重新索引</translation>
+        </message>
+        <message>
+            <source>Re-read changed files, drop deleted ones, pick up new files in added folders</source>
+            <translation>重新读取有改动的文件，移除已删除的文件，并收录已添加文件夹中的新文件</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+    </context>
+    <context>
+        <name>EmbeddingRow</name>
+        <message>
+            <source>Keyword search only. An embedding model adds search by meaning.</source>
+            <translation>仅关键词检索。设置嵌入模型后可按语义检索。</translation>
+        </message>
+        <message>
+            <source>{model} by {provider}: {done} of {total} passages have vectors.</source>
+            <translation>{provider} 的 {model}：{total} 个段落中已有 {done} 个生成向量。</translation>
+        </message>
+        <message>
+            <source>Embeddings:</source>
+            <translation>嵌入模型：</translation>
+        </message>
+        <message>
+            <source>Use</source>
+            <translation>使用</translation>
+        </message>
+        <message>
+            <source>Use this model for vectors and embed the passages</source>
+            <translation>用此模型生成向量并嵌入所有段落</translation>
+        </message>
+        <message>
+            <source>Turn off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>Embedding model</source>
+            <translation>嵌入模型</translation>
+        </message>
+    </context>
+    <context>
         <name>EmptyStateWidget</name>
         <message>
             <source>Welcome to Mira</source>
@@ -350,6 +523,142 @@ Repair: {fix}</source>
         <message>
             <source>Empty trash</source>
             <translation>清空回收站</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImportConversations</name>
+        <message>
+            <source>Import conversations…</source>
+            <translation>导入对话…</translation>
+        </message>
+        <message>
+            <source>Import a Mira JSON export or a ChatGPT conversations.json</source>
+            <translation>导入 Mira JSON 导出文件或 ChatGPT 的 conversations.json</translation>
+        </message>
+        <message>
+            <source>Import conversations</source>
+            <translation>导入对话</translation>
+        </message>
+        <message>
+            <source>Conversation exports (*.json *.zip);;All files (*)</source>
+            <translation>对话导出文件 (*.json *.zip);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Importing conversations</source>
+            <translation>正在导入对话</translation>
+        </message>
+        <message>
+            <source>Import failed</source>
+            <translation>导入失败</translation>
+        </message>
+        <message>
+            <source>Imported {n} conversations, skipped {m} (already imported)</source>
+            <translation>已导入 {n} 个对话，跳过 {m} 个（之前已导入）</translation>
+        </message>
+    </context>
+    <context>
+        <name>KbActions</name>
+        <message>
+            <source>Knowledge bases…</source>
+            <translation>知识库…</translation>
+        </message>
+        <message>
+            <source>Create knowledge bases, add documents, and answer from them with sources</source>
+            <translation>创建知识库、添加文档，并据此回答、附带来源</translation>
+        </message>
+    </context>
+    <context>
+        <name>KbPickerButton</name>
+        <message>
+            <source>No knowledge base</source>
+            <translation>无知识库</translation>
+        </message>
+        <message>
+            <source>{name} ({count} documents)</source>
+            <translation>{name}（{count} 个文档）</translation>
+        </message>
+        <message>
+            <source>Manage knowledge bases…</source>
+            <translation>管理知识库…</translation>
+        </message>
+        <message>
+            <source>Knowledge base: none. Choose one to answer from your documents.</source>
+            <translation>知识库：无。选择一个即可根据你的文档回答。</translation>
+        </message>
+        <message>
+            <source>KB: {0}</source>
+            <translation>知识库：{0}</translation>
+        </message>
+        <message>
+            <source>Answers come from the knowledge base “{0}”, with sources.</source>
+            <translation>回答来自知识库“{0}”，并附带来源。</translation>
+        </message>
+    </context>
+    <context>
+        <name>KnowledgeBaseDialog</name>
+        <message>
+            <source>Created “{0}”. Add files or a folder below.</source>
+            <translation>已创建“{0}”。请在下方添加文件或文件夹。</translation>
+        </message>
+        <message>
+            <source>Renamed to “{0}”.</source>
+            <translation>已重命名为“{0}”。</translation>
+        </message>
+        <message>
+            <source>Delete the knowledge base “{name}” and its {count} documents from Mira? The files themselves stay where they are. Threads that use it keep their whole history; they just stop answering from it.</source>
+            <translation>要从 Mira 中删除知识库“{name}”及其 {count} 个文档吗？文件本身仍保留在原处。使用它的对话会保留全部历史，只是不再根据它回答。</translation>
+        </message>
+        <message>
+            <source>Delete knowledge base</source>
+            <translation>删除知识库</translation>
+        </message>
+        <message>
+            <source>Deleted “{name}”. {count} thread(s) keep their history.</source>
+            <translation>已删除“{name}”。{count} 个对话保留了历史。</translation>
+        </message>
+        <message>
+            <source>Embedding passages…</source>
+            <translation>正在嵌入段落…</translation>
+        </message>
+        <message>
+            <source>Keyword search only for this knowledge base.</source>
+            <translation>此知识库改为仅关键词检索。</translation>
+        </message>
+        <message>
+            <source>Knowledge bases</source>
+            <translation>知识库</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Documents</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Passages</source>
+            <translation>段落</translation>
+        </message>
+        <message>
+            <source>Index size</source>
+            <translation>索引大小</translation>
+        </message>
+        <message>
+            <source>Name of a new knowledge base</source>
+            <translation>新知识库的名称</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>创建</translation>
+        </message>
+        <message>
+            <source>Rename…</source>
+            <translation>重命名…</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>删除…</translation>
         </message>
     </context>
     <context>
@@ -1015,6 +1324,76 @@ Data folder: {path}</source>
         </message>
     </context>
     <context>
+        <name>SourceEntry</name>
+        <message>
+            <source>Open {0}</source>
+            <translation>打开 {0}</translation>
+        </message>
+        <message>
+            <source>Could not open {0}</source>
+            <translation>无法打开 {0}</translation>
+        </message>
+    </context>
+    <context>
+        <name>SourcesWidget</name>
+        <message>
+            <source>page {0}</source>
+            <translation>第 {0} 页</translation>
+        </message>
+        <message>
+            <source>slide {0} (notes)</source>
+            <translation>第 {0} 张幻灯片（备注）</translation>
+        </message>
+        <message>
+            <source>slide {0}</source>
+            <translation>第 {0} 张幻灯片</translation>
+        </message>
+        <message>
+            <source>sheet {0}</source>
+            <translation>工作表 {0}</translation>
+        </message>
+        <message>
+            <source>line {0}</source>
+            <translation>第 {0} 行</translation>
+        </message>
+        <message>
+            <source>paragraph {0}</source>
+            <translation>第 {0} 段</translation>
+        </message>
+        <message>
+            <source>knowledge base</source>
+            <translation>知识库</translation>
+        </message>
+        <message>
+            <source>Sources</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <source>Show cited only</source>
+            <translation>只看引用的来源</translation>
+        </message>
+        <message>
+            <source>Show all {0}</source>
+            <translation>显示全部 {0} 个</translation>
+        </message>
+        <message>
+            <source>The knowledge base “{0}” has no documents yet, so no model was asked. Add documents in File → Knowledge bases…</source>
+            <translation>知识库“{0}”还没有文档，因此没有询问模型。请在“文件 → 知识库…”中添加文档。</translation>
+        </message>
+        <message>
+            <source>The knowledge base “{0}” was not searched: the message has no text question.</source>
+            <translation>未检索知识库“{0}”：这条消息没有文字问题。</translation>
+        </message>
+        <message>
+            <source>Searched the knowledge base “{0}”: no passage matched.</source>
+            <translation>已检索知识库“{0}”：没有匹配的段落。</translation>
+        </message>
+        <message>
+            <source>Answered from the knowledge base “{0}”</source>
+            <translation>根据知识库“{0}”回答</translation>
+        </message>
+    </context>
+    <context>
         <name>StatusBox</name>
         <message>
             <source>Retry</source>
@@ -1183,6 +1562,109 @@ Data folder: {path}</source>
         <message>
             <source>{0}m {1}s</source>
             <translation>{0}分{1}秒</translation>
+        </message>
+    </context>
+    <context>
+        <name>ThreadActions</name>
+        <message>
+            <source>Export as Markdown…</source>
+            <translation>导出为 Markdown…</translation>
+        </message>
+        <message>
+            <source>Export as HTML…</source>
+            <translation>导出为 HTML…</translation>
+        </message>
+        <message>
+            <source>Export as JSON…</source>
+            <translation>导出为 JSON…</translation>
+        </message>
+        <message>
+            <source>Copy to clipboard</source>
+            <translation>复制到剪贴板</translation>
+        </message>
+        <message>
+            <source>Print…</source>
+            <translation>打印…</translation>
+        </message>
+        <message>
+            <source>Save as PDF…</source>
+            <translation>另存为 PDF…</translation>
+        </message>
+        <message>
+            <source>Download as .md…</source>
+            <translation>下载为 .md…</translation>
+        </message>
+        <message>
+            <source>Save to workspace</source>
+            <translation>保存到工作区</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>导出失败</translation>
+        </message>
+        <message>
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <source>HTML (*.html)</source>
+            <translation>HTML (*.html)</translation>
+        </message>
+        <message>
+            <source>JSON (*.json)</source>
+            <translation>JSON (*.json)</translation>
+        </message>
+        <message>
+            <source>Export conversation</source>
+            <translation>导出对话</translation>
+        </message>
+        <message>
+            <source>Exported to {path}</source>
+            <translation>已导出到 {path}</translation>
+        </message>
+        <message>
+            <source>Conversation copied as Markdown</source>
+            <translation>已将对话以 Markdown 格式复制</translation>
+        </message>
+        <message>
+            <source>Copy failed</source>
+            <translation>复制失败</translation>
+        </message>
+        <message>
+            <source>Print failed</source>
+            <translation>打印失败</translation>
+        </message>
+        <message>
+            <source>Print preview</source>
+            <translation>打印预览</translation>
+        </message>
+        <message>
+            <source>Saving the PDF failed</source>
+            <translation>保存 PDF 失败</translation>
+        </message>
+        <message>
+            <source>Save as PDF</source>
+            <translation>另存为 PDF</translation>
+        </message>
+        <message>
+            <source>PDF (*.pdf)</source>
+            <translation>PDF (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Saved to {path}</source>
+            <translation>已保存到 {path}</translation>
+        </message>
+        <message>
+            <source>Download failed</source>
+            <translation>下载失败</translation>
+        </message>
+        <message>
+            <source>Download message</source>
+            <translation>下载消息</translation>
+        </message>
+        <message>
+            <source>Could not save to the workspace</source>
+            <translation>无法保存到工作区</translation>
         </message>
     </context>
     <context>
@@ -1514,6 +1996,10 @@ Your chats will appear here.</source>
         <message>
             <source>Empty trash…</source>
             <translation>清空回收站…</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
         </message>
     </context>
     <context>

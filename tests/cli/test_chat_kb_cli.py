@@ -47,7 +47,10 @@ def test_chat_kb_json_prints_the_sources_before_the_terminal_line(
     sources, final = events[-2], events[-1]
     assert set(final) == {"type", "thread_id", "message_id", "text", "thinking", "usage", "error"}
     assert (sources["kb_name"], sources["kb_path"], sources["cited"]) == (farm, "answer", [1])
-    assert (sources["thread_id"], sources["message_id"]) == (final["thread_id"], final["message_id"])
+    assert (sources["thread_id"], sources["message_id"]) == (
+        final["thread_id"],
+        final["message_id"],
+    )
     first = sources["sources"][0]
     assert (first["number"], first["document"], first["location_label"]) == (
         1,
@@ -91,9 +94,7 @@ def test_chat_kb_with_an_empty_base_refuses_without_a_request(
     assert loopback.requests == []
 
 
-def test_chat_kb_with_an_unknown_name_says_how_to_list_them(
-    data_dir: Path, provider: str
-) -> None:
+def test_chat_kb_with_an_unknown_name_says_how_to_list_them(data_dir: Path, provider: str) -> None:
     result = cli(data_dir, "chat", "--provider", provider, "--model", "m", "--kb", "Nope", "hi")
     assert result.returncode != 0
     assert 'No knowledge base named "Nope"' in result.stderr and "kb list" in result.stderr

@@ -32,6 +32,7 @@ from .role_picker import RolePickerButton
 log = logging.getLogger(__name__)
 
 _KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+TITLE_MIN_WIDTH = 96
 
 
 class ElidedLabel(QLabel):
@@ -163,6 +164,8 @@ class HeaderWidget(QWidget):
         self._untitled = True
         self.title_label = ElidedLabel(self)
         self.title_label.setObjectName("ThreadTitle")
+        # the pickers beside it shrink first: the title never collapses to nothing
+        self.title_label.setMinimumWidth(TITLE_MIN_WIDTH)
         self.model_picker = ModelPickerWidget(self)
         self.role_picker = RolePickerButton(self)
         self.kb_picker = KbPickerButton(self)

@@ -24,9 +24,9 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from ...core.knowledge import Source, sources_from_data
-from ..timeline.markdown import RenderedMarkdown
 
 if TYPE_CHECKING:
+    from ..timeline.markdown import RenderedMarkdown
     from ..timeline.message_state import MessageState
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,8 @@ class CitationRenderer:
         numbers = source_numbers(state.message.data)
         if not numbers:
             return None
+        from ..timeline.markdown import RenderedMarkdown  # the timeline imports this module
+
         base = state.rendered(dark)
         if self._base is not base or self._cited is None:
             html = link_citations_html(base.html, numbers)

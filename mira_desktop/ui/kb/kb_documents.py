@@ -119,6 +119,10 @@ class DocumentsPane(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
 
     # ---- the base shown -------------------------------------------------------------
+    @property
+    def kb_id(self) -> str | None:
+        return self._kb_id
+
     def set_kb(self, kb_id: str | None, name: str = "") -> None:
         self._kb_id = kb_id
         self.title.setText(
@@ -150,7 +154,8 @@ class DocumentsPane(QWidget):
         return doc.status
 
     def document_names(self) -> list[str]:
-        return [self.table.topLevelItem(i).text(0) for i in range(self.table.topLevelItemCount())]
+        items = (self.table.topLevelItem(i) for i in range(self.table.topLevelItemCount()))
+        return [item.text(0) for item in items if item is not None]
 
     # ---- actions --------------------------------------------------------------------
     def add_files(self) -> None:
@@ -295,6 +300,8 @@ class DocumentsPane(QWidget):
         self.table.setHeaderLabels(
             [self.tr("Document"), self.tr("Passages"), self.tr("Size"), self.tr("Status")]
         )
+        for column in (1, 2):
+            self.table.headerItem().setTextAlignment(column, Qt.AlignmentFlag.AlignRight)
         self.add_files_button.setText(self.tr("Add files…"))
         self.add_folder_button.setText(self.tr("Add folder…"))
         self.remove_button.setText(self.tr("Remove"))

@@ -128,5 +128,7 @@ class EmbeddingRow(QWidget):
         self.use_button.setText(self.tr("Use"))
         self.use_button.setToolTip(self.tr("Use this model for vectors and embed the passages"))
         self.off_button.setText(self.tr("Turn off"))
-        self.model_box.lineEdit().setPlaceholderText(self.tr("Embedding model"))
+        editor = self.model_box.lineEdit()
+        if editor is not None:
+            editor.setPlaceholderText(self.tr("Embedding model"))
         self._show_state()

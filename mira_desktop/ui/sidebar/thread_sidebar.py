@@ -74,6 +74,9 @@ class ThreadSidebar(QWidget):
     #: Hook for batch export (export as ZIP): the export UI connects here and adds
     #: its action to the batch bar; nothing emits it until then.
     batch_export_requested = Signal(list)
+    #: Hook for other parts of the window to add actions to a thread's right-click
+    #: menu (the export UI): emitted with the thread id and the menu before it shows.
+    thread_menu_opening = Signal(str, object)  # thread id, QMenu
 
     def __init__(
         self,
@@ -257,6 +260,7 @@ class ThreadSidebar(QWidget):
         menu = ThreadMenu(thread, self.view(), self.workspaces(), self)
         menu.chosen.connect(lambda name, arg: self._on_menu_action(name, arg, thread.id))
         self.thread_menu = menu
+        self.thread_menu_opening.emit(thread.id, menu)
         return menu
 
     # ---- selection ------------------------------------------------------------

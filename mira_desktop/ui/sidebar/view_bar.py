@@ -99,7 +99,7 @@ class ViewBar(QWidget):
         self.move_menu = QMenu(self.move_button)
         self.move_button.setMenu(self.move_menu)
         self.batch_buttons: dict[str, QPushButton] = {}
-        for name in ("archive", "unarchive", "trash", "restore", "purge"):
+        for name in ("archive", "unarchive", "trash", "restore", "purge", "export"):
             button = QPushButton(bar)
             button.setObjectName(f"Batch_{name}")
             button.clicked.connect(lambda _checked=False, n=name: self.batch_action.emit(n, ""))
@@ -172,8 +172,8 @@ class ViewBar(QWidget):
         self.batch_bar.setVisible(batch)
         self.empty_trash_button.setVisible(trash and not batch)
         shown = {
-            "active": ("archive", "trash"),
-            "archived": ("unarchive", "trash"),
+            "active": ("archive", "trash", "export"),
+            "archived": ("unarchive", "trash", "export"),
             "trash": ("restore", "purge"),
         }[self._view]
         for name, button in self.batch_buttons.items():
@@ -201,6 +201,7 @@ class ViewBar(QWidget):
             "trash": self.tr("Delete"),
             "restore": self.tr("Restore"),
             "purge": self.tr("Delete forever"),
+            "export": self.tr("Export…"),
         }
         for name, button in self.batch_buttons.items():
             button.setText(texts[name])

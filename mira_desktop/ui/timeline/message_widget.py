@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
     QToolButton,
@@ -77,6 +78,9 @@ class MessageWidget(QFrame):
     height_changed = Signal(str)  # the widget wants to be measured again
     #: bring a part of the message into view: message id, top, bottom (widget y)
     reveal_requested = Signal(str, int, int)
+    #: Hook for actions of an answer's "⋯" menu (export UI): the message id and the
+    #: menu, emitted each time the menu is about to show (it is emptied first).
+    menu_requested = Signal(str, object)
 
     def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
         super().__init__(parent)
@@ -248,10 +252,12 @@ class AssistantMessageWidget(MessageWidget):
             lambda preset: self.regenerate_requested.emit(self.message_id, preset)
         )
         self._copy = self._copy_button()
+        self._more = self._more_button()
         row.addWidget(self._versions)
         row.addWidget(self._meta, 1)
         row.addWidget(self._regenerate)
         row.addWidget(self._copy)
+        row.addWidget(self._more)
         self._note = self._muted_label("messageNote")
         self._note.setWordWrap(True)
         column = QVBoxLayout()
@@ -260,6 +266,25 @@ class AssistantMessageWidget(MessageWidget):
         column.addLayout(row)
         column.addWidget(self._note)
         return column
+
+    def _more_button(self) -> QToolButton:
+        """"⋯": a menu the window fills through ``menu_requested``."""
+        button = QToolButton(self)
+        button.setObjectName("messageMoreButton")
+        button.setText("⋯")
+        button.setToolTip(self.tr("More actions"))
+        button.setAutoRaise(True)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.setObjectName("messageMoreMenu")
+        menu.aboutToShow.connect(lambda: self._fill_more_menu(menu))
+        button.setMenu(menu)
+        return button
+
+    def _fill_more_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        self.menu_requested.emit(self.message_id, menu)
 
     # -- state --------------------------------------------------------------------
 
@@ -276,6 +301,8 @@ class AssistantMessageWidget(MessageWidget):
         self._meta.setText(meta)
         self._meta.setToolTip(tooltip)
         self._copy.setVisible(bool(state.text))
+        is_answer = state.message.role == MessageRole.ASSISTANT
+        self._more.setVisible(bool(state.text) and is_answer and not state.is_streaming)
         self._apply_versions(self._versions)
         note = note_text(state.message)
         self._note.setText(note)

@@ -63,6 +63,7 @@ class TimelineView(QWidget):
     edit_submitted = Signal(str, str)  # message id, new text
     version_step_requested = Signal(str, int)  # message id, -1 | +1
     regenerate_requested = Signal(str, str)  # message id, preset
+    message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
     #: the list of rows changed (another thread or branch, a new message): the
     #: anchor rail re-reads ``message_ids()``
     rows_changed = Signal()
@@ -309,6 +310,7 @@ class TimelineView(QWidget):
         widget.thinking_toggle_requested.connect(self._on_thinking_toggle)
         widget.version_step_requested.connect(self.version_step_requested)
         widget.regenerate_requested.connect(self.regenerate_requested)
+        widget.menu_requested.connect(self.message_menu_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

@@ -201,8 +201,8 @@ class ContextMeterWidget(QWidget):
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(pen)
             span = -int(min(max(share, 0.0), 1.0) * 360 * 16)
-            if span:
-                painter.drawArc(rect, 90 * 16, min(span, -16))
+            if span:  # at least a visible sliver: "in use" must never look empty
+                painter.drawArc(rect, 90 * 16, min(span, -12 * 16))
         painter.end()
 
     def _retranslate(self) -> None:

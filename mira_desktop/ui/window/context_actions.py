@@ -111,11 +111,11 @@ class ContextActions(QObject):
         async def bind() -> None:
             await self._services.threads.set_role(key, role_id or None)
             await self._p.refresh_sidebar_row(key)
-            self._services_changed()
+            self._role_changed()
 
         self._tasks.start(bind())
 
-    def _services_changed(self) -> None:
+    def _role_changed(self) -> None:
         self._sync()
         self._p.state_changed.emit()  # the meter counts the new role's prompt
 

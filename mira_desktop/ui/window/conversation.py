@@ -61,6 +61,9 @@ class ConversationPresenter(QObject):
         self.choice: tuple[str, str] | None = None
         self._stashed_draft = ""
         self._has_providers = True
+        #: the knowledge base chosen for the welcome draft (``ui/kb/kb_actions.py``),
+        #: bound to the thread by its first send (``SendRequest.kb_id``)
+        self.draft_kb_id: str | None = None
         self._connect()
 
     def _connect(self) -> None:
@@ -234,6 +237,7 @@ class ConversationPresenter(QObject):
                 workspace_id=self._w.sidebar.workspace_id(),
                 attachments=attachments,
                 role_id=role_id,
+                kb_id=self.draft_kb_id,
             )
         else:
             request = SendRequest(

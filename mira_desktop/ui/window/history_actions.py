@@ -263,6 +263,7 @@ class HistoryActions(QObject):
             "restore": self.restore,
             "purge": self.purge,
             "move": lambda ids: self.move(ids, arg),
+            "export": self._w.sidebar.batch_export_requested.emit,
         }
         handler = handlers.get(action)
         if handler is None:

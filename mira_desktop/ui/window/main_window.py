@@ -23,7 +23,9 @@ from ... import __version__
 from ..composer.composer_widget import ComposerWidget
 from ..controllers.chat_controller import ChatController
 from ..controllers.tasks import TaskRunner
+from ..export.thread_actions import ThreadActions
 from ..header.header_widget import HeaderWidget
+from ..kb.kb_actions import KbActions
 from ..sidebar.thread_list_model import ThreadListModel
 from ..sidebar.thread_sidebar import ThreadSidebar
 from ..timeline.anchor_rail import with_anchor_rail
@@ -77,6 +79,9 @@ class MainWindow(QMainWindow):
         self.meter_actions = MeterActions(
             self, services, self.chat, self.tasks, self.presenter, self.composer_actions.attachments
         )
+        self.kb_actions = KbActions(self, services, self.tasks, self.presenter)
+        self.export_actions = ThreadActions(self, services, self.tasks)
+        self.export_actions.connect_window()
         self.state = WindowState(self, services)
         self._connect()
         self.retranslate()

@@ -1,0 +1,1 @@
+"""Export, print and import in the window (PRODUCT.md §9)."""

@@ -1,0 +1,49 @@
+"""Small shared pieces of the export UI: running a modal dialog from a fresh
+turn of the event loop (never from inside an asyncio task: its nested event
+loop would stall the other tasks under qasync, see ``window/confirm.py``),
+error dialogs for :class:`MiraError` and the save-file question."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths, QTimer
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from ...core.errors import MiraError
+
+log = logging.getLogger(__name__)
+
+
+def later(parent: QWidget, call: Callable[[], None]) -> None:
+    """Run ``call`` on the next turn of the Qt event loop (outside any task)."""
+    QTimer.singleShot(0, parent, call)
+
+
+def error_text(exc: BaseException) -> str:
+    """The message of ``exc`` and, for a :class:`MiraError`, its hint."""
+    if isinstance(exc, MiraError):
+        return f"{exc.message}\n{exc.hint}".strip()
+    return str(exc) or type(exc).__name__
+
+
+def show_error(parent: QWidget, title: str, exc: BaseException) -> None:
+    """A warning dialog with the error's message and hint (soon, outside tasks)."""
+    log.info("%s: %s", title, exc)
+    later(parent, lambda: QMessageBox.warning(parent, title, error_text(exc)))
+
+
+def default_folder() -> Path:
+    """Where save dialogs start: the Documents folder, else the home folder."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(docs) if docs and Path(docs).is_dir() else Path.home()
+
+
+def ask_save_path(parent: QWidget, title: str, name: str, filters: str) -> Path | None:
+    """The file chosen in a save dialog proposing ``name``; ``None`` if cancelled."""
+    chosen, _selected = QFileDialog.getSaveFileName(
+        parent, title, str(default_folder() / name), filters
+    )
+    return Path(chosen) if chosen else None

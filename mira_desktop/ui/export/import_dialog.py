@@ -1,0 +1,90 @@
+"""File → Import conversations…: pick a Mira JSON export or a ChatGPT
+``conversations.json`` (or a ZIP holding one; the service detects which),
+import it behind a progress dialog, refresh the sidebar and say how many
+threads came in. A malformed file shows its error and imports nothing."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog
+
+from ...services.importers.service import ImportProgress, ImportReport
+from .feedback import default_folder, later, show_error
+from .progress_dialog import progress_dialog, set_progress
+
+if TYPE_CHECKING:
+    from ...bootstrap import Services
+    from ..controllers.tasks import TaskRunner
+    from ..window.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+class ImportConversations(QObject):
+    """The Import conversations… action and the import it runs."""
+
+    def __init__(self, window: MainWindow, services: Services, tasks: TaskRunner) -> None:
+        super().__init__(window)
+        self._w = window
+        self._imports = services.imports
+        self._tasks = tasks
+        self.action = QAction(window)
+        self.action.setObjectName("ImportConversationsAction")
+        self.action.triggered.connect(lambda: later(self._w, self.ask_and_import))
+        self.last_report: ImportReport | None = None
+
+    def install(self) -> None:
+        """Put the action into the File menu, before its last separator (Quit)."""
+        menu = self._w.file_menu
+        separators = [a for a in menu.actions() if a.isSeparator()]
+        menu.insertAction(separators[-1] if separators else None, self.action)
+
+    def retranslate(self) -> None:
+        self.action.setText(self.tr("Import conversations…"))
+        self.action.setToolTip(self.tr("Import a Mira JSON export or a ChatGPT conversations.json"))
+
+    def ask_and_import(self) -> None:
+        """Ask for the file (outside any task), then import it."""
+        chosen, _selected = QFileDialog.getOpenFileName(
+            self._w,
+            self.tr("Import conversations"),
+            str(default_folder()),
+            self.tr("Conversation exports (*.json *.zip);;All files (*)"),
+        )
+        if chosen:
+            self.import_file(Path(chosen))
+
+    def import_file(self, path: Path) -> None:
+        """Import ``path`` with a progress dialog; report the outcome."""
+        dialog = progress_dialog(
+            self._w, self.tr("Importing conversations"), path.name, cancel=False
+        )
+
+        def progress(step: ImportProgress) -> None:
+            set_progress(dialog, step.done, step.total)
+
+        async def run() -> None:
+            try:
+                report = await self._imports.import_file(path, progress=progress)
+            except Exception as exc:  # shown to the user
+                show_error(self._w, self.tr("Import failed"), exc)
+                return
+            finally:
+                dialog.close()
+                dialog.deleteLater()
+            self._done(report)
+
+        self._tasks.start(run())
+
+    def _done(self, report: ImportReport) -> None:
+        self.last_report = report
+        self._w.thread_model.refresh()
+        text = self.tr("Imported {n} conversations, skipped {m} (already imported)").format(
+            n=len(report.imported), m=len(report.skipped)
+        )
+        self._w.notice_bar.show_notice(text)
