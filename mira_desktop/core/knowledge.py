@@ -335,8 +335,9 @@ class RagContext:
     """What the knowledge-base path decided for one question.
 
     * ``ANSWER``: send ``system_prompt`` (instructions + the numbered sources)
-      before the history; store ``sources_to_data(sources)`` in the assistant
-      message's ``data["sources"]``. ``sources`` may be empty (nothing matched):
+      with the question (``services/chat_knowledge.py`` puts it before the
+      question's text, after the history); store ``sources_to_data(sources)``
+      in the assistant message's ``data["sources"]``. ``sources`` may be empty (nothing matched):
       the prompt then tells the model to say the knowledge base has no answer.
     * ``REFUSAL``: the assistant message is ``text``; no model call.
     * ``FALLBACK``: normal chat; show ``note`` on the message.

@@ -360,6 +360,7 @@ class GroupedThreadModel(QAbstractListModel):
                 self._row_of[key] = start + offset
             self.endInsertRows()
             self._changing = False
+            self.structure_changed.emit()  # the open thread's row may have arrived
 
     def _sync(self, *_args: object) -> None:
         """Rebuild the flat list and apply the difference (prefix/suffix kept)."""

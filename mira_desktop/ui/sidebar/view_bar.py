@@ -1,11 +1,9 @@
 """``ViewBar``: the sidebar's header controls above the thread list — the view
 switcher (Chats / Archived / Trash), the batch-mode toggle and, while batch
 mode is on, the batch bar (select all, how many are ticked, Move to ▸,
-Archive or Unarchive, Delete; in the trash Restore and Delete forever); in the
-trash, "Empty trash". Emits intents only.
-
-Batch export belongs here once the export UI exists: ``ThreadSidebar`` already
-has the ``batch_export_requested`` hook; no Export button is shown until then."""
+Archive or Unarchive, Delete, Export…; in the trash Restore and Delete
+forever); in the trash, "Empty trash". Emits intents only; "export" reaches
+the export UI through ``ThreadSidebar.batch_export_requested``."""
 
 from __future__ import annotations
 

@@ -268,7 +268,7 @@ class AssistantMessageWidget(MessageWidget):
         return column
 
     def _more_button(self) -> QToolButton:
-        """"⋯": a menu the window fills through ``menu_requested``."""
+        """The "⋯" button: a menu the window fills through ``menu_requested``."""
         button = QToolButton(self)
         button.setObjectName("messageMoreButton")
         button.setText("⋯")
