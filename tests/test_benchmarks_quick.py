@@ -17,6 +17,7 @@ import pytest
 from tests.benchmarks.section import SECTIONS
 
 REPO = Path(__file__).resolve().parents[1]
+MIRA = (sys.executable, "-m", "mira_desktop")
 
 
 def _env() -> dict[str, str]:
@@ -58,8 +59,7 @@ def test_quick_run_reports_every_section_with_numbers(tmp_path: Path) -> None:
 def test_dev_seed_writes_threads_of_alternating_turns(tmp_path: Path) -> None:
     data = tmp_path / "data"
     done = subprocess.run(
-        [sys.executable, "-m", "mira_desktop", "dev", "seed", "--threads", "3"]
-        + ["--messages", "4", "--data-dir", str(data), "--quiet"],
+        [*MIRA, "dev", "seed", *("--threads", "3", "--messages", "4"), "--data-dir", str(data)],
         cwd=REPO,
         env=_env(),
         capture_output=True,
@@ -67,11 +67,10 @@ def test_dev_seed_writes_threads_of_alternating_turns(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = json.loads(done.stdout.splitlines()[-1])
     assert (report["threads"], report["messages"]) == (3, 12)
     listed = subprocess.run(
-        [sys.executable, "-m", "mira_desktop", "--data-dir", str(data), "thread", "list"]
-        + ["--json"],
+        [*MIRA, "--data-dir", str(data), "thread", "list", "--json"],
         cwd=REPO,
         env=_env(),
         capture_output=True,

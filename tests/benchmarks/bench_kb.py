@@ -19,19 +19,27 @@ log = logging.getLogger(__name__)
 QUICK_CHUNKS = 2_000
 
 
-def _rag_run(quick: bool) -> dict[str, Any] | None:
+def _rag_run(quick: bool, root: Path) -> dict[str, Any] | None:
+    """``bench_rag.run(quick)``; quick with fewer passages, full with its data
+    folder kept under the runner's data root (reused by the next run), when
+    its signature allows."""
     try:
         module = importlib.import_module("tests.benchmarks.bench_rag")
     except ImportError:
         return None
     run = module.run
-    if quick and "chunks" in inspect.signature(run).parameters:
+    parameters = inspect.signature(run).parameters
+    if quick and "chunks" in parameters:
         return dict(run(True, chunks=QUICK_CHUNKS))
+    if not quick and "folder" in parameters:
+        folder = root / "rag"
+        folder.mkdir(parents=True, exist_ok=True)
+        return dict(run(False, folder=folder))
     return dict(run(quick))
 
 
 def run(quick: bool, root: Path) -> dict[str, Any]:
-    result = _rag_run(quick)
+    result = _rag_run(quick, root)
     if result is None:
         return {
             "figures": [],
