@@ -131,7 +131,7 @@ class SendPlanner:
             files=[*carried, *(TurnFile(p.attachment, p.document) for p in request.attachments)],
         )
         context = await self._builder.turn(spec)
-        user = self._user_message(thread.id, text, history, request, context.notes)
+        user = self._user_message(thread.id, text, history, request, context.notes, spec.files)
         return RunPlan(
             thread=thread,
             is_draft=request.thread_id is None,
@@ -225,6 +225,7 @@ class SendPlanner:
         history: list[Message],
         request: SendRequest,
         notes: tuple[str, ...],
+        files: list[TurnFile] | None = None,
     ) -> Message:
         now = utc_now()
         data: dict[str, object] = {}
@@ -232,6 +233,9 @@ class SendPlanner:
             data["edited_from"] = request.edit_of
         if notes:
             data["attachment_notes"] = list(notes)
+        if files:
+            # What the timeline shows under the message (the parts table holds the rest).
+            data["attachments"] = [_file_summary(f) for f in files]
         return Message(
             id=new_id(),
             thread_id=thread_id,
@@ -261,3 +265,8 @@ class SendPlanner:
             role_id=request.role_id,
             kb_id=request.kb_id,
         )
+
+
+def _file_summary(file: TurnFile) -> dict[str, object]:
+    a = file.attachment
+    return {"name": a.name, "mime": a.mime, "size": a.size, "kind": str(a.kind), "sha256": a.sha256}

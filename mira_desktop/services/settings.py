@@ -13,6 +13,7 @@ DEFAULTS: dict[str, Any] = {
     "ui.language": "system",
     "ui.thinking_display": "collapsed",
     "chat.last_model": None,
+    "chat.auto_title": True,
     "attachments.max_mb": 8,
     "trash.purge_days": 30,
     "summary.auto_refresh_turns": 0,

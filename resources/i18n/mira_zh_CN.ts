@@ -481,6 +481,37 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>GeneralTab</name>
+        <message>
+            <source>Name new conversations automatically (a short model call)</source>
+            <translation>自动为新对话命名（一次简短的模型调用）</translation>
+        </message>
+        <message>
+            <source>Attachment limit (MB per file)</source>
+            <translation>附件大小上限（每个文件，MB）</translation>
+        </message>
+        <message>
+            <source>Empty the trash after (days, 0 = never)</source>
+            <translation>回收站自动清空（天，0 表示从不）</translation>
+        </message>
+        <message>
+            <source>Refresh the context summary every (turns, 0 = off)</source>
+            <translation>每隔多少轮刷新上下文摘要（0 表示关闭）</translation>
+        </message>
+        <message>
+            <source>Data folder</source>
+            <translation>数据文件夹</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>To use another data folder, start Mira with --data-dir FOLDER or set MIRA_DATA_DIR.</source>
+            <translation>要使用其他数据文件夹，请用 --data-dir 文件夹 启动 Mira，或设置 MIRA_DATA_DIR。</translation>
+        </message>
+    </context>
+    <context>
         <name>GroupedThreadModel</name>
         <message>
             <source>New chat</source>
@@ -1310,6 +1341,10 @@ Data folder: {path}</source>
         <message>
             <source>Appearance</source>
             <translation>外观</translation>
+        </message>
+        <message>
+            <source>Chat &amp; data</source>
+            <translation>对话与数据</translation>
         </message>
     </context>
     <context>

@@ -191,7 +191,8 @@ async def test_a_non_vision_model_gets_a_warning_then_a_visible_note(
     assert isinstance(content, str) and "image_url" not in str(sent(loopback))
     assert "[Image not sent: cat.png" in content
     user = (await branch(services, final))[0]
-    assert user.data == {"attachment_notes": [warnings[0].message]}
+    assert user.data["attachment_notes"] == [warnings[0].message]
+    assert [f["name"] for f in user.data["attachments"]] == ["cat.png"]
     # the image stays on the message (the user attached it)
     assert [a.name for a in (await services.attachments.attachments([user.id]))[user.id]] == [
         "cat.png"
@@ -270,6 +271,11 @@ async def test_an_edit_keeps_the_files_of_the_version_it_replaces(
     content = sent(loopback)["messages"][-1]["content"]
     assert "[Attached file: report.pdf" in content and content.endswith("v2")
     assert await services.media.ref_count(pdf.sha256) == 2  # one per version
+    # Both versions say which files they carry, for the timeline to show.
+    versions = await services.conversation.siblings(first.thread_id, original.id)
+    for version in versions:
+        assert [f["name"] for f in version.data["attachments"]] == ["report.pdf"]
+        assert version.data["attachments"][0]["size"] == report_pdf.stat().st_size
 
 
 # -- context summary ---------------------------------------------------------------

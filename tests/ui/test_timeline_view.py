@@ -8,7 +8,7 @@ import time
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QPushButton, QToolButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QToolButton
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus, Usage
 from mira_desktop.ui.timeline import TimelineView
@@ -301,3 +301,29 @@ def test_theme_switch_recolours_links(view, qtbot):
     finally:
         app.setPalette(original)
     assert view.message_widget("a1").body is body  # recoloured in place, not rebuilt
+
+
+def test_user_message_lists_its_attached_files(qtbot) -> None:  # type: ignore[no-untyped-def]
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    files = [
+        {"name": "report.pdf", "mime": "application/pdf", "size": 123_000, "kind": "file"},
+        {"name": "chart.png", "mime": "image/png", "size": 2_500_000, "kind": "image"},
+    ]
+    message = Message(
+        id="u1",
+        thread_id="t",
+        role=MessageRole.USER,
+        text="Look at these",
+        created_at="2026-11-30T08:00:00.000Z",
+        data={"attachments": files},
+    )
+    view.set_messages([message])
+    qtbot.waitUntil(lambda: view.message_widget("u1") is not None)
+    widget = view.message_widget("u1")
+    label = widget.findChild(QLabel, "messageAttachments")
+    assert label is not None and label.isVisible()
+    assert "report.pdf · 120 KB" in label.text() and "chart.png · 2.4 MB" in label.text()
+    assert widget.height() >= widget.heightForWidth(widget.width()) - 1

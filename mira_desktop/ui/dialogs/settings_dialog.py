@@ -11,6 +11,7 @@ and ``thinking_display_changed(str)``.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import qasync
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from mira_desktop.ui.dialogs.appearance_tab import AppearanceTab
 from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.general_tab import GeneralTab
 from mira_desktop.ui.dialogs.models_tab import ModelsTab
 from mira_desktop.ui.dialogs.providers_tab import ProvidersTab
 from mira_desktop.ui.dialogs.status_label import describe_error
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TAB_NAMES = ("providers", "models", "appearance")
+TAB_NAMES = ("providers", "models", "appearance", "general")
 
 
 class SettingsDialog(QDialog):
@@ -47,6 +49,8 @@ class SettingsDialog(QDialog):
         providers: ProviderService,
         settings: SettingsService,
         parent: QWidget | None = None,
+        *,
+        data_dir: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("SettingsDialog")
@@ -55,9 +59,10 @@ class SettingsDialog(QDialog):
         self.providers_tab = ProvidersTab(providers, self)
         self.models_tab = ModelsTab(providers, self)
         self.appearance_tab = AppearanceTab(settings, self)
+        self.general_tab = GeneralTab(settings, data_dir, self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(False)
-        for tab in (self.providers_tab, self.models_tab, self.appearance_tab):
+        for tab in (self.providers_tab, self.models_tab, self.appearance_tab, self.general_tab):
             self.tabs.addTab(tab, "")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.reject)
@@ -84,12 +89,13 @@ class SettingsDialog(QDialog):
             await self.providers_tab.load()
             await self.models_tab.load()
             await self.appearance_tab.load()
+            await self.general_tab.load()
         except Exception as exc:  # e.g. the database is unavailable: say so inline
             log.warning("settings could not be loaded: %s", exc)
             self.providers_tab.status.show_error(describe_error(exc))
 
     def show_tab(self, name: str) -> None:
-        """Switch to "providers", "models" or "appearance"."""
+        """Switch to "providers", "models", "appearance" or "general"."""
         if name in TAB_NAMES:
             self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
@@ -124,7 +130,7 @@ class SettingsDialog(QDialog):
     def _retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
         for row, text in enumerate(
-            (self.tr("Providers"), self.tr("Models"), self.tr("Appearance"))
+            (self.tr("Providers"), self.tr("Models"), self.tr("Appearance"), self.tr("Chat & data"))
         ):
             self.tabs.setTabText(row, text)
 

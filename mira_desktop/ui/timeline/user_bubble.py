@@ -11,6 +11,7 @@ computed by hand so the bubble hugs its text.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
@@ -69,6 +70,8 @@ class UserMessageWidget(MessageWidget):
         self._bubble.setObjectName("userBubble")
         self._text = RichTextView(self._bubble, object_name="userText")
         self._time = self._muted_label("messageMeta")
+        self._files = self._muted_label("messageAttachments")
+        self._files.setWordWrap(True)
         self._copy = self._copy_button()
         self._copy.setVisible(False)
         self._edit = flat_tool_button(
@@ -82,6 +85,9 @@ class UserMessageWidget(MessageWidget):
 
     def apply(self) -> None:
         self._text.set_plain(self._state.text)
+        files = attachment_line(self._state.message.data)
+        self._files.setText(files)
+        self._files.setVisible(bool(files))
         label, full = local_time(self._state.message.created_at)
         self._time.setText(label)
         self._time.setToolTip(full)
@@ -100,7 +106,24 @@ class UserMessageWidget(MessageWidget):
 
     def heightForWidth(self, width: int) -> int:
         _, text_h = self._text_size(width)
-        return _MARGIN_TOP + text_h + 2 * _PAD_V + _GAP + self._footer_height() + _MARGIN_BOTTOM
+        files_h = self._files_height(width)
+        return (
+            _MARGIN_TOP
+            + text_h
+            + 2 * _PAD_V
+            + _GAP
+            + files_h
+            + self._footer_height()
+            + _MARGIN_BOTTOM
+        )
+
+    def _files_width(self, width: int) -> int:
+        return max(40, min(self._files.sizeHint().width(), int(width * _MAX_FRACTION)))
+
+    def _files_height(self, width: int) -> int:
+        if not self._files.text():
+            return 0
+        return self._files.heightForWidth(self._files_width(width)) + _GAP
 
     def _footer_height(self) -> int:
         parts = (self._copy, self._time, self._edit, self._versions)
@@ -124,6 +147,11 @@ class UserMessageWidget(MessageWidget):
         self._bubble.setGeometry(width - bubble_w, _MARGIN_TOP, bubble_w, bubble_h)
         self._text.setGeometry(_PAD_H, _PAD_V, inner, text_h)
         footer_y = _MARGIN_TOP + bubble_h + _GAP
+        if self._files.text():
+            files_w = self._files_width(width)
+            files_h = self._files.heightForWidth(files_w)
+            self._files.setGeometry(width - 4 - files_w, footer_y, files_w, files_h)
+            footer_y += files_h + _GAP
         footer_h = self._footer_height()
         # right to left: time, Copy, Edit, "‹ k/n ›"; hidden buttons keep their place
         right = width - 4
@@ -160,3 +188,23 @@ class UserMessageWidget(MessageWidget):
     @property
     def version_switcher(self) -> VersionSwitcher:
         return self._versions
+
+
+def attachment_line(data: dict[str, Any] | None) -> str:
+    """ "📎 report.pdf · 120 KB   🖼 chart.png · 48 KB" from a user message's data."""
+    files = (data or {}).get("attachments") or []
+    parts = []
+    for item in files:
+        if not isinstance(item, dict):
+            continue
+        icon = "🖼" if item.get("kind") == "image" else "📎"
+        parts.append(f"{icon} {item.get('name', '?')} · {_size(int(item.get('size') or 0))}")
+    return "   ".join(parts)
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"

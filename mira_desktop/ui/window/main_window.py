@@ -204,7 +204,9 @@ class MainWindow(QMainWindow):
     def open_settings(self, *, add: bool = False) -> None:
         from ..dialogs.settings_dialog import SettingsDialog
 
-        dialog = SettingsDialog(self.services.providers, self.services.settings, self)
+        dialog = SettingsDialog(
+            self.services.providers, self.services.settings, self, data_dir=self.services.data_dir
+        )
         dialog.providers_changed.connect(lambda: self.tasks.start(self.presenter.reload_models()))
         dialog.theme_changed.connect(self.theme_requested)
         dialog.language_changed.connect(self.language_requested)
