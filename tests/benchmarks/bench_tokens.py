@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -96,8 +97,11 @@ async def _bench(folder: Path, thread_id: str) -> dict[str, Any]:
 
 
 def run(quick: bool, root: Path) -> dict[str, Any]:
-    data = dataset(root, "tokens", [sizes(quick)])
-    result = asyncio.run(_bench(Path(data["dir"]), data["groups"][0]["ids"][0]))
+    # a fresh folder each run (seeding 1,300 messages takes a second): the turns
+    # added below must not grow a data set the next run reuses
+    with tempfile.TemporaryDirectory(prefix="tokens-", dir=root) as tmp:
+        data = dataset(Path(tmp), "tokens", [sizes(quick)])
+        result = asyncio.run(_bench(Path(data["dir"]), data["groups"][0]["ids"][0]))
     ms = 1000.0
     tokens = result["thread_tokens"]
     figures = [

@@ -28,6 +28,7 @@ from mira_desktop.storage.database import write
 from mira_desktop.storage.history_store import HistoryStore
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer
+from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
 #: the clock of the window's history: a Monday afternoon, in UTC
@@ -36,15 +37,6 @@ NOW = datetime(2026, 11, 30, 15, 0, tzinfo=UTC)
 
 def ago(**delta: float) -> str:
     return format_time(NOW - timedelta(**delta))
-
-
-async def until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 async def until_async(predicate: Callable[[], Any], timeout: float = 5.0) -> None:

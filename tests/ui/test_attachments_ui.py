@@ -10,7 +10,7 @@ The fixtures and helpers here are shared by ``test_roles_ui.py`` and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +23,9 @@ from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
+from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 6.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture

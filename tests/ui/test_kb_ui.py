@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +31,10 @@ from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_stream
+from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
 ANSWER = "The cellar holds **300 jars** of plum jam [1]. The pears are listed too [2]."
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 8.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,16 +26,9 @@ from tests.support.loopback import (
     openai_stream,
     raw_stream,
 )
+from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 def delta(text: str) -> str:

@@ -5,7 +5,6 @@ ProviderService talking to the loopback server."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from mira_desktop.core.errors import AuthenticationError, ConfigError, NetworkEr
 from mira_desktop.core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind
 from mira_desktop.ui.dialogs import SettingsDialog
 from tests.support.loopback import LoopbackServer
+from tests.support.qt_async import until
 from tests.support.replies import openai_json_error, openai_models
 
 
@@ -110,15 +110,6 @@ class FakeSettingsService:
     async def set(self, key: str, value: Any) -> None:
         await asyncio.sleep(0)
         self.values[key] = value
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 async def open_dialog(qtbot, providers: Any, settings: Any | None = None) -> SettingsDialog:

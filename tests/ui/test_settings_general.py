@@ -4,21 +4,13 @@ folder shown is the one in use."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.ui.dialogs.settings_dialog import SettingsDialog
-
-
-async def until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture

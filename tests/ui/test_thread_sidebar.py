@@ -6,7 +6,6 @@ open thread highlighted when rows move, and turns a pin drop into the new order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -18,6 +17,7 @@ from mira_desktop.core.models import Thread
 from mira_desktop.ui.sidebar import ThreadListModel, ThreadSidebar
 from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_delegate import relative_time
+from tests.support.qt_async import until
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -55,15 +55,6 @@ class FakeThreadSource:
         self.count_calls += 1
         await asyncio.sleep(self.delay)
         return len(self.threads)
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 3.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 async def settle(model: ThreadListModel, rounds: int = 10) -> None:
