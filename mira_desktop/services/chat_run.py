@@ -58,6 +58,7 @@ from ..core.ids import utc_now
 from ..core.models import ChatRequest, MessageStatus, Usage
 from ..core.ports import TokenCounter
 from .context import stop_thinking_messages
+from .pacing import LoopPacer
 from .run_support import (
     EmptyAnswer,
     RunPlan,
@@ -234,7 +235,9 @@ class ChatRun:
         return bool(task and task.cancelling())
 
     async def _consume(self, request: ChatRequest) -> None:
+        pacer = LoopPacer()
         async for event in self.plan.provider.stream_chat(request):
+            await pacer.tick()
             if isinstance(event, ACTIVE_CONTENT) and not self._state.persisted:
                 if isinstance(event, ToolCallDelta) or event.text:
                     await self._persist_start()

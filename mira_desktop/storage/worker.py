@@ -61,6 +61,10 @@ class DatabaseWorker:
         def _close() -> None:
             if self._db is not None:
                 try:
+                    # Bounded: without a limit SQLite 3.40 may re-analyse a whole
+                    # million-row table on every quit (an empty partial index
+                    # looks stale to it).
+                    self._db.conn.execute("PRAGMA analysis_limit = 400")
                     self._db.conn.execute("PRAGMA optimize")
                 finally:
                     self._db.conn.close()

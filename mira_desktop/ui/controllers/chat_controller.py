@@ -36,6 +36,7 @@ from ...core.events import (
 )
 from ...core.models import Message, MessageRole, MessageStatus
 from ...services.chat import ChatService, SendRequest
+from ...services.pacing import LoopPacer
 from ...services.regenerate import RegenerateRequest
 from .tasks import TaskRunner
 
@@ -137,9 +138,11 @@ class ChatController(QObject):
 
     async def _consume(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
         try:
+            pacer = LoopPacer()
             async with aclosing(events) as stream:
                 async for event in stream:
                     self._handle(live, event)
+                    await pacer.tick()  # let Qt paint between bursts of a fast stream
         finally:
             if self._live.get(live.key) is live:  # not superseded by a redirect
                 del self._live[live.key]
