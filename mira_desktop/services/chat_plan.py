@@ -23,6 +23,7 @@ references) unless ``keep_attachments`` is false."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -225,7 +226,7 @@ class SendPlanner:
         history: list[Message],
         request: SendRequest,
         notes: tuple[str, ...],
-        files: list[TurnFile] | None = None,
+        files: Sequence[TurnFile] = (),
     ) -> Message:
         now = utc_now()
         data: dict[str, object] = {}

@@ -46,9 +46,16 @@ class SecretStore:
 
     def __init__(self, data_dir: Path, backend: object | None = None, *, use_keyring: bool = True):
         self._file = data_dir / SECRETS_FILENAME
-        self._backend = (
-            backend if backend is not None else (_usable_keyring() if use_keyring else None)
-        )
+        self._given = backend
+        self._resolved = backend is not None or not use_keyring
+
+    @property
+    def _backend(self) -> object | None:
+        """The keyring backend, probed on first use (probing costs start-up time)."""
+        if not self._resolved:
+            self._given = _usable_keyring()
+            self._resolved = True
+        return self._given
 
     @property
     def uses_keyring(self) -> bool:
