@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import ssl
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -37,7 +38,7 @@ _NO_PROXY_MOUNTS: dict[str, httpx.AsyncBaseTransport | None] = {
 }
 
 
-class HttpProvider:
+class HttpProvider(ABC):
     """Base of the adapters: an ``httpx.AsyncClient`` (injected, or created and
     then owned and closed by :meth:`aclose`), header building, streamed requests
     with error mapping and JSON GETs."""
@@ -74,13 +75,13 @@ class HttpProvider:
         if self._owns_client:
             await self._client.aclose()
 
+    @abstractmethod
     def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         """Stream one answer; implemented by each adapter."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def list_models(self) -> list[ModelInfo]:
         """The models the server offers; implemented by each adapter."""
-        raise NotImplementedError
 
     def _url(self, path: str) -> str:
         return f"{self.base_url}/{path.lstrip('/')}"
