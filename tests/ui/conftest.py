@@ -7,12 +7,19 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 import qasync
 import shiboken6
 from PySide6.QtWidgets import QApplication
 
+from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.ui.controllers.event_loop import new_event_loop
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import LoopbackServer
 
 
 def _test_loop() -> qasync.QEventLoop:
@@ -45,3 +52,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/ui/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.ui)
+
+
+@pytest.fixture
+async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
+    """Services on a fresh data folder with one provider ("Local", models m1 and m2)
+    pointing at the loopback server; a test file may override it."""
+    built = build_services(data_dir)
+    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
+    await built.store.save_listed_models("Local", ["m1", "m2"])
+    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
+    # automatic titles would ask the model too, taking replies queued for the tests
+    await built.settings.set("chat.auto_title", False)
+    yield built
+    await built.aclose()
+
+
+@pytest.fixture
+async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
+    """The real MainWindow on the test's qasync loop, started and shown."""
+    win = MainWindow(services)
+    qtbot.addWidget(win)
+    win.show()
+    await win.start()
+    yield win
+    await win.tasks.cancel_all()

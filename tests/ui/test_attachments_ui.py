@@ -10,7 +10,6 @@ The fixtures and helpers here are shared by ``test_roles_ui.py`` and
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,34 +18,13 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
-from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.bootstrap import Services
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
 from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
-
-
-@pytest.fixture
-async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
-    built = build_services(data_dir)
-    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
-    await built.store.save_listed_models("Local", ["m1", "m2"])
-    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
-    await built.settings.set("chat.auto_title", False)
-    yield built
-    await built.aclose()
-
-
-@pytest.fixture
-async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
-    win = MainWindow(services)
-    qtbot.addWidget(win)
-    win.show()
-    await win.start()
-    yield win
-    await win.tasks.cancel_all()
 
 
 async def set_model(services: Services, *, vision: bool = False, window: int | None = None) -> None:

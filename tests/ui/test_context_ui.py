@@ -27,15 +27,13 @@ from tests.support.loopback import LoopbackServer, openai_stream
 from tests.ui.test_attachments_ui import (
     CHAT,
     attach_by_button,
-    services,
     set_model,
     until,
     use_workspace,
-    window,
     workspace_root,
 )
 
-__all__ = ["services", "window", "workspace_root"]
+__all__ = ["workspace_root"]
 
 SUMMARY = "The user asked about Q3 revenue (42 million, DOI 10.1000/xyz) and chart colours."
 

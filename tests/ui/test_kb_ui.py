@@ -48,16 +48,6 @@ async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Se
     await built.aclose()
 
 
-@pytest.fixture
-async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
-    win = MainWindow(services)
-    qtbot.addWidget(win)
-    win.show()
-    await win.start()
-    yield win
-    await win.tasks.cancel_all()
-
-
 def write_report(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "harvest-report.pdf"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
-from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.bootstrap import Services
 from mira_desktop.core.models import MessageStatus
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
@@ -33,28 +32,6 @@ CHAT = "/v1/chat/completions"
 
 def delta(text: str) -> str:
     return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}) + "\n"
-
-
-@pytest.fixture
-async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
-    built = build_services(data_dir)
-    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
-    await built.store.save_listed_models("Local", ["m1", "m2"])
-    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
-    # no automatic title calls: they would take the loopback replies queued for answers
-    await built.settings.set("chat.auto_title", False)
-    yield built
-    await built.aclose()
-
-
-@pytest.fixture
-async def window(qtbot, services: Services) -> AsyncIterator[MainWindow]:  # type: ignore[no-untyped-def]
-    win = MainWindow(services)
-    qtbot.addWidget(win)
-    win.show()
-    await win.start()
-    yield win
-    await win.tasks.cancel_all()
 
 
 async def db_count(services: Services, sql: str) -> int:

@@ -17,9 +17,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.ui.dialogs.role_dialog import RoleDialog
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, openai_stream
-from tests.ui.test_attachments_ui import CHAT, services, until, window
-
-__all__ = ["services", "window"]
+from tests.ui.test_attachments_ui import CHAT, until
 
 
 def request_of(loopback: LoopbackServer, index: int = -1) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QDialog
 
-from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.bootstrap import Services
 from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import MessageRole, MessageStatus
 from mira_desktop.ui.dialogs.doctor_dialog import DoctorDialog
@@ -42,28 +41,6 @@ OLD = "2020-01-01T00:00:00.000Z"
 
 def delta(text: str) -> str:
     return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}) + "\n"
-
-
-@pytest.fixture
-async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Services]:
-    built = build_services(data_dir)
-    await built.providers.add_provider("Local", "openai", loopback.url + "/v1")
-    await built.store.save_listed_models("Local", ["m1", "m2"])
-    await built.settings.set("chat.last_model", {"provider": "Local", "model": "m1"})
-    # automatic titles would ask the model too, taking replies queued for the tests
-    await built.settings.set("chat.auto_title", False)
-    yield built
-    await built.aclose()
-
-
-@pytest.fixture
-async def window(qtbot, services: Services) -> AsyncIterator[MainWindow]:  # type: ignore[no-untyped-def]
-    win = MainWindow(services)
-    qtbot.addWidget(win)
-    win.show()
-    await win.start()
-    yield win
-    await win.tasks.cancel_all()
 
 
 def idle(window: MainWindow) -> bool:
