@@ -13,6 +13,12 @@ Two families share this module:
   compaction notices (:class:`Compacting`, :class:`Compacted`) and exactly one
   terminal event: :class:`Completed`, :class:`Stopped` or :class:`Failed`.
 
+Chat events of one run carry the text in as few deltas as the consumer allows:
+the run merges the consecutive text (and reasoning) deltas that arrive within
+one turn of the event loop (:class:`DeltaCoalescer`), so a fast stream costs the
+consumer one event per loop turn, not one per token. The concatenation of the
+deltas, in order, is always exactly the streamed text.
+
 Every event serialises with ``to_dict()`` to a JSON object with a ``"type"``;
 the CLI's ``--json`` mode prints those objects one per line.
 """
@@ -267,6 +273,41 @@ ChatEvent = (
     | Failed
 )
 
+
+class DeltaCoalescer:
+    """Merges consecutive :class:`TextDelta` / :class:`ThinkingDelta` pieces.
+
+    :meth:`add` takes a delta (empty ones are dropped); :meth:`take` returns the
+    merged deltas in arrival order — a run of text pieces becomes one
+    ``TextDelta``, reasoning and text interleaved stay interleaved — and empties
+    the buffer."""
+
+    __slots__ = ("_kinds", "_parts")
+
+    def __init__(self) -> None:
+        self._kinds: list[type[TextDelta] | type[ThinkingDelta]] = []
+        self._parts: list[list[str]] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._kinds)
+
+    def add(self, event: TextDelta | ThinkingDelta) -> None:
+        text = event.text
+        if not text:
+            return
+        kind = type(event)
+        if self._kinds and self._kinds[-1] is kind:
+            self._parts[-1].append(text)
+        else:
+            self._kinds.append(kind)
+            self._parts.append([text])
+
+    def take(self) -> list[TextDelta | ThinkingDelta]:
+        out = [kind("".join(parts)) for kind, parts in zip(self._kinds, self._parts, strict=True)]
+        self._kinds, self._parts = [], []
+        return out
+
+
 __all__ = [
     "ACTIVE_CONTENT",
     "AssistantMessageStarted",
@@ -274,6 +315,7 @@ __all__ = [
     "Compacted",
     "Compacting",
     "Completed",
+    "DeltaCoalescer",
     "Failed",
     "RunStarted",
     "Stopped",

@@ -25,7 +25,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import SSEEvent, as_dict, drain, iter_sse, loads_chunk
+from .streams import SSEEvent, as_dict, drain, iter_sse_batches, loads_chunk
 
 log = logging.getLogger(__name__)
 
@@ -191,14 +191,17 @@ class AnthropicProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = AnthropicStreamParser(self.name)
         async with self._open_stream(url, build_body(request)) as response:
-            events = iter_sse(response.aiter_lines())
-            async for sse in events:
-                for event in parser.feed(sse):
-                    yield event
+            batches = iter_sse_batches(response.aiter_bytes())
+            async for batch in batches:
+                for sse in batch:
+                    for event in parser.feed(sse):
+                        yield event
+                    if parser.done:
+                        break
                 if parser.done:
                     break
             if parser.done:
-                await drain(events)
+                await drain(batches)
                 return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 

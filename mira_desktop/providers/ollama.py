@@ -26,7 +26,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import ThinkSplitter, as_dict, drain, loads_chunk, split_events
+from .streams import ThinkSplitter, as_dict, drain, iter_line_batches, loads_chunk, split_events
 
 log = logging.getLogger(__name__)
 
@@ -143,14 +143,17 @@ class OllamaProvider(HttpProvider):
         parser = OllamaStreamParser(self.name)
         body = build_body(request)
         async with self._open_stream(url, body, accept="application/x-ndjson") as response:
-            lines = response.aiter_lines()
-            async for line in lines:
-                for event in parser.feed(line):
-                    yield event
+            batches = iter_line_batches(response.aiter_bytes())
+            async for batch in batches:
+                for line in batch:
+                    for event in parser.feed(line):
+                        yield event
+                    if parser.done:
+                        break
                 if parser.done:
                     break
             if parser.done:
-                await drain(lines)
+                await drain(batches)
                 return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 

@@ -30,7 +30,15 @@ from .embeddings import (
     rerank_body,
 )
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import SSEEvent, ThinkSplitter, as_dict, drain, iter_sse, loads_chunk, split_events
+from .streams import (
+    SSEEvent,
+    ThinkSplitter,
+    as_dict,
+    drain,
+    iter_sse_batches,
+    loads_chunk,
+    split_events,
+)
 
 log = logging.getLogger(__name__)
 
@@ -187,14 +195,17 @@ class OpenAIProvider(HttpProvider):
                 for event in parser.feed_completion(response.text):
                     yield event
                 return
-            events = iter_sse(response.aiter_lines())
-            async for sse in events:
-                for event in parser.feed(sse):
-                    yield event
+            batches = iter_sse_batches(response.aiter_bytes())
+            async for batch in batches:
+                for sse in batch:
+                    for event in parser.feed(sse):
+                        yield event
+                    if parser.done:
+                        break
                 if parser.done:
                     break
             if parser.done:
-                await drain(events)
+                await drain(batches)
                 return
         raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
 

@@ -1,8 +1,16 @@
-"""Wire-format helpers shared by the adapters: the server-sent-events parser
-working on ``response.aiter_lines()``, JSON decoding of one stream chunk (a
-``MalformedStreamError`` quoting an excerpt when it is not JSON), and the
-stateful splitter that pulls a leading ``<think>…</think>`` block out of
-streamed answer text, coping with tags cut across chunks."""
+"""Wire-format helpers shared by the adapters: bulk line splitting of a streamed
+body (:class:`LineSplitter`, :func:`iter_line_batches`), the server-sent-events
+parser (:class:`SSEParser`, :func:`iter_sse_batches`; :func:`iter_sse` for
+decoded lines), JSON decoding of one stream chunk (a ``MalformedStreamError``
+quoting an excerpt when it is not JSON), and the stateful splitter that pulls a
+leading ``<think>…</think>`` block out of streamed answer text, coping with tags
+cut across chunks.
+
+The adapters read ``response.aiter_bytes()`` and split whatever one network
+read holds in one go (``bytes.split``, one UTF-8 decode per read) instead of
+going through httpx's ``aiter_text``/``aiter_lines`` generator layers line by
+line: a fast model server sends thousands of small events, and the per-line
+Python overhead was a large share of a stream's cost."""
 
 from __future__ import annotations
 
@@ -37,29 +45,118 @@ class SSEEvent(NamedTuple):
     data: str
 
 
+class LineSplitter:
+    """Splits a byte stream into decoded lines, many at a time. Line ends are
+    ``\n``, ``\r\n`` and a lone ``\r`` (also when cut across reads); text is
+    UTF-8, undecodable bytes become U+FFFD (as httpx's ``aiter_lines``)."""
+
+    __slots__ = ("_cr", "_rest")
+
+    def __init__(self) -> None:
+        self._rest = b""
+        self._cr = False  # the last read ended with "\r": a line ended there
+
+    def feed(self, data: bytes) -> list[str]:
+        """The lines completed by ``data``, in order, without their line ends."""
+        if not data:
+            return []
+        if self._cr:
+            self._cr = False
+            data = data[1:] if data.startswith(b"\n") else data
+            if not data:
+                return []
+        if self._rest:
+            data = self._rest + data
+        if b"\r" in data:
+            if data.endswith(b"\r"):
+                self._cr = True
+                data += b"\n"
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        head, newline, self._rest = data.rpartition(b"\n")
+        if not newline:
+            return []
+        return head.decode("utf-8", "replace").split("\n")
+
+    def flush(self) -> list[str]:
+        """The unterminated last line at the end of the body, if any."""
+        rest, self._rest = self._rest, b""
+        return [rest.decode("utf-8", "replace")] if rest else []
+
+
+async def iter_line_batches(chunks: AsyncIterator[bytes]) -> AsyncIterator[list[str]]:
+    """The lines of a streamed body (``response.aiter_bytes()``), one list per
+    network read that completed any; the unterminated last line comes at EOF."""
+    splitter = LineSplitter()
+    async for chunk in chunks:
+        lines = splitter.feed(chunk)
+        if lines:
+            yield lines
+    tail = splitter.flush()
+    if tail:
+        yield tail
+
+
+class SSEParser:
+    """Server-sent events from decoded lines: skips ``:`` comments, joins
+    multi-line ``data:``, tracks ``event:``, dispatches on a blank line.
+    :meth:`flush` dispatches a last event not followed by a blank line."""
+
+    __slots__ = ("_data", "_event")
+
+    def __init__(self) -> None:
+        self._event: str | None = None
+        self._data: list[str] = []
+
+    def feed(self, lines: list[str]) -> list[SSEEvent]:
+        out: list[SSEEvent] = []
+        data = self._data
+        for line in lines:
+            if not line:
+                if data:
+                    out.append(SSEEvent(self._event or "message", "\n".join(data)))
+                    data = self._data = []
+                self._event = None
+            elif line.startswith("data: "):  # the common case, first
+                data.append(line[6:])
+            elif line[0] != ":":
+                field, _, value = line.partition(":")
+                if value.startswith(" "):
+                    value = value[1:]
+                if field == "data":
+                    data.append(value)
+                elif field == "event":
+                    self._event = value
+        return out
+
+    def flush(self) -> list[SSEEvent]:
+        data, self._data = self._data, []
+        event, self._event = self._event, None
+        return [SSEEvent(event or "message", "\n".join(data))] if data else []
+
+
+async def iter_sse_batches(chunks: AsyncIterator[bytes]) -> AsyncIterator[list[SSEEvent]]:
+    """Server-sent events of a streamed body (``response.aiter_bytes()``), one
+    list per network read that completed any (see :class:`SSEParser`)."""
+    parser = SSEParser()
+    async for lines in iter_line_batches(chunks):
+        events = parser.feed(lines)
+        if events:
+            yield events
+    events = parser.flush()
+    if events:
+        yield events
+
+
 async def iter_sse(lines: AsyncIterator[str]) -> AsyncIterator[SSEEvent]:
-    """Parse SSE from decoded lines (``response.aiter_lines()``): skips ``:``
-    comments, joins multi-line ``data:``, tracks ``event:``, yields on a blank
-    line. A last event not followed by a blank line is still yielded at EOF."""
-    event: str | None = None
-    data: list[str] = []
+    """Server-sent events from decoded lines (e.g. ``response.aiter_lines()``);
+    see :class:`SSEParser`. A last event not followed by a blank line is still
+    yielded at EOF."""
+    parser = SSEParser()
     async for raw in lines:
-        line = raw.rstrip("\r\n")
-        if not line:
-            if data:
-                yield SSEEvent(event or "message", "\n".join(data))
-            event, data = None, []
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if field == "data":
-            data.append(value)
-        elif field == "event":
-            event = value
-    if data:
-        yield SSEEvent(event or "message", "\n".join(data))
+        for event in parser.feed([raw.rstrip("\r\n")]):
+            yield event
+    for event in parser.flush():
+        yield event
 
 
 def loads_chunk(data: str, *, provider: str | None = None) -> Any:

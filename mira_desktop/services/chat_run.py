@@ -11,6 +11,9 @@ Persistence, in order:
 * at the end the row gets its final status (complete / stopped / failed), the
   text and thinking so far, usage (reported or estimated) and the error.
 
+Deltas are merged per event-loop turn before they are queued (``DeltaCoalescer``):
+a fast stream costs the consumer one event per turn, not one per token.
+
 Writes that must not be lost to a Stop are shielded: a cancellation arriving
 during one lets it finish, then takes effect.
 
@@ -37,12 +40,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
-    ACTIVE_CONTENT,
     AssistantMessageStarted,
     ChatEvent,
     Compacted,
     Compacting,
     Completed,
+    DeltaCoalescer,
     Failed,
     RunStarted,
     Stopped,
@@ -63,6 +66,7 @@ from .run_support import (
     EmptyAnswer,
     RunPlan,
     final_usage,
+    finished_answer,
     new_assistant,
     shielded,
     terminal_event,
@@ -112,6 +116,8 @@ class ChatRun:
         self._stop_thinking = False
         self._user_saved = False
         self._stream_task: asyncio.Task[None] | None = None
+        self._deltas = DeltaCoalescer()
+        self._deltas_due = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -125,6 +131,7 @@ class ChatRun:
 
     def stop_thinking(self) -> bool:
         """End the reasoning phase; the run then asks for an answer from it."""
+        self._flush_deltas()
         s = self._state
         if s.text or not s.thinking or self._stream_task is None or self._stream_task.done():
             return False
@@ -137,7 +144,26 @@ class ChatRun:
         self._emit(UserMessageSaved(self.plan.user_message))
 
     def _emit(self, event: ChatEvent) -> None:
+        if self._deltas:
+            self._flush_deltas()
         self.queue.put_nowait(event)
+
+    def _add_delta(self, event: TextDelta | ThinkingDelta) -> None:
+        """Hold a delta until the loop turn ends (or another event goes out)."""
+        self._deltas.add(event)
+        if not self._deltas_due:
+            self._deltas_due = True
+            asyncio.get_running_loop().call_soon(self._flush_deltas)
+
+    def _flush_deltas(self) -> None:
+        """Apply and queue the held deltas, merged."""
+        self._deltas_due = False
+        if not self._deltas:
+            return
+        for event in self._deltas.take():
+            self._apply(event)
+            self.queue.put_nowait(event)
+        self._maybe_flush()
 
     async def _main(self) -> None:
         plan = self.plan
@@ -191,6 +217,7 @@ class ChatRun:
         try:
             await self._stream(self._request)
         except ContextOverflowError:
+            self._flush_deltas()
             s = self._state
             if s.persisted or s.text or s.thinking:
                 raise
@@ -224,6 +251,7 @@ class ChatRun:
                     self._stream_task.cancel()
                     raise
                 self._stop_thinking = False
+                self._flush_deltas()
                 self._end_thinking()
                 request = replace(
                     request, messages=stop_thinking_messages(request.messages, self._state.thinking)
@@ -236,11 +264,18 @@ class ChatRun:
 
     async def _consume(self, request: ChatRequest) -> None:
         pacer = LoopPacer()
+        state = self._state
         async for event in self.plan.provider.stream_chat(request):
             await pacer.tick()
-            if isinstance(event, ACTIVE_CONTENT) and not self._state.persisted:
-                if isinstance(event, ToolCallDelta) or event.text:
+            if isinstance(event, TextDelta | ThinkingDelta):
+                if not event.text:
+                    continue
+                if not state.persisted:
                     await self._persist_start()
+                self._add_delta(event)
+                continue
+            if isinstance(event, ToolCallDelta) and not state.persisted:
+                await self._persist_start()
             self._apply(event)
             self._emit(event)
             self._maybe_flush()
@@ -301,6 +336,7 @@ class ChatRun:
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,
         even when the write itself fails (the error then says so)."""
+        self._flush_deltas()
         self._end_thinking()
         usage = Usage()
         try:
@@ -373,14 +409,9 @@ class ChatRun:
         self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage
     ) -> Completed | Stopped | Failed:
         s = self._state
-        answer = replace(
-            self.plan.assistant,
-            text=s.text,
-            thinking=s.thinking,
-            thinking_ms=s.thinking_ms,
-            status=status,
-            usage=usage,
-            error=error,
-            updated_at=utc_now(),
+        return terminal_event(
+            finished_answer(
+                self.plan.assistant, s.text, s.thinking, s.thinking_ms, status, usage, error
+            ),
+            written=s.persisted,
         )
-        return terminal_event(answer, written=s.persisted)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.events import Completed, Failed, Stopped, UsageReported
 from ..core.ids import utc_now
@@ -82,6 +82,28 @@ def new_assistant(
         status=MessageStatus.STREAMING,
         model=model,
         provider=provider,
+    )
+
+
+def finished_answer(
+    assistant: Message,
+    text: str,
+    thinking: str,
+    thinking_ms: int | None,
+    status: MessageStatus,
+    usage: Usage,
+    error: dict[str, Any] | None,
+) -> Message:
+    """The answer row as a run leaves it."""
+    return replace(
+        assistant,
+        text=text,
+        thinking=thinking,
+        thinking_ms=thinking_ms,
+        status=status,
+        usage=usage,
+        error=error,
+        updated_at=utc_now(),
     )
 
 

@@ -3,6 +3,7 @@ point), the SSE parser and the error mapping."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import AsyncIterator, Iterable
 from email.utils import formatdate
@@ -182,3 +183,45 @@ def test_network_error_names_the_url():
     assert str(timeout) == "Timed out waiting for http://h:1/x"
     cut = network_error(httpx.RemoteProtocolError("peer closed"), "http://h:1/x", streaming=True)
     assert isinstance(cut, MalformedStreamError)
+
+
+# --------------------------------------------------------------------------- bulk splitting
+
+from mira_desktop.providers.streams import LineSplitter, SSEParser  # noqa: E402
+
+WIRE = "data: {\"a\": \"数据\"}\r\n\r\n: keep-alive\n\ndata: x\rdata: y\r\r\nevent: e\ndata: z\n\n"
+
+
+def _lines_cut_at(raw: bytes, cuts: list[int]) -> list[str]:
+    splitter = LineSplitter()
+    out: list[str] = []
+    bounds = [0, *cuts, len(raw)]
+    for start, end in itertools.pairwise(bounds):
+        out += splitter.feed(raw[start:end])
+    return out + splitter.flush()
+
+
+def test_line_splitter_every_cut_point_matches_splitlines():
+    raw = WIRE.encode()
+    expected = WIRE.splitlines()
+    for i in range(len(raw) + 1):
+        assert _lines_cut_at(raw, [i]) == expected, i
+    for i in range(0, len(raw) + 1, 3):
+        for j in range(i, len(raw) + 1, 5):
+            assert _lines_cut_at(raw, [i, j]) == expected, (i, j)
+
+
+def test_line_splitter_keeps_an_unterminated_last_line_for_flush():
+    splitter = LineSplitter()
+    assert splitter.feed(b"data: a\ndata: b") == ["data: a"]
+    assert splitter.flush() == ["data: b"]
+
+
+def test_sse_parser_matches_iter_sse_on_a_batch():
+    parser = SSEParser()
+    events = parser.feed(WIRE.splitlines()) + parser.flush()
+    assert events == [
+        SSEEvent("message", '{"a": "数据"}'),
+        SSEEvent("message", "x\ny"),
+        SSEEvent("e", "z"),
+    ]

@@ -17,6 +17,7 @@ from mira_desktop.core.events import (
     RunStarted,
     Stopped,
     TextDelta,
+    ThinkingDelta,
     ThreadCreated,
 )
 from mira_desktop.core.ids import new_id
@@ -155,10 +156,13 @@ async def test_stop_mid_stream_keeps_partial_text_and_closes_the_request(
     thread_id = await new_thread(services, loopback, loop_provider)
     loopback.enqueue(CHAT, text_then_hang("partial ", "answer", thinking=("pondering",)))
     events: list[ChatEvent] = []
+    streamed = ""  # deltas of one loop turn arrive merged: watch the text, not the pieces
     async for event in services.chat.send(SendRequest("go on", thread_id=thread_id)):
         events.append(event)
-        if isinstance(event, TextDelta) and event.text == "answer":
-            assert services.chat.stop(thread_id)
+        if isinstance(event, TextDelta):
+            streamed += event.text
+            if streamed == "partial answer":
+                assert services.chat.stop(thread_id)
     final = events[-1]
     assert isinstance(final, Stopped)
     assert final.text == "partial answer" and final.thinking == "pondering"
@@ -346,12 +350,15 @@ async def test_stop_thinking_asks_for_an_answer_from_the_reasoning_so_far(
     loopback.enqueue(CHAT, openai_stream(["short answer"]))
     draft = new_id()
     events: list[ChatEvent] = []
+    thought = ""  # deltas of one loop turn arrive merged: watch the text, not the pieces
     async for event in services.chat.send(
         SendRequest("hard question", provider=loop_provider, model="m", new_thread_id=draft)
     ):
         events.append(event)
-        if getattr(event, "text", None) == "reasoning" and type(event).__name__ == "ThinkingDelta":
-            assert services.chat.stop_thinking(draft)
+        if isinstance(event, ThinkingDelta):
+            thought += event.text
+            if thought == "long reasoning":
+                assert services.chat.stop_thinking(draft)
     final = events[-1]
     assert isinstance(final, Completed) and final.text == "short answer"
     assert final.thinking == "long reasoning"

@@ -291,7 +291,7 @@ async def test_redirect_stops_the_answer_keeps_it_and_sends_the_new_text(
 
     task = asyncio.create_task(consume())
     deadline = time.monotonic() + 10
-    while not any(isinstance(e, TextDelta) and e.text == "answer" for e in first):
+    while "".join(e.text for e in first if isinstance(e, TextDelta)) != "partial answer":
         assert time.monotonic() < deadline, first
         await asyncio.sleep(0.01)
     second = await _collect(services.chat.redirect(SendRequest("no, a haiku", thread_id=thread_id)))

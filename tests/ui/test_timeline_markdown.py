@@ -167,3 +167,25 @@ def test_render_of_20kb_answer_is_fast(qapp):
     started = time.perf_counter()
     render_markdown(text + "tail", dark=False)
     assert time.perf_counter() - started < 0.5  # generous: timing budgets live in benchmarks
+
+
+def test_budgeted_live_rendering_catches_up_to_the_full_render(qapp):
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
+
+    text = SAMPLE * 6
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(text, dark=False, budget=200)
+    assert live.pending  # the rest is shown as plain text meanwhile
+    assert doc.toPlainText().replace("\u2029", "\n").count("\n") > 0
+    steps = 0
+    while live.pending:
+        live.set_text(text, dark=False, budget=200)
+        steps += 1
+        assert steps < len(text)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+    assert live.code_blocks == render_markdown_blocks(text, dark=False).code_blocks

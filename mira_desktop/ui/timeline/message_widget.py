@@ -37,7 +37,7 @@ from ..kb.sources_widget import SourcesWidget
 from .message_actions import RegenerateButton, VersionSwitcher
 from .message_state import MessageState, ViewOptions
 from .meta_format import meta_text, note_text, status_texts
-from .rich_text import RichTextView
+from .rich_text import STEP_CHARS, RichTextView
 from .thinking_card import ThinkingCard
 
 log = logging.getLogger(__name__)
@@ -224,6 +224,7 @@ class AssistantMessageWidget(MessageWidget):
         self._cited = CitationRenderer()
         self._body = RichTextView(self)
         self._body.anchorClicked.connect(self._on_body_anchor)
+        self._body.render_pending.connect(lambda: self.height_changed.emit(self.message_id))
         self._box.addWidget(self._body)
         self._box.addLayout(self._build_meta())
         self.apply()
@@ -320,7 +321,7 @@ class AssistantMessageWidget(MessageWidget):
             if not self._body.is_static_showing(cited):
                 self._body.set_rendered(cited)
         elif state.is_streaming or self._body.is_live_showing(state.text, dark=dark):
-            self._body.set_markdown_live(state.text, dark=dark)
+            self._body.set_markdown_live(state.text, dark=dark, budget=STEP_CHARS)
         elif not self._body.is_static_showing(state.rendered(dark)):
             self._body.set_rendered(state.rendered(dark))
 

@@ -3,10 +3,10 @@
 Owns :class:`RichTextView`, a frameless, scroll-less ``QTextBrowser`` that sizes
 itself to its document (height-for-width), keeps text selectable, opens only
 http/https/mailto links (through ``QDesktopServices``) and copies code blocks
-when their ``copy-code:N`` anchor is clicked; and :class:`LiveMarkdown`, which
-keeps a ``QTextDocument`` equal to the rendered markdown of a *growing* text by
-re-rendering only its last top-level block (a 20 KB streaming answer costs a
-couple of milliseconds per update instead of a full ``setHtml``).
+when their ``copy-code:N`` anchor is clicked. A streaming answer is shown
+through :class:`~.live_markdown.LiveMarkdown` (re-rendering only the last
+top-level block, in bounded steps: ``set_markdown_live(..., budget=...)`` and
+the ``render_pending`` signal asking for the next step).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 
-from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QCursor,
@@ -23,26 +23,17 @@ from PySide6.QtGui import (
     QPalette,
     QTextCharFormat,
     QTextCursor,
-    QTextDocument,
-    QTextDocumentFragment,
     QTextOption,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
-from .markdown import RenderedMarkdown, is_safe_link, render_markdown_split
+from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
+from .markdown import RenderedMarkdown, is_safe_link
 
 log = logging.getLogger(__name__)
 
 COPY_CODE_SCHEME = "copy-code"
-
-
-def normalise_newlines(text: str) -> str:
-    """markdown-it works on ``\\n`` line ends; a lone ``\\r`` (half of a ``\\r\\n``
-    split across two deltas) is dropped so that offsets stay stable."""
-    if "\r" not in text:
-        return text
-    return text.replace("\r\n", "\n").replace("\r", "")
 
 
 def opaque_colour(colour: QColor, background: QColor) -> QColor:
@@ -70,101 +61,16 @@ def error_colour(widget: QWidget) -> QColor:
     return QColor("#ff7b72" if dark else "#c62828")
 
 
-class LiveMarkdown:
-    """Keeps ``document`` equal to the rendering of a text that mostly grows.
-
-    The document holds the *stable* top-level blocks followed by the last block;
-    an update that only appends re-renders and replaces just that tail. Any other
-    change (edit, theme) starts over."""
-
-    def __init__(self, document: QTextDocument):
-        self._doc = document
-        self._source = ""
-        self._dark = False
-        self._valid = False
-        self._stable_chars = 0
-        self._stable_end = 0
-        self._stable_code: list[str] = []
-        self._tail_code: tuple[str, ...] = ()
-
-    @property
-    def code_blocks(self) -> tuple[str, ...]:
-        return (*self._stable_code, *self._tail_code)
-
-    def is_showing(self, text: str, *, dark: bool) -> bool:
-        return self._valid and self._dark == dark and self._source == normalise_newlines(text)
-
-    def invalidate(self) -> None:
-        self._valid = False
-
-    def rerender(self) -> None:
-        """Render the current text again from scratch (e.g. new link colours)."""
-        source = self._source
-        self._valid = False
-        self.set_text(source, dark=self._dark)
-
-    def set_text(self, text: str, *, dark: bool) -> None:
-        text = normalise_newlines(text)
-        if not (self._valid and dark == self._dark and text.startswith(self._source)):
-            self._reset(dark)
-        elif text == self._source:
-            return
-        self._source = text
-        self._advance()
-
-    def _reset(self, dark: bool) -> None:
-        self._doc.clear()
-        self._dark = dark
-        self._valid = True
-        self._source = ""
-        self._stable_chars = 0
-        self._stable_end = 0
-        self._stable_code = []
-        self._tail_code = ()
-
-    def _advance(self) -> None:
-        split = render_markdown_split(
-            self._source[self._stable_chars :], dark=self._dark, code_base=len(self._stable_code)
-        )
-        if split.stable_chars:
-            self._replace_tail(split.stable.html)
-            self._stable_end = self._doc.characterCount() - 1
-            self._stable_chars += split.stable_chars
-            self._stable_code.extend(split.stable.code_blocks)
-        self._replace_tail(split.tail.html)
-        self._tail_code = split.tail.code_blocks
-
-    def _replace_tail(self, html: str) -> None:
-        cursor = QTextCursor(self._doc)
-        cursor.setPosition(self._stable_end)
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        html = html.strip()
-        if not html:
-            return
-        if self._doc.characterCount() <= 1:
-            self._doc.setHtml(html)
-            return
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertFragment(QTextDocumentFragment(self._fragment_document(html)))
-
-    def _fragment_document(self, html: str) -> QTextDocument:
-        # Inserting a fragment merges its first block into the block at the cursor
-        # (losing that block's format). Lead with an empty block so that only the
-        # empty block is merged and every real block keeps its own format.
-        tmp = QTextDocument()
-        tmp.setDefaultStyleSheet(self._doc.defaultStyleSheet())
-        tmp.setHtml(html)
-        first = tmp.begin()
-        if first.length() > 1:
-            QTextCursor(tmp).insertBlock(first.blockFormat(), first.charFormat())
-        return tmp
+__all__ = ["STEP_CHARS", "LiveMarkdown", "RichTextView", "normalise_newlines"]
 
 
 class RichTextView(QTextBrowser):
     """Selectable rich text that is exactly as tall as its content."""
 
     code_copied = Signal(int)
+    #: a budgeted live update left markdown to render: call ``set_markdown_live``
+    #: again (with the same text) to render the next step
+    render_pending = Signal()
 
     def __init__(self, parent: QWidget | None = None, *, object_name: str = "messageText"):
         super().__init__(parent)
@@ -184,6 +90,10 @@ class RichTextView(QTextBrowser):
         self.setSizePolicy(policy)
         self.anchorClicked.connect(self._on_anchor_clicked)
         self._live = LiveMarkdown(self.document())
+        self._step_timer = QTimer(self)
+        self._step_timer.setSingleShot(True)
+        self._step_timer.setInterval(1)
+        self._step_timer.timeout.connect(self._on_step_due)
         self._static: RenderedMarkdown | None = None
         self._mode = ""  # "live" | "static" | "plain"
         self._plain = ""
@@ -200,13 +110,26 @@ class RichTextView(QTextBrowser):
         self.document().setHtml(rendered.html)
         self.updateGeometry()
 
-    def set_markdown_live(self, text: str, *, dark: bool) -> None:
-        """Show ``text``, re-rendering only what changed since the last call."""
+    def set_markdown_live(self, text: str, *, dark: bool, budget: int | None = None) -> None:
+        """Show ``text``, re-rendering only what changed since the last call;
+        with ``budget`` (characters, e.g. ``STEP_CHARS``) at most that much new
+        markdown now, the rest as plain text until ``render_pending`` asks for
+        the next step."""
         if self._mode != "live":
             self._live.invalidate()
             self._mode = "live"
-        self._live.set_text(text, dark=dark)
+        self._live.set_text(text, dark=dark, budget=budget)
+        if self._live.pending and not self._step_timer.isActive():
+            self._step_timer.start()
         self.updateGeometry()
+
+    def markdown_pending(self) -> bool:
+        """A budgeted live update still shows part of the text as plain text."""
+        return self._mode == "live" and self._live.pending
+
+    def _on_step_due(self) -> None:
+        if self.markdown_pending():
+            self.render_pending.emit()
 
     def set_plain(self, text: str, *, colour: QColor | None = None) -> None:
         """Show plain text (in ``colour`` if given, which beats any style sheet);
