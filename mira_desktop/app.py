@@ -11,21 +11,22 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .bootstrap import Services, build_services, configure_logging
+from .bootstrap import build_services, configure_logging
 from .cli.output import print_error
-from .cli.parser import build_parser, split_window_files
+from .cli.parser import parse_arguments
 from .core.errors import MiraError
 from .paths import resolve_data_dir
+
+if TYPE_CHECKING:
+    from .bootstrap import Services
 
 log = logging.getLogger(__name__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    argv, files = split_window_files(parser, sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
-    args.files = files  # `mira-desktop FILE...`: for the window (see split_window_files)
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
     if args.install_desktop_entry:
         from .desktop_entry import install_desktop_entry
 

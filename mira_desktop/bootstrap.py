@@ -1,75 +1,286 @@
 """Building the Qt-free application: storage, secrets, provider adapters and the
 services, wired together for one data folder. Both front ends (the window and
-the CLI) start from ``build_services``; tests do too, with a temporary folder."""
+the CLI) start from ``build_services``; tests do too, with a temporary folder.
+
+Only the database is opened here (and migrated, on the database thread). Every
+service is built, and its module imported, on first access of its attribute of
+:class:`Services`: the window's first frame does not wait for the export
+renderer (markdown-it, pygments), the knowledge-base readers, the importers or
+httpx, which a session may never use. Building a service does no I/O."""
 
 from __future__ import annotations
 
 import logging
 import logging.handlers
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .core.errors import MiraError
-from .core.models import ProviderConfig
-from .core.ports import ChatProvider
-from .paths import resource_path
-from .providers.registry import create_provider, probe_ollama
-from .services.attachments import AttachmentService
-from .services.chat import ChatService
-from .services.compaction import CompactionService
-from .services.conversation import ConversationService
-from .services.doctor import DoctorService
-from .services.export import ExportService
-from .services.history import HistoryService
-from .services.importers import ImportService
-from .services.kb import KnowledgeBaseService, RagService
-from .services.meter import ContextMeterService
-from .services.providers import ProviderService
-from .services.roles import RoleService
-from .services.search import SearchService
-from .services.settings import SettingsService
-from .services.summary import SummaryService
-from .services.threads import ThreadService
-from .services.titles import TitleService
-from .services.tokens import TiktokenCounter
-from .services.workspaces import WorkspaceService
-from .storage.export_store import ExportStore
-from .storage.history_store import HistoryStore
-from .storage.kb_store import KnowledgeStore
-from .storage.media_store import MediaStore
 from .storage.secrets import SecretStore
 from .storage.store import Store
 
+if TYPE_CHECKING:
+    from .core.models import ProviderConfig
+    from .core.ports import ChatProvider
+    from .services.attachments import AttachmentService
+    from .services.chat import ChatService
+    from .services.compaction import CompactionService
+    from .services.conversation import ConversationService
+    from .services.doctor import DoctorService
+    from .services.export import ExportService
+    from .services.history import HistoryService
+    from .services.importers import ImportService
+    from .services.kb import KnowledgeBaseService, RagService
+    from .services.meter import ContextMeterService
+    from .services.providers import ProviderService
+    from .services.roles import RoleService
+    from .services.search import SearchService
+    from .services.settings import SettingsService
+    from .services.summary import SummaryService
+    from .services.threads import ThreadService
+    from .services.titles import TitleService
+    from .services.tokens import TiktokenCounter
+    from .services.workspaces import WorkspaceService
+    from .storage.export_store import ExportStore
+    from .storage.history_store import HistoryStore
+    from .storage.kb_store import KnowledgeStore
+    from .storage.media_store import MediaStore
+
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 
-@dataclass
+
+class _service(Generic[T]):
+    """A service of :class:`Services`: built by the decorated method on first
+    access, then kept in ``Services.built`` (which ``dataclasses.replace``
+    carries over, so a copy shares what was already built)."""
+
+    def __init__(self, build: Callable[[Services], T]) -> None:
+        self._build = build
+        self.__doc__ = build.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _service[T]: ...
+    @overload
+    def __get__(self, obj: Services, owner: type | None = None) -> T: ...
+    def __get__(self, obj: Services | None, owner: type | None = None) -> T | _service[T]:
+        if obj is None:
+            return self
+        built = obj.built
+        if self._name not in built:
+            built[self._name] = self._build(obj)
+        value: T = built[self._name]
+        return value
+
+    def __set__(self, obj: Services, value: T) -> None:
+        obj.built[self._name] = value
+
+
+class _LazyRag:
+    """Stands in for the :class:`RagService` that ``ChatService`` holds: the
+    knowledge-base stack is imported when a send first asks for sources, not when
+    the chat service is built at start-up."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._services.rag, name)
+
+
+@dataclass(init=False, eq=False, repr=False)
 class Services:
+    """Every service of one data folder, each built on first access (and then
+    kept in ``built``); ``store`` and ``secrets`` exist from the start. Services
+    given by name (tests: ``dataclasses.replace(services, history=...)``) are
+    used as they are."""
+
     data_dir: Path
     store: Store
     secrets: SecretStore
-    providers: ProviderService
-    chat: ChatService
-    threads: ThreadService
-    settings: SettingsService
-    tokens: TiktokenCounter
-    history: HistoryService
-    workspaces: WorkspaceService
-    search: SearchService
-    titles: TitleService
-    conversation: ConversationService
-    doctor: DoctorService
-    media: MediaStore
-    attachments: AttachmentService
-    roles: RoleService
-    exports: ExportService
-    imports: ImportService
-    knowledge: KnowledgeBaseService
-    rag: RagService
-    compaction: CompactionService
-    summaries: SummaryService
-    meter: ContextMeterService
+    built: dict[str, Any]
 
+    def __init__(
+        self,
+        data_dir: Path,
+        store: Store,
+        secrets: SecretStore,
+        built: dict[str, Any] | None = None,
+        **services: Any,
+    ) -> None:
+        self.data_dir = data_dir
+        self.store = store
+        self.secrets = secrets
+        self.built = dict(built or {})
+        for name, value in services.items():
+            if not isinstance(getattr(type(self), name, None), _service):
+                raise TypeError(f"Services has no service {name!r}")
+            self.built[name] = value
+
+    # ---- shared stores ------------------------------------------------------------
+    @_service
+    def history_store(self) -> HistoryStore:
+        from .storage.history_store import HistoryStore
+
+        return HistoryStore(self.store.worker)
+
+    @_service
+    def export_store(self) -> ExportStore:
+        from .storage.export_store import ExportStore
+
+        return ExportStore(self.store.worker)
+
+    @_service
+    def kb_store(self) -> KnowledgeStore:
+        from .storage.kb_store import KnowledgeStore
+
+        return KnowledgeStore(self.store.worker)
+
+    # ---- services -------------------------------------------------------------------
+    @_service
+    def providers(self) -> ProviderService:
+        from .providers.registry import probe_ollama
+        from .services.providers import ProviderService
+
+        return ProviderService(self.store, self.secrets, _factory, probe_ollama)
+
+    @_service
+    def tokens(self) -> TiktokenCounter:
+        from .paths import resource_path
+        from .services.tokens import TiktokenCounter
+
+        return TiktokenCounter(resource_path("tiktoken_cache"))
+
+    @_service
+    def settings(self) -> SettingsService:
+        from .services.settings import SettingsService
+
+        return SettingsService(self.store)
+
+    @_service
+    def media(self) -> MediaStore:
+        from .storage.media_store import MediaStore
+
+        return MediaStore(self.store.worker, self.data_dir / "media")
+
+    @_service
+    def attachments(self) -> AttachmentService:
+        from .services.attachments import AttachmentService
+
+        return AttachmentService(self.media, self.settings)
+
+    @_service
+    def compaction(self) -> CompactionService:
+        from .services.compaction import CompactionService
+
+        return CompactionService(self.store, self.store.context, self.providers, self.tokens)
+
+    @_service
+    def summaries(self) -> SummaryService:
+        from .services.summary import SummaryService
+
+        store = self.store
+        return SummaryService(store, store.context, self.providers, self.tokens, self.settings)
+
+    @_service
+    def knowledge(self) -> KnowledgeBaseService:
+        from .services.kb import KnowledgeBaseService
+
+        return KnowledgeBaseService(self.kb_store, self.providers)
+
+    @_service
+    def rag(self) -> RagService:
+        from .services.kb import RagService
+
+        return RagService(self.kb_store, self.knowledge.retriever)
+
+    @_service
+    def chat(self) -> ChatService:
+        from .services.chat import ChatService
+
+        return ChatService(
+            self.store,
+            self.providers,
+            self.tokens,
+            attachments=self.attachments,
+            compaction=self.compaction,
+            summaries=self.summaries,
+            rag=_LazyRag(self),  # type: ignore[arg-type]
+        )
+
+    @_service
+    def threads(self) -> ThreadService:
+        from .services.threads import ThreadService
+
+        return ThreadService(self.store)
+
+    @_service
+    def history(self) -> HistoryService:
+        from .services.history import HistoryService
+
+        return HistoryService(self.history_store, self.settings)
+
+    @_service
+    def workspaces(self) -> WorkspaceService:
+        from .services.workspaces import WorkspaceService
+
+        return WorkspaceService(self.history_store, self.store)
+
+    @_service
+    def search(self) -> SearchService:
+        from .services.search import SearchService
+
+        return SearchService(self.history_store)
+
+    @_service
+    def titles(self) -> TitleService:
+        from .services.titles import TitleService
+
+        return TitleService(self.store, self.history_store, self.providers)
+
+    @_service
+    def conversation(self) -> ConversationService:
+        from .services.conversation import ConversationService
+
+        return ConversationService(self.store, self.chat.is_running)
+
+    @_service
+    def doctor(self) -> DoctorService:
+        from .services.doctor import DoctorService
+
+        return DoctorService(self.store, self.data_dir / "media")
+
+    @_service
+    def roles(self) -> RoleService:
+        from .services.roles import RoleService
+
+        return RoleService(self.store)
+
+    @_service
+    def exports(self) -> ExportService:
+        from .services.export import ExportService
+
+        return ExportService(self.export_store)
+
+    @_service
+    def imports(self) -> ImportService:
+        from .services.importers import ImportService
+
+        return ImportService(self.export_store)
+
+    @_service
+    def meter(self) -> ContextMeterService:
+        from .services.meter import ContextMeterService
+
+        return ContextMeterService(self.store, self.store.context, self.tokens)
+
+    # ---- life cycle -------------------------------------------------------------------
     async def startup_maintenance(self) -> None:
         """Start-up chores after ``chat.recover()``: the trash's automatic purge
         (``trash.purge_days``). Never fatal: a failure is logged, the app starts."""
@@ -83,66 +294,26 @@ class Services:
             log.warning("the clean-up of unused attachments failed", exc_info=True)
 
     async def aclose(self) -> None:
-        await self.chat.stop_all()
-        await self.providers.aclose()
+        """Stop running answers and close providers (only those that were built)
+        and the database."""
+        built = self.built
+        if "chat" in built:
+            await self.chat.stop_all()
+        if "providers" in built:
+            await self.providers.aclose()
         self.store.close()
 
 
 def _factory(config: ProviderConfig, api_key: str | None) -> ChatProvider:
+    from .providers.registry import create_provider
+
     return create_provider(config.kind, config.name, config.base_url, api_key)
 
 
 def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Services:
-    """Open the data folder (migrating it) and build every service."""
+    """Open the data folder (migrating it); the services follow on first use."""
     store = Store.open(data_dir)
-    secret_store = secrets or SecretStore(data_dir)
-    providers = ProviderService(store, secret_store, _factory, probe_ollama)
-    tokens = TiktokenCounter(resource_path("tiktoken_cache"))
-    history_store = HistoryStore(store.worker)
-    settings = SettingsService(store)
-    media = MediaStore(store.worker, data_dir / "media")
-    attachments = AttachmentService(media, settings)
-    compaction = CompactionService(store, store.context, providers, tokens)
-    summaries = SummaryService(store, store.context, providers, tokens, settings)
-    kb_store = KnowledgeStore(store.worker)
-    knowledge = KnowledgeBaseService(kb_store, providers)
-    rag = RagService(kb_store, knowledge.retriever)
-    chat = ChatService(
-        store,
-        providers,
-        tokens,
-        attachments=attachments,
-        compaction=compaction,
-        summaries=summaries,
-        rag=rag,
-    )
-    export_store = ExportStore(store.worker)
-    return Services(
-        data_dir=data_dir,
-        store=store,
-        secrets=secret_store,
-        providers=providers,
-        chat=chat,
-        threads=ThreadService(store),
-        settings=settings,
-        tokens=tokens,
-        history=HistoryService(history_store, settings),
-        workspaces=WorkspaceService(history_store, store),
-        search=SearchService(history_store),
-        titles=TitleService(store, history_store, providers),
-        conversation=ConversationService(store, chat.is_running),
-        doctor=DoctorService(store, data_dir / "media"),
-        media=media,
-        attachments=attachments,
-        roles=RoleService(store),
-        exports=ExportService(export_store),
-        imports=ImportService(export_store),
-        knowledge=knowledge,
-        rag=rag,
-        compaction=compaction,
-        summaries=summaries,
-        meter=ContextMeterService(store, store.context, tokens),
-    )
+    return Services(data_dir, store, secrets or SecretStore(data_dir))
 
 
 def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:

@@ -1,6 +1,10 @@
 """The argument parser of ``mira-desktop``: global options, the GUI options, and
 one sub-command per area. Sub-commands and flags named in the issues are a public
-contract (scripts use them); add, never rename."""
+contract (scripts use them); add, never rename.
+
+Opening the window needs no sub-command: :func:`parse_arguments` builds the parser
+without them (importing no command module) unless the arguments name a command,
+carry another positional argument, or ask for help."""
 
 from __future__ import annotations
 
@@ -11,8 +15,59 @@ from types import ModuleType
 
 from .. import __version__
 
+#: ``NAME`` of every module in :func:`command_modules`, in the same order (a test
+#: keeps them equal): the window's launch tells commands from files without
+#: importing the command modules.
+COMMAND_NAMES = (
+    "provider",
+    "chat",
+    "thread",
+    "search",
+    "workspace",
+    "doctor",
+    "role",
+    "export",
+    "import",
+    "kb",
+    "tokens",
+    "dev",
+)
+_HELP_OPTIONS = frozenset({"-h", "--help"})
 
-def build_parser() -> argparse.ArgumentParser:
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` parsed, with the window's files in ``args.files`` (see
+    :func:`split_window_files`). Sub-command modules are imported only when
+    the arguments may need them: a plain window launch skips that."""
+    parser = build_parser(commands=False)
+    rest, files = split_window_files(parser, argv)
+    if _may_need_commands(parser, rest):
+        parser = build_parser()
+        rest, files = split_window_files(parser, argv)
+    args = parser.parse_args(rest)
+    if not hasattr(args, "command"):
+        args.command = None
+    args.files = files  # `mira-desktop FILE...`: for the window
+    return args
+
+
+def _may_need_commands(parser: argparse.ArgumentParser, rest: Sequence[str]) -> bool:
+    """Whether ``rest`` has a positional argument (a command, or a mistyped one
+    for argparse to report) or a help option."""
+    takes_value = _option_arity(parser)
+    i = 0
+    while i < len(rest):
+        token = rest[i]
+        if token in _HELP_OPTIONS or not token.startswith("-") or token == "-":
+            return True
+        if "=" not in token and _takes_value(token, takes_value):
+            i += 1
+        i += 1
+    return False
+
+
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The full parser; with ``commands=False`` only the global and window options."""
     parser = argparse.ArgumentParser(
         prog="mira-desktop",
         description="Mira Desktop: a local-first AI chat app. Without a command, opens the window.",
@@ -31,9 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="add Mira Desktop to this user's application menu (Linux, XDG) and exit",
     )
     parser.epilog = WINDOW_FILES_HELP
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in command_modules():
-        module.register(commands)
+    if commands:
+        subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+        for module in command_modules():
+            module.register(subparsers)
     return parser
 
 
@@ -100,13 +156,11 @@ def split_window_files(
     positional argument that is not a command name but an existing path, or anything
     after ``--``, starts the files, and every later positional argument is a file too.
     Anything else (a mistyped command, say) is left to argparse, which reports it."""
-    commands: set[str] = set()
-    takes_value: dict[str, bool] = {}
+    commands: set[str] = set(COMMAND_NAMES)
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             commands.update(action.choices)
-        for option in action.option_strings:
-            takes_value[option] = action.nargs != 0
+    takes_value = _option_arity(parser)
     tokens = list(argv)
     rest: list[str] = []
     files: list[str] = []
@@ -128,6 +182,13 @@ def split_window_files(
             break
         i += 1
     return rest, files
+
+
+def _option_arity(parser: argparse.ArgumentParser) -> dict[str, bool]:
+    """Every option string of ``parser`` → whether it takes a value."""
+    return {
+        option: action.nargs != 0 for action in parser._actions for option in action.option_strings
+    }
 
 
 def _takes_value(token: str, options: dict[str, bool]) -> bool:

@@ -5,7 +5,7 @@ dialog shows. No behaviour beyond serialisation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,10 +18,13 @@ class SearchFilters:
     include_archived: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SearchCandidate:
+class SearchCandidate(NamedTuple):
     """A row storage matched: a thread title (``message_id`` None; ``text`` is
-    the title, ``created_at`` the thread's last activity) or a message."""
+    the title, ``created_at`` the thread's last activity) or a message.
+
+    A named tuple, fields in the order of the SQL's columns, so storage builds
+    the (up to 400) candidates of a search straight from its rows
+    (``SearchCandidate._make``), several times cheaper than a frozen dataclass."""
 
     thread_id: str
     thread_title: str

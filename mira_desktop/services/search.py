@@ -6,7 +6,9 @@ every term must match. Storage finds bounded, newest-first candidates (FTS5
 trigram ``MATCH`` for terms of three or more characters, a scan for shorter
 ones — see ``storage/search_sql.py``); this module ranks them — title hits
 above message hits, then exact phrase before scattered terms, then BM25
-relevance, then the most recent — and cuts a highlighted snippet for each.
+relevance, then the most recent — a group and a tier at a time (messages are
+not even read when titles fill the list), and cuts a highlighted snippet for
+each hit returned.
 Filters: today / this week / this month / this quarter (local time, injected
 clock), workspace, archived threads on or off. Trashed threads never appear."""
 
@@ -14,14 +16,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..core.ids import format_time
 from ..core.search import SearchCandidate, SearchFilters, SearchHit
-from .snippets import make_snippet, render_html, render_marked, term_patterns
+from .snippets import Folded, FoldedQuery, render_html, render_marked
 from .timeframes import Now, since_start, utc_clock
 
 if TYPE_CHECKING:
@@ -64,41 +67,46 @@ def parse_query(query: str) -> ParsedQuery:
 K1, B = 1.2, 0.75
 
 
-@dataclass(frozen=True, slots=True)
-class _Scored:
-    candidate: SearchCandidate
-    is_title: bool
-    exact: bool
-    relevance: float
-
-    def score(self) -> float:
-        return 20.0 * self.is_title + 10.0 * self.exact + self.relevance / (1.0 + self.relevance)
-
-
-def relevance(text: str, patterns: Sequence[re.Pattern[str]], average_length: float) -> float:
-    """Okapi BM25 without IDF (k1 = 1.2, b = 0.75): term frequency, saturated
+def relevance(counts: Sequence[int], length: int, average_length: float) -> float:
+    """Okapi BM25 without IDF (k1 = 1.2, b = 0.75) of a text of ``length``
+    characters holding each term ``counts[i]`` times: term frequency, saturated
     and normalised by length. Every candidate holds every term, so IDF would
     weigh the terms alike; FTS5's own ``bm25()`` is avoided because computing
     its IDF walks every match in the database (see ``storage/search_sql.py``)."""
-    norm = K1 * (1.0 - B + B * len(text) / max(average_length, 1.0))
+    norm = K1 * (1.0 - B + B * length / max(average_length, 1.0))
     total = 0.0
-    for pattern in patterns:
-        frequency = sum(1 for _ in pattern.finditer(text))
-        total += frequency * (K1 + 1.0) / (frequency + norm)
+    for f in counts:
+        total += f * (K1 + 1.0) / (f + norm)
     return total
 
 
-def _score(
-    candidates: Sequence[SearchCandidate], is_title: bool, patterns: Sequence[re.Pattern[str]]
-) -> list[_Scored]:
+# A scored candidate: (minus the relevance to 0.1, created_at, candidate,
+# its text as FoldedQuery.measure_all gave it, relevance); plain tuples, 200 of
+# them per search.
+_Scored = tuple[float, str, SearchCandidate, Folded, float]
+_ORDER, _CREATED = itemgetter(0), itemgetter(1)
+
+
+def _tiers(
+    candidates: Sequence[SearchCandidate], query: FoldedQuery
+) -> Iterator[tuple[bool, list[_Scored]]]:
+    """The candidates (all titles or all messages) in rank order, one tier at a
+    time — (exact phrase?, candidates): exact phrase, then scattered terms;
+    within a tier by relevance (to 0.1), then the newest, then storage's order.
+    Lazy: nothing is read unless the hits before left room in the list."""
     if not candidates:
-        return []
-    phrase, terms = patterns[0], (patterns[1:] or patterns)
+        return
     average = sum(len(c.text) for c in candidates) / len(candidates)
-    return [
-        _Scored(c, is_title, phrase.search(c.text) is not None, relevance(c.text, terms, average))
-        for c in candidates
-    ]
+    tiers: tuple[list[_Scored], list[_Scored]] = ([], [])
+    measured = query.measure_all([c.text for c in candidates])
+    for c, (folded, exact, counts) in zip(candidates, measured, strict=True):
+        value = relevance(counts, len(c.text), average)
+        tiers[not exact].append((-round(value, 1), c.created_at, c, folded, value))
+    for exact, tier in ((True, tiers[0]), (False, tiers[1])):
+        if tier:
+            tier.sort(key=_CREATED, reverse=True)
+            tier.sort(key=_ORDER)
+            yield exact, tier
 
 
 def rank(
@@ -111,36 +119,39 @@ def rank(
 ) -> list[SearchHit]:
     """Order candidates — title hits first, then exact phrase before scattered
     terms, then relevance, then the newest — into at most ``limit`` hits, with
-    at most ``per_thread`` message hits per thread."""
-    patterns = term_patterns(terms)
-    if not patterns:
+    at most ``per_thread`` message hits per thread.
+
+    Tier by tier (:func:`_tiers`): when titles fill the list, messages are not
+    even read; snippets are cut for the returned hits only. Terms are found and
+    counted on lower-cased text (:class:`FoldedQuery`), not by regex."""
+    query = FoldedQuery(terms)
+    if not query.patterns or limit <= 0:
         return []
-    scored = _score(titles, True, patterns) + _score(messages, False, patterns)
-    scored.sort(key=lambda s: s.candidate.created_at, reverse=True)
-    scored.sort(key=lambda s: (not s.is_title, not s.exact, -round(s.relevance, 1)))
     hits: list[SearchHit] = []
     per: dict[str, int] = {}
-    for item in scored:
-        c = item.candidate
-        if not item.is_title:
-            if per.get(c.thread_id, 0) >= per_thread:
-                continue
-            per[c.thread_id] = per.get(c.thread_id, 0) + 1
-        snippet, highlights = make_snippet(c.text, terms, patterns=patterns)
-        hits.append(
-            SearchHit(
-                thread_id=c.thread_id,
-                thread_title=c.thread_title,
-                message_id=c.message_id,
-                snippet=snippet,
-                highlights=highlights,
-                score=round(item.score(), 4),
-                created_at=c.created_at,
-                workspace_id=c.workspace_id,
-            )
-        )
-        if len(hits) >= limit:
-            break
+    for is_title, group in ((True, titles), (False, messages)):
+        for exact, tier in _tiers(group, query):
+            for _, _, c, folded, value in tier:
+                if not is_title:
+                    if per.get(c.thread_id, 0) >= per_thread:
+                        continue
+                    per[c.thread_id] = per.get(c.thread_id, 0) + 1
+                snippet, highlights = query.snippet(c.text, folded, phrase_found=exact)
+                score = 20.0 * is_title + 10.0 * exact + value / (1.0 + value)
+                hits.append(
+                    SearchHit(
+                        thread_id=c.thread_id,
+                        thread_title=c.thread_title,
+                        message_id=c.message_id,
+                        snippet=snippet,
+                        highlights=highlights,
+                        score=round(score, 4),
+                        created_at=c.created_at,
+                        workspace_id=c.workspace_id,
+                    )
+                )
+                if len(hits) >= limit:
+                    return hits
     return hits
 
 

@@ -2,22 +2,33 @@
 around the best match of a text (the whole query as a phrase, else the first
 term), with the ``(start, end)`` offsets of every match inside it, and two ways
 to render them — ``«»`` markers for terminals and HTML ``<mark>`` (everything
-else escaped) for rich-text views. Pure functions."""
+else escaped) for rich-text views. Pure functions, and :class:`FoldedQuery`,
+which finds and counts the terms in many texts quickly (ranking)."""
 
 from __future__ import annotations
 
 import html
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 log = logging.getLogger(__name__)
 
 SNIPPET_WIDTH = 80
 ELLIPSIS = "…"
-_WHITESPACE = re.compile(r"\s+")
 
 Span = tuple[int, int]
+# What FoldedQuery.measure_all gives for a text: str or UTF-8 lower-cased for
+# its finders, None when the case-insensitive patterns must read the text.
+Folded = str | bytes | None
+
+# The characters of str.isspace(), which ``\s`` matches in a str pattern (a test
+# checks both over every code point); in UTF-8, for patterns on bytes.
+_SPACES = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
+    "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_SPACE_BYTES = b"(?:" + b"|".join(re.escape(c.encode()) for c in _SPACES) + b")+"
 
 
 def term_patterns(terms: Sequence[str]) -> list[re.Pattern[str]]:
@@ -40,11 +51,177 @@ def phrase_found(text: str, terms: Sequence[str]) -> bool:
     return bool(patterns) and patterns[0].search(text) is not None
 
 
+class _Finder:
+    """One term (or the phrase) on lower-cased text: ``str`` methods for a single
+    word, a case-sensitive pattern (``\\s+`` between words) otherwise."""
+
+    __slots__ = ("pattern", "word")
+
+    def __init__(self, parts: Sequence[str]) -> None:
+        self.word = parts[0] if len(parts) == 1 else None
+        self.pattern = re.compile(r"\s+".join(re.escape(part) for part in parts))
+
+    def find(self, folded: str) -> Span | None:
+        if self.word is not None:
+            at = folded.find(self.word)
+            return (at, at + len(self.word)) if at >= 0 else None
+        match = self.pattern.search(folded)
+        return match.span() if match is not None else None
+
+    def count(self, folded: str) -> int:
+        if self.word is not None:
+            return folded.count(self.word)
+        return len(self.pattern.findall(folded))
+
+
+def _plain(part: str) -> bool:
+    """Every character ASCII or without case."""
+    return part.isascii() or all(c.isascii() or c.lower() == c == c.upper() for c in part)
+
+
+class FoldedQuery:
+    """What the case-insensitive :func:`term_patterns` of some terms find in a
+    text — the phrase, each term's matches — found the same on a lower-cased
+    copy with ``find``/``count`` and case-sensitive patterns. An ``IGNORECASE``
+    pattern cannot skip ahead to a literal prefix: Python's regex engine steps
+    through every character (10–20× slower over the ~160 kB of a search's
+    candidates); lower-casing is one C pass, skipped when no term has case
+    (Chinese). :meth:`measure_all`, the hot loop, lower-cases the UTF-8 bytes
+    and searches them (no decoding back: a UTF-8 string is found only at
+    character boundaries, so counts are the same).
+
+    Exactly the same matches, offsets included: the fast way is taken only for
+    terms of ASCII and caseless characters — ``IGNORECASE`` matches a caseless
+    character only with itself and an ASCII letter with its two cases plus "İ",
+    "ı" (as "i"), "ſ" ("s") and the Kelvin sign ("k") — on texts without those
+    four, lower-casing ASCII letters only. Anything else — a term like "Straße",
+    a text with "ı" — goes through the patterns themselves."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.patterns = term_patterns(terms)
+        words = [[part.lower() for part in t.split()] for t in terms if t]
+        parts = [part for t in terms for part in t.split()]
+        self._folds = any(part.lower() != part or part.upper() != part for part in parts)
+        self._fast = all(_plain(part) for part in parts)
+        finders = [_Finder(word) for word in words]
+        self._counted = finders  # like relevance: each term (the only one, alone)
+        self._anchors = finders if len(finders) > 1 else []  # like _anchor
+        self._phrase: _Finder | None = finders[0] if len(finders) == 1 else None
+        if len(finders) > 1:
+            self._phrase = _Finder([part for word in words for part in word])
+        # the case-sensitive twins of self.patterns, for lower-cased text
+        self._folded_patterns = [f.pattern for f in [self._phrase, *self._anchors] if f]
+        self._words = [f.word for f in finders if f.word is not None]  # one word a term
+        if len(self._words) < len(finders):
+            self._words = []
+        self._bytes_words = [word.encode() for word in self._words]
+        self._bytes_phrase = (
+            re.compile(_SPACE_BYTES.join(re.escape(word) for word in self._bytes_words))
+            if len(self._bytes_words) > 1
+            else None
+        )
+
+    def _foldable(self, text: str) -> bool:
+        return text.isascii() or not ("ı" in text or "ſ" in text or "İ" in text or "\u212a" in text)
+
+    def fold(self, text: str) -> str | None:
+        """The text to pass to the other methods: lower-cased if need be; None
+        when the patterns must read the text itself."""
+        if not self._folds:
+            return text  # caseless terms: IGNORECASE matches them as they are
+        if not self._fast or not self._foldable(text):
+            return None
+        try:  # ASCII letters only, like the UTF-8 bytes of measure_all
+            return text.encode().lower().decode()
+        except UnicodeError:  # a lone surrogate
+            return None
+
+    def measure_all(self, texts: Iterable[str]) -> list[tuple[Folded, bool, list[int]]]:
+        """For each text: (its lower-cased form, phrase found?, matches of each
+        term); the form is for :meth:`snippet`. One call for all, as this loop
+        is most of a search's time after SQL."""
+        if not (self._bytes_words and self._folds and self._fast):
+            return [self._measure(text, self.fold(text)) for text in texts]
+        words, phrase = self._bytes_words, self._bytes_phrase
+        out: list[tuple[Folded, bool, list[int]]] = []
+        for text in texts:
+            try:
+                folded = text.encode().lower() if self._foldable(text) else None
+            except UnicodeError:  # a lone surrogate
+                folded = None
+            if folded is None:
+                out.append(self._measure(text, None))
+                continue
+            counts = list(map(folded.count, words))
+            if phrase is None:  # one term: the phrase is the term
+                out.append((folded, counts[0] > 0, counts))
+            else:
+                out.append((folded, phrase.search(folded) is not None, counts))
+        return out
+
+    def _measure(self, text: str, folded: str | None) -> tuple[Folded, bool, list[int]]:
+        if folded is not None and self._words:
+            counts = list(map(folded.count, self._words))
+        else:
+            counts = self.counts(text, folded)
+        return folded, self.phrase(text, folded) is not None, counts
+
+    def phrase(self, text: str, folded: str | None) -> Span | None:
+        """The first match of the phrase (of the term, when only one)."""
+        if folded is None:
+            match = self.patterns[0].search(text) if self.patterns else None
+            return match.span() if match is not None else None
+        return self._phrase.find(folded) if self._phrase is not None else None
+
+    def counts(self, text: str, folded: str | None) -> list[int]:
+        """Non-overlapping matches of each term."""
+        if folded is None:
+            return [len(p.findall(text)) for p in (self.patterns[1:] or self.patterns)]
+        return [finder.count(folded) for finder in self._counted]
+
+    def anchor(self, text: str, folded: str | None, *, phrase_found: bool = True) -> Span:
+        """:func:`make_snippet`'s anchor: the phrase, else the earliest term
+        (``phrase_found=False``: the phrase is known to be absent)."""
+        if folded is None:
+            return _anchor(text, self.patterns)
+        phrase = self.phrase(text, folded) if phrase_found else None
+        if phrase is not None:
+            return phrase
+        found = [span for f in self._anchors if (span := f.find(folded)) is not None]
+        return min(found) if found else (0, 0)
+
+    def snippet(
+        self,
+        text: str,
+        folded: Folded,
+        *,
+        width: int = SNIPPET_WIDTH,
+        phrase_found: bool = True,
+    ) -> tuple[str, tuple[Span, ...]]:
+        """:func:`make_snippet` of the text (``folded``: :meth:`fold` of it, or
+        the form :meth:`measure_all` gave; ``phrase_found``: as for :meth:`anchor`)."""
+        if len(text) <= width:  # the whole text, wherever the match is
+            snippet = _cut(text, (0, 0), width)
+        else:
+            if isinstance(folded, bytes):
+                folded = folded.decode()
+            snippet = _cut(text, self.anchor(text, folded, phrase_found=phrase_found), width)
+        small = self.fold(snippet)
+        if small is None:
+            return snippet, find_spans(snippet, self.patterns)
+        return snippet, find_spans(small, self._folded_patterns)
+
+
 def find_spans(text: str, patterns: Sequence[re.Pattern[str]]) -> tuple[Span, ...]:
     """Every match of every pattern, overlapping ones merged, in order."""
-    spans = sorted(
-        (m.start(), m.end()) for p in patterns for m in p.finditer(text) if m.end() > m.start()
+    return _merge(
+        sorted(
+            (m.start(), m.end()) for p in patterns for m in p.finditer(text) if m.end() > m.start()
+        )
     )
+
+
+def _merge(spans: Sequence[Span]) -> tuple[Span, ...]:
     merged: list[Span] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
@@ -91,16 +268,25 @@ def make_snippet(
     *,
     width: int = SNIPPET_WIDTH,
     patterns: Sequence[re.Pattern[str]] | None = None,
+    anchor: Span | None = None,
 ) -> tuple[str, tuple[Span, ...]]:
     """(snippet, highlight offsets in the snippet) for a text and the query terms
-    (``patterns``: ``term_patterns(terms)``, when the caller has them already).
+    (``patterns``: ``term_patterns(terms)``, when the caller has them already;
+    ``anchor``: the match to show, when known — ``FoldedQuery.anchor``).
     Whitespace runs become one space, so the snippet is a single line."""
     if patterns is None:
         patterns = term_patterns(terms)
-    start, end = _window(text, _anchor(text, patterns), width)
-    body = _WHITESPACE.sub(" ", text[start:end]).strip()
-    snippet = (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
+    if anchor is None:
+        anchor = _anchor(text, patterns)
+    snippet = _cut(text, anchor, width)
     return snippet, find_spans(snippet, patterns)
+
+
+def _cut(text: str, anchor: Span, width: int) -> str:
+    """The snippet: a window of the text around the anchor, on one line."""
+    start, end = _window(text, anchor, width)
+    body = " ".join(text[start:end].split())  # str.split: the whitespace of \s
+    return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
 
 
 def render_marked(

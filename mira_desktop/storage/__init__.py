@@ -1,1 +1,2 @@
-"""Persistence: the only package that speaks SQL (sqlite-utils over SQLite)."""
+"""Persistence: the only package that speaks SQL (the standard library's sqlite3,
+through the thin :class:`connection.Database`)."""

@@ -13,11 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import sqlite_utils
-
 from ..core.attachments import Attachment
 from ..core.ids import new_id, utc_now
 from . import media_repo, rows
+from .connection import Database
 from .database import write
 
 log = logging.getLogger(__name__)
@@ -65,9 +64,7 @@ def insert_parts(
     return saved
 
 
-def attach(
-    db: sqlite_utils.Database, message_id: str, parts: Sequence[PendingPart]
-) -> list[Attachment]:
+def attach(db: Database, message_id: str, parts: Sequence[PendingPart]) -> list[Attachment]:
     """:func:`insert_parts` in its own transaction."""
     with write(db) as conn:
         return insert_parts(conn, message_id, parts)
@@ -98,14 +95,12 @@ def release_message_media(
     return list(counts)
 
 
-def release_messages(db: sqlite_utils.Database, message_ids: Iterable[str]) -> list[str]:
+def release_messages(db: Database, message_ids: Iterable[str]) -> list[str]:
     with write(db) as conn:
         return release_message_media(conn, message_ids)
 
 
-def list_attachments(
-    db: sqlite_utils.Database, message_ids: Sequence[str]
-) -> dict[str, list[Attachment]]:
+def list_attachments(db: Database, message_ids: Sequence[str]) -> dict[str, list[Attachment]]:
     """The attachments of each message, in order (messages without any are absent)."""
     found: dict[str, list[Attachment]] = {}
     for chunk in _chunks(list(message_ids)):

@@ -14,11 +14,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import NotFoundError
 from ..core.models import Message, Thread
 from . import attachments_repo, rows
+from .connection import Database
 from .database import write
 from .threads_repo import insert, thread_insert_values
 
@@ -26,7 +25,7 @@ log = logging.getLogger(__name__)
 
 
 def commit_draft(
-    db: sqlite_utils.Database,
+    db: Database,
     thread: Thread,
     user_message: Message,
     assistant_message: Message,
@@ -47,7 +46,7 @@ def commit_draft(
 
 
 def add_user_message(
-    db: sqlite_utils.Database,
+    db: Database,
     message: Message,
     parts: Sequence[attachments_repo.PendingPart] = (),
 ) -> None:
@@ -63,7 +62,7 @@ def add_user_message(
             raise NotFoundError(f"No thread with id {message.thread_id}.")
 
 
-def get_summary(db: sqlite_utils.Database, thread_id: str) -> tuple[str | None, str | None, int]:
+def get_summary(db: Database, thread_id: str) -> tuple[str | None, str | None, int]:
     """``(summary_text, summary_updated_at, summary_message_count)`` of a thread."""
     row = db.execute(
         "SELECT summary_text, summary_updated_at, summary_message_count FROM threads WHERE id = ?",
@@ -75,7 +74,7 @@ def get_summary(db: sqlite_utils.Database, thread_id: str) -> tuple[str | None, 
 
 
 def set_summary(
-    db: sqlite_utils.Database,
+    db: Database,
     thread_id: str,
     text: str | None,
     updated_at: str | None,
@@ -93,7 +92,7 @@ def set_summary(
             raise NotFoundError(f"No thread with id {thread_id}.")
 
 
-def peak_prompt_tokens(db: sqlite_utils.Database, thread_id: str) -> int:
+def peak_prompt_tokens(db: Database, thread_id: str) -> int:
     """The largest prompt of the thread's answers (stored usage, reported or
     estimated), over every branch; 0 before the first answer."""
     row = db.execute(
@@ -103,7 +102,7 @@ def peak_prompt_tokens(db: sqlite_utils.Database, thread_id: str) -> int:
     return int(row[0] or 0)
 
 
-def fingerprint(db: sqlite_utils.Database, thread_id: str) -> tuple[Any, ...] | None:
+def fingerprint(db: Database, thread_id: str) -> tuple[Any, ...] | None:
     """What a request's context depends on, in one row: active leaf, last
     change, role (and its last edit), summary time, model. ``None`` when the
     thread does not exist (yet: a draft)."""

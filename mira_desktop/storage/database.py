@@ -16,11 +16,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlite_utils
-
 from ..core.errors import StorageError
 from ..core.ids import new_id, utc_now
 from ..core.models import DEFAULT_WORKSPACE_NAME
+from .connection import Database
 from .schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -29,7 +28,7 @@ BUSY_TIMEOUT_MS = 10_000
 DB_FILENAME = "mira.sqlite3"
 
 
-def connect(path: Path) -> sqlite_utils.Database:
+def connect(path: Path) -> Database:
     """Open (creating if needed) the database at ``path`` with Mira's pragmas.
 
     The connection is in autocommit mode; :func:`write` opens transactions."""
@@ -43,11 +42,11 @@ def connect(path: Path) -> sqlite_utils.Database:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
-    return sqlite_utils.Database(conn)
+    return Database(conn)
 
 
 @contextmanager
-def write(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
+def write(db: Database) -> Iterator[sqlite3.Connection]:
     """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back on error.
 
     SQLite errors become :class:`StorageError` with a readable message (a full
@@ -86,7 +85,7 @@ def _storage_error(exc: sqlite3.Error) -> StorageError:
     return StorageError(f"Database error: {text}")
 
 
-def schema_version(db: sqlite_utils.Database) -> int:
+def schema_version(db: Database) -> int:
     if "_migrations" not in db.table_names():
         return 0
     row = db.execute("SELECT MAX(version) FROM _migrations").fetchone()
@@ -96,14 +95,12 @@ def schema_version(db: sqlite_utils.Database) -> int:
 Migration = tuple[int, str, str]
 
 
-def pending_migrations(
-    db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS
-) -> list[int]:
+def pending_migrations(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
     current = schema_version(db)
     return [version for version, _, _ in migrations if version > current]
 
 
-def backup(db: sqlite_utils.Database, backups_dir: Path, label: str) -> Path:
+def backup(db: Database, backups_dir: Path, label: str) -> Path:
     """Copy the live database (consistently, WAL included) into ``backups_dir``."""
     backups_dir.mkdir(parents=True, exist_ok=True)
     stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
@@ -117,7 +114,7 @@ def backup(db: sqlite_utils.Database, backups_dir: Path, label: str) -> Path:
 
 
 def migrate(
-    db: sqlite_utils.Database, backups_dir: Path, migrations: Sequence[Migration] = MIGRATIONS
+    db: Database, backups_dir: Path, migrations: Sequence[Migration] = MIGRATIONS
 ) -> list[int]:
     """Apply pending migrations, each in its own transaction; back up first when
     the file already holds a schema. Returns the versions applied here."""
@@ -163,7 +160,7 @@ def _split_sql(script: str) -> list[str]:
     return statements
 
 
-def ensure_default_workspace(db: sqlite_utils.Database) -> str:
+def ensure_default_workspace(db: Database) -> str:
     """Create "Mira BASE" if missing; return its id."""
     row = db.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()
     if row:
@@ -182,7 +179,7 @@ def ensure_default_workspace(db: sqlite_utils.Database) -> str:
     return workspace_id
 
 
-def open_database(data_dir: Path) -> sqlite_utils.Database:
+def open_database(data_dir: Path) -> Database:
     """Open and migrate the database of a data folder (creating the folder layout)."""
     for sub in ("media", "backups", "logs"):
         (data_dir / sub).mkdir(parents=True, exist_ok=True)

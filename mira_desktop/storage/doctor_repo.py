@@ -20,10 +20,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlite_utils
-
 from ..core.ids import utc_now
 from . import rows
+from .connection import Database
 from .database import write
 from .messages_repo import _INTERRUPTED
 
@@ -66,7 +65,7 @@ class Repairs:
     recount_media: list[str] = field(default_factory=list)
 
 
-def scan(db: sqlite_utils.Database, created_before: str) -> list[Finding]:
+def scan(db: Database, created_before: str) -> list[Finding]:
     conn = db.conn
     return [
         *_threads(conn, created_before),
@@ -246,7 +245,7 @@ def _media(conn: sqlite3.Connection, created_before: str) -> list[Finding]:
     return found
 
 
-def known_media(db: sqlite_utils.Database, hashes: list[str]) -> set[str]:
+def known_media(db: Database, hashes: list[str]) -> set[str]:
     """Which of ``hashes`` have a media row."""
     known: set[str] = set()
     for start in range(0, len(hashes), 500):
@@ -258,7 +257,7 @@ def known_media(db: sqlite_utils.Database, hashes: list[str]) -> set[str]:
     return known
 
 
-def apply_repairs(db: sqlite_utils.Database, repairs: Repairs) -> list[str]:
+def apply_repairs(db: Database, repairs: Repairs) -> list[str]:
     """Apply every repair in one transaction; return the media hashes whose rows
     were deleted (their files go after the commit)."""
     with write(db) as conn:

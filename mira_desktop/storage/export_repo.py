@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import Message
@@ -32,6 +30,7 @@ from ..core.transfer import (
     ThreadSnapshot,
 )
 from . import media_repo, rows
+from .connection import Database
 from .database import write
 from .threads_repo import insert, thread_insert_values
 
@@ -56,7 +55,7 @@ def _marks(items: Sequence[Any]) -> str:
 
 
 def list_thread_ids(
-    db: sqlite_utils.Database, *, include_archived: bool = True, include_trashed: bool = False
+    db: Database, *, include_archived: bool = True, include_trashed: bool = False
 ) -> list[str]:
     """Ids of the threads ``export --all`` takes, most recently updated first."""
     where = ["1 = 1"]
@@ -68,7 +67,7 @@ def list_thread_ids(
     return [row[0] for row in db.execute(sql)]
 
 
-def read_snapshots(db: sqlite_utils.Database, thread_ids: Sequence[str]) -> list[ThreadSnapshot]:
+def read_snapshots(db: Database, thread_ids: Sequence[str]) -> list[ThreadSnapshot]:
     """Whole threads in the order asked; NotFoundError names a missing id."""
     ids = list(dict.fromkeys(thread_ids))
     found: dict[str, ThreadSnapshot] = {}
@@ -80,7 +79,7 @@ def read_snapshots(db: sqlite_utils.Database, thread_ids: Sequence[str]) -> list
     return [found[i] for i in ids]
 
 
-def _read_chunk(db: sqlite_utils.Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
+def _read_chunk(db: Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
     marks = _marks(ids)
     thread_rows = list(
         db.query(
@@ -118,9 +117,7 @@ def _read_chunk(db: sqlite_utils.Database, ids: Sequence[str]) -> list[ThreadSna
     ]
 
 
-def _attachments(
-    db: sqlite_utils.Database, thread_ids: Sequence[str]
-) -> dict[str, list[AttachmentRecord]]:
+def _attachments(db: Database, thread_ids: Sequence[str]) -> dict[str, list[AttachmentRecord]]:
     sql = (
         "SELECT p.message_id, p.kind, p.media_sha256, p.name, p.mime, p.data_json,"
         " md.size AS media_size FROM message_parts p"
@@ -239,7 +236,7 @@ def _lookup(conn: sqlite3.Connection, table: str, name: str | None) -> str | Non
 
 
 def insert_imports(
-    db: sqlite_utils.Database,
+    db: Database,
     imports: Sequence[ThreadImport],
     *,
     workspace_id: str | None = None,

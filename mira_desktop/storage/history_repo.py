@@ -13,13 +13,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError
 from ..core.history import HistoryCounts, ThreadView
 from ..core.ids import utc_now
 from ..core.models import Thread
 from . import media_repo, rows
+from .connection import Database
 from .database import write
 from .threads_repo import _THREAD_COLUMNS, get_thread
 
@@ -40,12 +39,12 @@ def _where(view: ThreadView, workspace_id: str | None) -> tuple[str, list[Any]]:
     return f"workspace_id = ? AND {where}", [workspace_id]
 
 
-def _threads(db: sqlite_utils.Database, sql: str, params: Sequence[Any]) -> list[Thread]:
+def _threads(db: Database, sql: str, params: Sequence[Any]) -> list[Thread]:
     return [rows.thread(r) for r in db.query(sql, list(params))]
 
 
 def list_threads(
-    db: sqlite_utils.Database,
+    db: Database,
     offset: int = 0,
     limit: int = 100,
     workspace_id: str | None = None,
@@ -68,9 +67,7 @@ def list_threads(
     return _threads(db, sql, [*params, limit, offset])
 
 
-def _list_active(
-    db: sqlite_utils.Database, offset: int, limit: int, workspace_id: str | None
-) -> list[Thread]:
+def _list_active(db: Database, offset: int, limit: int, workspace_id: str | None) -> list[Thread]:
     # Pins are few: read them all, then page through the rest in index order
     # (ordering by pin_order over the whole table would sort every thread).
     where, params = _where(ThreadView.ACTIVE, workspace_id)
@@ -92,7 +89,7 @@ def _list_active(
 
 
 def count_threads(
-    db: sqlite_utils.Database,
+    db: Database,
     workspace_id: str | None = None,
     view: ThreadView = ThreadView.ACTIVE,
 ) -> int:
@@ -100,7 +97,7 @@ def count_threads(
     return int(db.execute(f"SELECT COUNT(*) FROM threads WHERE {where}", params).fetchone()[0])
 
 
-def counts(db: sqlite_utils.Database, workspace_id: str | None = None) -> HistoryCounts:
+def counts(db: Database, workspace_id: str | None = None) -> HistoryCounts:
     where, params = _where(ThreadView.ACTIVE, workspace_id)
     pinned = db.execute(f"SELECT COUNT(*) FROM threads WHERE {where} AND pinned = 1", params)
     return HistoryCounts(
@@ -129,7 +126,7 @@ def _refuse_trashed(deleted_at: str | None, thread_id: str) -> None:
         )
 
 
-def pin(db: sqlite_utils.Database, thread_id: str) -> Thread:
+def pin(db: Database, thread_id: str) -> Thread:
     """Pin a thread at the end of the pins (so Ctrl+1…9 of the others stay put)."""
     with write(db) as conn:
         pinned, archived, deleted_at = _state(conn, thread_id)
@@ -144,14 +141,14 @@ def pin(db: sqlite_utils.Database, thread_id: str) -> Thread:
     return get_thread(db, thread_id)
 
 
-def unpin(db: sqlite_utils.Database, thread_id: str) -> Thread:
+def unpin(db: Database, thread_id: str) -> Thread:
     with write(db) as conn:
         _state(conn, thread_id)
         conn.execute("UPDATE threads SET pinned = 0, pin_order = NULL WHERE id = ?", (thread_id,))
     return get_thread(db, thread_id)
 
 
-def reorder_pins(db: sqlite_utils.Database, ordered_ids: Sequence[str]) -> list[Thread]:
+def reorder_pins(db: Database, ordered_ids: Sequence[str]) -> list[Thread]:
     """Put the given pinned threads first, in this order; pins not named keep
     their relative order after them. Returns the active pins in the new order."""
     wanted = list(dict.fromkeys(ordered_ids))
@@ -173,9 +170,7 @@ def reorder_pins(db: sqlite_utils.Database, ordered_ids: Sequence[str]) -> list[
     return pinned_threads(db, limit=len(order))
 
 
-def pinned_threads(
-    db: sqlite_utils.Database, limit: int = 9, workspace_id: str | None = None
-) -> list[Thread]:
+def pinned_threads(db: Database, limit: int = 9, workspace_id: str | None = None) -> list[Thread]:
     where, params = _where(ThreadView.ACTIVE, workspace_id)
     sql = (
         f"SELECT {_THREAD_COLUMNS} FROM threads WHERE {where} AND pinned = 1"
@@ -184,7 +179,7 @@ def pinned_threads(
     return _threads(db, sql, [*params, max(0, limit)])
 
 
-def set_archived(db: sqlite_utils.Database, thread_id: str, archived: bool) -> Thread:
+def set_archived(db: Database, thread_id: str, archived: bool) -> Thread:
     """Archive (which also unpins: the archive has no pins) or unarchive."""
     with write(db) as conn:
         _, _, deleted_at = _state(conn, thread_id)
@@ -199,7 +194,7 @@ def set_archived(db: sqlite_utils.Database, thread_id: str, archived: bool) -> T
     return get_thread(db, thread_id)
 
 
-def trash(db: sqlite_utils.Database, thread_ids: Sequence[str], when: str) -> int:
+def trash(db: Database, thread_ids: Sequence[str], when: str) -> int:
     """Move threads to the trash (already trashed ones keep their date)."""
     with write(db) as conn:
         for thread_id in thread_ids:
@@ -213,7 +208,7 @@ def trash(db: sqlite_utils.Database, thread_ids: Sequence[str], when: str) -> in
     return changed
 
 
-def restore(db: sqlite_utils.Database, thread_id: str) -> Thread:
+def restore(db: Database, thread_id: str) -> Thread:
     """Take a thread out of the trash, into the workspace it is in (a deleted
     workspace's threads were moved to Mira BASE when it went)."""
     with write(db) as conn:
@@ -222,7 +217,7 @@ def restore(db: sqlite_utils.Database, thread_id: str) -> Thread:
     return get_thread(db, thread_id)
 
 
-def purge(db: sqlite_utils.Database, thread_id: str, *, force: bool = False) -> None:
+def purge(db: Database, thread_id: str, *, force: bool = False) -> None:
     """Delete a trashed thread for good (``force``: even when not in the trash)."""
     with write(db) as conn:
         _, _, deleted_at = _state(conn, thread_id)
@@ -235,7 +230,7 @@ def purge(db: sqlite_utils.Database, thread_id: str, *, force: bool = False) -> 
         _delete_thread(conn, thread_id)
 
 
-def purge_trashed(db: sqlite_utils.Database, before: str | None = None) -> int:
+def purge_trashed(db: Database, before: str | None = None) -> int:
     """Delete every trashed thread (deleted before ``before`` when given), in one
     transaction. Returns how many went."""
     sql = "SELECT id FROM threads WHERE deleted_at IS NOT NULL"
@@ -272,7 +267,7 @@ def _delete_thread(conn: sqlite3.Connection, thread_id: str) -> None:
     conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
 
 
-def rename(db: sqlite_utils.Database, thread_id: str, title: str) -> Thread:
+def rename(db: Database, thread_id: str, title: str) -> Thread:
     """A title the user chose: recorded as ``manual`` so auto-titling keeps off."""
     with write(db) as conn:
         _state(conn, thread_id)
@@ -283,7 +278,7 @@ def rename(db: sqlite_utils.Database, thread_id: str, title: str) -> Thread:
     return get_thread(db, thread_id)
 
 
-def set_auto_title(db: sqlite_utils.Database, thread_id: str, title: str) -> bool:
+def set_auto_title(db: Database, thread_id: str, title: str) -> bool:
     """Set a generated title unless the user renamed the thread meanwhile."""
     with write(db) as conn:
         cursor = conn.execute(
@@ -293,7 +288,7 @@ def set_auto_title(db: sqlite_utils.Database, thread_id: str, title: str) -> boo
     return cursor.rowcount > 0
 
 
-def title_source(db: sqlite_utils.Database, thread_id: str) -> str:
+def title_source(db: Database, thread_id: str) -> str:
     row = db.execute("SELECT title_source FROM threads WHERE id = ?", [thread_id]).fetchone()
     if row is None:
         raise NotFoundError(f"No thread with id {thread_id}.")

@@ -9,14 +9,13 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.history import HistoryCounts, ThreadView
 from ..core.models import Thread, Workspace
 from ..core.search import SearchCandidate, SearchFilters
 from . import history_repo as history
 from . import search_sql as search
 from . import workspaces_repo as workspaces
+from .connection import Database
 from .worker import DatabaseWorker
 
 log = logging.getLogger(__name__)
@@ -114,7 +113,7 @@ class HistoryStore:
 
     def _search(
         self,
-        db: sqlite_utils.Database,
+        db: Database,
         terms: list[str],
         filters: SearchFilters,
         window: int,
@@ -125,7 +124,7 @@ class HistoryStore:
             db, terms, filters, window=window, scan_rows=scan_rows, floor=floor
         )
 
-    def _since_floor(self, db: sqlite_utils.Database, since: str) -> int:
+    def _since_floor(self, db: Database, since: str) -> int:
         """``search_sql.since_floor``, remembered until the database changes (a
         dialog searching as the user types computes it once). Runs on the
         database thread, like every use of ``_floors``."""

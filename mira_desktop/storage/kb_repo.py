@@ -15,8 +15,6 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.knowledge import (
@@ -27,6 +25,7 @@ from ..core.knowledge import (
     KnowledgeBaseStats,
     StoredChunks,
 )
+from .connection import Database
 from .database import write
 from .rows import dumps, loads
 
@@ -72,7 +71,7 @@ def _bump(conn: sqlite3.Connection, kb_id: str) -> None:
 # -- knowledge bases
 
 
-def _name_taken(db: sqlite_utils.Database, name: str, except_id: str | None = None) -> bool:
+def _name_taken(db: Database, name: str, except_id: str | None = None) -> bool:
     row = db.execute(
         "SELECT id FROM knowledge_bases WHERE name = ? COLLATE NOCASE AND id IS NOT ?",
         [name, except_id],
@@ -86,7 +85,7 @@ def _taken_error(name: str) -> ConfigError:
     )
 
 
-def create_kb(db: sqlite_utils.Database, name: str, settings: dict[str, Any]) -> KnowledgeBase:
+def create_kb(db: Database, name: str, settings: dict[str, Any]) -> KnowledgeBase:
     if _name_taken(db, name):
         raise _taken_error(name)
     kb_id, now = new_id(), utc_now()
@@ -99,7 +98,7 @@ def create_kb(db: sqlite_utils.Database, name: str, settings: dict[str, Any]) ->
     return get_kb(db, kb_id)
 
 
-def get_kb(db: sqlite_utils.Database, kb_id: str) -> KnowledgeBase:
+def get_kb(db: Database, kb_id: str) -> KnowledgeBase:
     row = next(db.query(f"SELECT {_KB_COLUMNS} FROM knowledge_bases WHERE id = ?", [kb_id]), None)
     if row is None:
         raise NotFoundError(
@@ -109,7 +108,7 @@ def get_kb(db: sqlite_utils.Database, kb_id: str) -> KnowledgeBase:
     return _kb(row)
 
 
-def find_kb(db: sqlite_utils.Database, name_or_id: str) -> KnowledgeBase | None:
+def find_kb(db: Database, name_or_id: str) -> KnowledgeBase | None:
     """By id, else by name (case-insensitive)."""
     row = next(
         db.query(
@@ -122,12 +121,12 @@ def find_kb(db: sqlite_utils.Database, name_or_id: str) -> KnowledgeBase | None:
     return _kb(row) if row else None
 
 
-def list_kbs(db: sqlite_utils.Database) -> list[KnowledgeBase]:
+def list_kbs(db: Database) -> list[KnowledgeBase]:
     sql = f"SELECT {_KB_COLUMNS} FROM knowledge_bases ORDER BY name COLLATE NOCASE"
     return [_kb(r) for r in db.query(sql)]
 
 
-def rename_kb(db: sqlite_utils.Database, kb_id: str, name: str) -> KnowledgeBase:
+def rename_kb(db: Database, kb_id: str, name: str) -> KnowledgeBase:
     get_kb(db, kb_id)
     if _name_taken(db, name, except_id=kb_id):
         raise _taken_error(name)
@@ -140,7 +139,7 @@ def rename_kb(db: sqlite_utils.Database, kb_id: str, name: str) -> KnowledgeBase
 
 
 def set_settings(
-    db: sqlite_utils.Database, kb_id: str, settings: dict[str, Any], *, clear_vectors: bool = False
+    db: Database, kb_id: str, settings: dict[str, Any], *, clear_vectors: bool = False
 ) -> KnowledgeBase:
     """Replace the settings; ``clear_vectors`` drops every stored embedding
     (the embedding model changed) in the same transaction."""
@@ -159,7 +158,7 @@ def set_settings(
     return get_kb(db, kb_id)
 
 
-def delete_kb(db: sqlite_utils.Database, kb_id: str) -> int:
+def delete_kb(db: Database, kb_id: str) -> int:
     """Delete a base, its documents and passages; threads bound to it are
     unbound by the schema (``ON DELETE SET NULL``) and keep their messages.
     Returns the number of threads unbound."""
@@ -170,7 +169,7 @@ def delete_kb(db: sqlite_utils.Database, kb_id: str) -> int:
     return int(bound[0])
 
 
-def bind_thread(db: sqlite_utils.Database, thread_id: str, kb_id: str | None) -> None:
+def bind_thread(db: Database, thread_id: str, kb_id: str | None) -> None:
     if kb_id is not None:
         get_kb(db, kb_id)
     with write(db) as conn:
@@ -182,14 +181,14 @@ def bind_thread(db: sqlite_utils.Database, thread_id: str, kb_id: str | None) ->
             raise NotFoundError(f"No thread with id {thread_id}.")
 
 
-def index_version(db: sqlite_utils.Database, kb_id: str) -> int:
+def index_version(db: Database, kb_id: str) -> int:
     row = db.execute("SELECT index_version FROM knowledge_bases WHERE id = ?", [kb_id]).fetchone()
     if row is None:
         raise NotFoundError(f"No knowledge base with id {kb_id}.")
     return int(row[0])
 
 
-def kb_stats(db: sqlite_utils.Database, kb_id: str | None = None) -> list[KnowledgeBaseStats]:
+def kb_stats(db: Database, kb_id: str | None = None) -> list[KnowledgeBaseStats]:
     """Counts and sizes of one base (or all). The full-text share is the base's
     fraction of all passage text times the stored size of the FTS tables."""
     bases = [get_kb(db, kb_id)] if kb_id else list_kbs(db)
@@ -233,12 +232,12 @@ _DOCUMENT_SELECT = (
 )
 
 
-def list_documents(db: sqlite_utils.Database, kb_id: str) -> list[KbDocument]:
+def list_documents(db: Database, kb_id: str) -> list[KbDocument]:
     sql = f"{_DOCUMENT_SELECT} WHERE d.kb_id = ? ORDER BY d.path"
     return [_document(r) for r in db.query(sql, [kb_id])]
 
 
-def get_document(db: sqlite_utils.Database, document_id: str) -> KbDocument:
+def get_document(db: Database, document_id: str) -> KbDocument:
     row = next(db.query(f"{_DOCUMENT_SELECT} WHERE d.id = ?", [document_id]), None)
     if row is None:
         raise NotFoundError(f"No document with id {document_id}.")
@@ -246,7 +245,7 @@ def get_document(db: sqlite_utils.Database, document_id: str) -> KbDocument:
 
 
 def write_document(
-    db: sqlite_utils.Database, kb_id: str, doc: DocumentInput, chunks: Sequence[ChunkInput]
+    db: Database, kb_id: str, doc: DocumentInput, chunks: Sequence[ChunkInput]
 ) -> StoredChunks:
     """Insert or replace the document at ``doc.path`` with its passages, in one
     transaction: either all of it is indexed or none of it."""
@@ -330,7 +329,7 @@ def _release(conn: sqlite3.Connection, document_id: str) -> None:
     conn.execute("DELETE FROM kb_chunks WHERE document_id = ?", (document_id,))
 
 
-def touch_document(db: sqlite_utils.Database, document_id: str, size: int, mtime: float) -> None:
+def touch_document(db: Database, document_id: str, size: int, mtime: float) -> None:
     """Record a file's new size and time when its content did not change."""
     with write(db) as conn:
         conn.execute(
@@ -340,7 +339,7 @@ def touch_document(db: sqlite_utils.Database, document_id: str, size: int, mtime
         )
 
 
-def mark_failed(db: sqlite_utils.Database, document_id: str, error: str) -> None:
+def mark_failed(db: Database, document_id: str, error: str) -> None:
     """A file that can no longer be read keeps its passages, flagged."""
     with write(db) as conn:
         conn.execute(
@@ -349,7 +348,7 @@ def mark_failed(db: sqlite_utils.Database, document_id: str, error: str) -> None
         )
 
 
-def remove_document(db: sqlite_utils.Database, document_id: str) -> KbDocument:
+def remove_document(db: Database, document_id: str) -> KbDocument:
     document = get_document(db, document_id)
     with write(db) as conn:
         _release(conn, document_id)

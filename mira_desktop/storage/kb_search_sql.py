@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import sqlite_utils
-
 from ..core.knowledge import ChunkRecord, TermStats
+from .connection import Database
 from .database import write
 from .rows import loads
 
@@ -43,7 +42,7 @@ def fts_string(term: str) -> str:
 
 
 def term_stats(
-    db: sqlite_utils.Database, long_terms: Sequence[str], short_terms: Sequence[str]
+    db: Database, long_terms: Sequence[str], short_terms: Sequence[str]
 ) -> TermStats:
     """What the index knows of a query's terms (read from the vocabulary, no
     doclist is touched): the passage count, each long term's document count
@@ -55,12 +54,12 @@ def term_stats(
     return TermStats(int(total), frequency, expansions)
 
 
-def _doc_count(db: sqlite_utils.Database, trigram: str) -> int:
+def _doc_count(db: Database, trigram: str) -> int:
     row = db.execute("SELECT doc FROM kb_chunks_fts_vocab WHERE term = ?", [trigram]).fetchone()
     return int(row[0]) if row else 0
 
 
-def _rarest_trigram(db: sqlite_utils.Database, term: str) -> int:
+def _rarest_trigram(db: Database, term: str) -> int:
     """The smallest document count of (up to three of) the term's trigrams:
     an upper bound of the term's own. Each look-up reads that trigram's
     doclist, so only the first, middle and last are read."""
@@ -73,7 +72,7 @@ def _rarest_trigram(db: sqlite_utils.Database, term: str) -> int:
 EXPANSIONS_PER_TERM = 32
 
 
-def _expansions(db: sqlite_utils.Database, term: str) -> list[tuple[str, int]]:
+def _expansions(db: Database, term: str) -> list[tuple[str, int]]:
     """The indexed trigrams that start with ``term`` (see the module docstring)."""
     rows = db.execute(
         "SELECT term, doc FROM kb_chunks_fts_vocab WHERE term >= ? AND term < ?",
@@ -86,7 +85,7 @@ def _expansions(db: sqlite_utils.Database, term: str) -> list[tuple[str, int]]:
 
 
 def ranked_matches(
-    db: sqlite_utils.Database, kb_id: str, phrases: Sequence[str], limit: int
+    db: Database, kb_id: str, phrases: Sequence[str], limit: int
 ) -> list[tuple[int, str]]:
     """``(seq, text)`` of the passages of ``kb_id`` matching any phrase, best
     bm25 first. Every matching passage is scored: callers keep common phrases
@@ -103,7 +102,7 @@ def ranked_matches(
 
 
 def recent_matches(
-    db: sqlite_utils.Database, kb_id: str, phrases: Sequence[str], limit: int
+    db: Database, kb_id: str, phrases: Sequence[str], limit: int
 ) -> list[tuple[int, str]]:
     """``(seq, text)`` of the newest ``limit`` passages of ``kb_id`` matching
     any phrase, in index order: a bounded window (SQLite stops after ``limit``
@@ -120,7 +119,7 @@ def recent_matches(
 
 
 def scan_terms(
-    db: sqlite_utils.Database, kb_id: str, terms: Sequence[str], limit: int
+    db: Database, kb_id: str, terms: Sequence[str], limit: int
 ) -> list[tuple[int, str]]:
     """``(seq, text)`` of up to ``limit`` passages of ``kb_id`` containing any
     of ``terms`` (lower-case; those with letters are compared with the
@@ -136,7 +135,7 @@ def scan_terms(
     return [(int(s), str(t)) for s, t in db.execute(sql, [kb_id, *terms, limit]).fetchall()]
 
 
-def chunk_records(db: sqlite_utils.Database, seqs: Sequence[int]) -> dict[int, ChunkRecord]:
+def chunk_records(db: Database, seqs: Sequence[int]) -> dict[int, ChunkRecord]:
     """The passages with these seqs, with their documents."""
     records: dict[int, ChunkRecord] = {}
     for start in range(0, len(seqs), _PARAM_BATCH):
@@ -160,7 +159,7 @@ def chunk_records(db: sqlite_utils.Database, seqs: Sequence[int]) -> dict[int, C
     return records
 
 
-def chunk_count(db: sqlite_utils.Database, kb_id: str) -> int:
+def chunk_count(db: Database, kb_id: str) -> int:
     row = db.execute("SELECT COUNT(*) FROM kb_chunks WHERE kb_id = ?", [kb_id]).fetchone()
     return int(row[0])
 
@@ -168,7 +167,7 @@ def chunk_count(db: sqlite_utils.Database, kb_id: str) -> int:
 # -- vectors
 
 
-def signatures(db: sqlite_utils.Database, kb_id: str) -> tuple[int, list[int], list[bytes]]:
+def signatures(db: Database, kb_id: str) -> tuple[int, list[int], list[bytes]]:
     """``(index_version, seqs, signatures)`` of the embedded passages of a base,
     read together so the version matches the rows."""
     version = db.execute(
@@ -182,7 +181,7 @@ def signatures(db: sqlite_utils.Database, kb_id: str) -> tuple[int, list[int], l
     return int(version[0] if version else 0), [int(r[0]) for r in rows], [r[1] for r in rows]
 
 
-def embeddings(db: sqlite_utils.Database, seqs: Sequence[int]) -> dict[int, bytes]:
+def embeddings(db: Database, seqs: Sequence[int]) -> dict[int, bytes]:
     found: dict[int, bytes] = {}
     for start in range(0, len(seqs), _PARAM_BATCH):
         batch = list(seqs[start : start + _PARAM_BATCH])
@@ -195,7 +194,7 @@ def embeddings(db: sqlite_utils.Database, seqs: Sequence[int]) -> dict[int, byte
 
 
 def stored_vectors(
-    db: sqlite_utils.Database, kb_id: str, hashes: Sequence[str]
+    db: Database, kb_id: str, hashes: Sequence[str]
 ) -> dict[str, tuple[bytes, bytes]]:
     """Embeddings already stored for passages with these text hashes (so
     re-indexing a file does not embed unchanged text again)."""
@@ -212,7 +211,7 @@ def stored_vectors(
     return found
 
 
-def pending_embeddings(db: sqlite_utils.Database, kb_id: str, limit: int) -> list[tuple[int, str]]:
+def pending_embeddings(db: Database, kb_id: str, limit: int) -> list[tuple[int, str]]:
     """``(seq, text)`` of passages without an embedding yet, oldest first."""
     sql = (
         "SELECT seq, text FROM kb_chunks WHERE kb_id = ? AND embedding IS NULL ORDER BY seq LIMIT ?"
@@ -221,7 +220,7 @@ def pending_embeddings(db: sqlite_utils.Database, kb_id: str, limit: int) -> lis
 
 
 def set_embeddings(
-    db: sqlite_utils.Database, kb_id: str, rows: Sequence[tuple[int, bytes, bytes]]
+    db: Database, kb_id: str, rows: Sequence[tuple[int, bytes, bytes]]
 ) -> None:
     """Store ``(seq, embedding, signature)`` rows in one transaction."""
     with write(db) as conn:

@@ -17,10 +17,9 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
-import sqlite_utils
-
 from ..core.errors import NotFoundError
 from ..core.ids import format_time, new_id, utc_now
+from .connection import Database
 from .database import write
 from .media_files import MediaFiles, StagedFile
 
@@ -70,7 +69,7 @@ def release(conn: sqlite3.Connection, sha256: str, count: int = 1, now: str | No
     return int(row[0])
 
 
-def ref_count(db: sqlite_utils.Database, sha256: str) -> int | None:
+def ref_count(db: Database, sha256: str) -> int | None:
     row = db.execute("SELECT ref_count FROM media WHERE sha256 = ?", [sha256]).fetchone()
     return None if row is None else int(row[0])
 
@@ -120,7 +119,7 @@ def expire_pending(conn: sqlite3.Connection, before: str, now: str) -> list[str]
 
 
 def store_staged(
-    db: sqlite_utils.Database,
+    db: Database,
     files: MediaFiles,
     staged: StagedFile,
     mime: str,
@@ -155,7 +154,7 @@ _UNREFERENCED = """
 
 
 def collect_garbage(
-    db: sqlite_utils.Database,
+    db: Database,
     files: MediaFiles,
     *,
     now: float,

@@ -15,10 +15,9 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import sqlite_utils
-
 from ..core.attachments import Attachment
 from . import attachments_repo, media_repo
+from .connection import Database
 from .database import write
 from .media_files import MediaFiles
 from .worker import DatabaseWorker
@@ -122,7 +121,7 @@ class MediaStore:
     async def _transaction(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(conn, *args)`` in one write transaction on the database thread."""
 
-        def run(db: sqlite_utils.Database) -> T:
+        def run(db: Database) -> T:
             with write(db) as conn:
                 return fn(conn, *args)
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import NotFoundError
 from ..core.ids import utc_now
 from ..core.models import Message, Thread, Usage
 from . import rows
+from .connection import Database
 from .database import write
 from .threads_repo import insert, thread_insert_values
 
@@ -25,7 +24,7 @@ _SIBLINGS = """
 """
 
 
-def get_message(db: sqlite_utils.Database, message_id: str) -> Message:
+def get_message(db: Database, message_id: str) -> Message:
     row = next(
         db.query(f"SELECT m.*, {_SIBLINGS} FROM messages m WHERE m.id = ?", [message_id]), None
     )
@@ -34,7 +33,7 @@ def get_message(db: sqlite_utils.Database, message_id: str) -> Message:
     return rows.message(row)
 
 
-def branch(db: sqlite_utils.Database, leaf_id: str) -> list[Message]:
+def branch(db: Database, leaf_id: str) -> list[Message]:
     """Messages from the root down to ``leaf_id`` (inclusive), oldest first."""
     sql = f"""
         WITH RECURSIVE chain(id, parent_id, depth) AS (
@@ -50,7 +49,7 @@ def branch(db: sqlite_utils.Database, leaf_id: str) -> list[Message]:
     return [rows.message(r) for r in db.query(sql, [leaf_id])]
 
 
-def active_branch(db: sqlite_utils.Database, thread_id: str) -> list[Message]:
+def active_branch(db: Database, thread_id: str) -> list[Message]:
     row = db.execute("SELECT active_leaf_id FROM threads WHERE id = ?", [thread_id]).fetchone()
     if row is None:
         raise NotFoundError(f"No thread with id {thread_id}.")
@@ -60,7 +59,7 @@ def active_branch(db: sqlite_utils.Database, thread_id: str) -> list[Message]:
 
 
 def commit_draft(
-    db: sqlite_utils.Database,
+    db: Database,
     thread: Thread,
     user_message: Message,
     assistant_message: Message,
@@ -78,7 +77,7 @@ def commit_draft(
 
 
 def add_message(
-    db: sqlite_utils.Database,
+    db: Database,
     message: Message,
     *,
     owner: str | None = None,
@@ -97,7 +96,7 @@ def add_message(
 
 
 def update_stream(
-    db: sqlite_utils.Database,
+    db: Database,
     message_id: str,
     *,
     text: str,
@@ -139,7 +138,7 @@ def update_stream(
         )
 
 
-def recover_streaming(db: sqlite_utils.Database, owner_alive: Callable[[str | None], bool]) -> int:
+def recover_streaming(db: Database, owner_alive: Callable[[str | None], bool]) -> int:
     """Turn ``streaming`` rows whose owning process is gone into ``stopped``.
 
     Rows owned by a live process (another Mira window or CLI run) are left alone."""

@@ -6,21 +6,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import ModelInfo, ProviderConfig
 from . import rows
+from .connection import Database
 from .database import write
 from .threads_repo import insert
 
 
-def list_providers(db: sqlite_utils.Database) -> list[ProviderConfig]:
+def list_providers(db: Database) -> list[ProviderConfig]:
     return [rows.provider(r) for r in db.query("SELECT * FROM providers ORDER BY name")]
 
 
-def get_provider(db: sqlite_utils.Database, name: str) -> ProviderConfig:
+def get_provider(db: Database, name: str) -> ProviderConfig:
     row = next(db.query("SELECT * FROM providers WHERE name = ?", [name]), None)
     if row is None:
         raise NotFoundError(
@@ -29,13 +28,13 @@ def get_provider(db: sqlite_utils.Database, name: str) -> ProviderConfig:
     return rows.provider(row)
 
 
-def get_provider_by_id(db: sqlite_utils.Database, provider_id: str) -> ProviderConfig | None:
+def get_provider_by_id(db: Database, provider_id: str) -> ProviderConfig | None:
     row = next(db.query("SELECT * FROM providers WHERE id = ?", [provider_id]), None)
     return rows.provider(row) if row else None
 
 
 def add_provider(
-    db: sqlite_utils.Database, name: str, kind: str, base_url: str, has_key: bool
+    db: Database, name: str, kind: str, base_url: str, has_key: bool
 ) -> ProviderConfig:
     now = utc_now()
     with write(db) as conn:
@@ -57,7 +56,7 @@ def add_provider(
     return get_provider(db, name)
 
 
-def update_provider(db: sqlite_utils.Database, name: str, **fields: Any) -> ProviderConfig:
+def update_provider(db: Database, name: str, **fields: Any) -> ProviderConfig:
     allowed = {"name", "kind", "base_url", "has_key"}
     values = {k: (int(v) if isinstance(v, bool) else v) for k, v in fields.items() if k in allowed}
     values["updated_at"] = utc_now()
@@ -74,7 +73,7 @@ def update_provider(db: sqlite_utils.Database, name: str, **fields: Any) -> Prov
     return get_provider(db, str(values.get("name", name)))
 
 
-def remove_provider(db: sqlite_utils.Database, name: str) -> None:
+def remove_provider(db: Database, name: str) -> None:
     with write(db) as conn:
         cursor = conn.execute("DELETE FROM providers WHERE name = ?", [name])
         if cursor.rowcount == 0:
@@ -86,7 +85,7 @@ _MODEL_SELECT = (
 )
 
 
-def list_models(db: sqlite_utils.Database, provider_name: str | None = None) -> list[ModelInfo]:
+def list_models(db: Database, provider_name: str | None = None) -> list[ModelInfo]:
     if provider_name is None:
         sql = f"{_MODEL_SELECT} WHERE m.listed = 1 ORDER BY p.name, m.name"
         return [rows.model(r) for r in db.query(sql)]
@@ -94,13 +93,13 @@ def list_models(db: sqlite_utils.Database, provider_name: str | None = None) -> 
     return [rows.model(r) for r in db.query(sql, [provider_name])]
 
 
-def get_model(db: sqlite_utils.Database, provider_name: str, model: str) -> ModelInfo | None:
+def get_model(db: Database, provider_name: str, model: str) -> ModelInfo | None:
     sql = f"{_MODEL_SELECT} WHERE p.name = ? AND m.name = ?"
     row = next(db.query(sql, [provider_name, model]), None)
     return rows.model(row) if row else None
 
 
-def save_listed_models(db: sqlite_utils.Database, provider_name: str, names: list[str]) -> None:
+def save_listed_models(db: Database, provider_name: str, names: list[str]) -> None:
     """Record the models a server lists now; keep per-model settings of known ones."""
     provider = get_provider(db, provider_name)
     now = utc_now()
@@ -115,7 +114,7 @@ def save_listed_models(db: sqlite_utils.Database, provider_name: str, names: lis
 
 
 def update_model_settings(
-    db: sqlite_utils.Database, provider_name: str, model: str, settings: dict[str, Any]
+    db: Database, provider_name: str, model: str, settings: dict[str, Any]
 ) -> ModelInfo:
     provider = get_provider(db, provider_name)
     now = utc_now()
@@ -143,12 +142,12 @@ def update_model_settings(
     return found
 
 
-def get_setting(db: sqlite_utils.Database, key: str) -> Any:
+def get_setting(db: Database, key: str) -> Any:
     row = db.execute("SELECT value_json FROM settings WHERE key = ?", [key]).fetchone()
     return json.loads(row[0]) if row else None
 
 
-def set_setting(db: sqlite_utils.Database, key: str, value: Any) -> None:
+def set_setting(db: Database, key: str, value: Any) -> None:
     with write(db) as conn:
         conn.execute(
             "INSERT INTO settings(key, value_json, updated_at) VALUES (?, ?, ?)"

@@ -7,12 +7,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import Role
 from . import rows
+from .connection import Database
 from .database import write
 from .threads_repo import insert
 
@@ -33,18 +32,18 @@ ROLE_FIELDS = (
 )
 
 
-def list_roles(db: sqlite_utils.Database) -> list[Role]:
+def list_roles(db: Database) -> list[Role]:
     return [rows.role(r) for r in db.query("SELECT * FROM roles ORDER BY name COLLATE NOCASE")]
 
 
-def get_role(db: sqlite_utils.Database, role_id: str) -> Role:
+def get_role(db: Database, role_id: str) -> Role:
     row = next(db.query("SELECT * FROM roles WHERE id = ?", [role_id]), None)
     if row is None:
         raise NotFoundError(f"No role with id {role_id}.")
     return rows.role(row)
 
 
-def find_role_by_name(db: sqlite_utils.Database, name: str) -> Role | None:
+def find_role_by_name(db: Database, name: str) -> Role | None:
     """Exact name first, then the one role whose name matches ignoring case."""
     row = next(db.query("SELECT * FROM roles WHERE name = ?", [name]), None)
     if row is None:
@@ -53,7 +52,7 @@ def find_role_by_name(db: sqlite_utils.Database, name: str) -> Role | None:
     return rows.role(row) if row else None
 
 
-def create_role(db: sqlite_utils.Database, role: Role) -> Role:
+def create_role(db: Database, role: Role) -> Role:
     now = utc_now()
     values = {field: getattr(role, field) for field in ROLE_FIELDS}
     role_id = role.id or new_id()
@@ -63,7 +62,7 @@ def create_role(db: sqlite_utils.Database, role: Role) -> Role:
     return get_role(db, role_id)
 
 
-def update_role(db: sqlite_utils.Database, role_id: str, **fields: Any) -> Role:
+def update_role(db: Database, role_id: str, **fields: Any) -> Role:
     unknown = set(fields) - set(ROLE_FIELDS)
     if unknown:
         raise ValueError(f"unknown role fields: {sorted(unknown)}")
@@ -82,7 +81,7 @@ def update_role(db: sqlite_utils.Database, role_id: str, **fields: Any) -> Role:
     return get_role(db, role_id)
 
 
-def delete_role(db: sqlite_utils.Database, role_id: str) -> int:
+def delete_role(db: Database, role_id: str) -> int:
     """Delete a role; returns how many threads used it (they keep their history)."""
     with write(db) as conn:
         used = conn.execute("SELECT COUNT(*) FROM threads WHERE role_id = ?", [role_id]).fetchone()

@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.search import SearchCandidate, SearchFilters
+from .connection import Database
 
 MIN_MATCH_CHARS = 3
 
@@ -67,23 +66,14 @@ def _thread_conditions(filters: SearchFilters) -> tuple[list[str], list[Any]]:
     return conditions, params
 
 
-def _candidates(
-    db: sqlite_utils.Database, sql: str, params: Sequence[Any]
-) -> list[SearchCandidate]:
-    return [
-        SearchCandidate(
-            thread_id=r["thread_id"],
-            thread_title=r["thread_title"],
-            workspace_id=r["workspace_id"],
-            message_id=r["message_id"],
-            text=r["text"],
-            created_at=r["created_at"],
-        )
-        for r in db.query(sql, list(params))
-    ]
+def _candidates(db: Database, sql: str, params: Sequence[Any]) -> list[SearchCandidate]:
+    """The rows as candidates. Plain tuples straight into the named tuple: the
+    column dicts of ``db.query`` cost a quarter of the query itself (1–2 ms for
+    400 rows); the ``SELECT`` lists name the columns in the fields' order."""
+    return list(map(SearchCandidate._make, db.execute(sql, list(params))))
 
 
-def since_floor(db: sqlite_utils.Database, since: str) -> int:
+def since_floor(db: Database, since: str) -> int:
     """A lower bound of the ``seq`` of every message created at or after
     ``since``. It stays a valid bound while the database lives (new messages
     get higher seqs; deletions only raise the true minimum), so callers may
@@ -98,7 +88,7 @@ def since_floor(db: sqlite_utils.Database, since: str) -> int:
     return int(top or 0) + 1
 
 
-def _newest_floor(db: sqlite_utils.Database, table: str, scan_rows: int) -> int:
+def _newest_floor(db: Database, table: str, scan_rows: int) -> int:
     row = db.execute(f"SELECT MAX(seq) FROM {table}").fetchone()
     return int(row[0] or 0) - max(0, scan_rows) + 1
 
@@ -110,7 +100,7 @@ _MESSAGE_COLUMNS = (
 
 
 def message_candidates(
-    db: sqlite_utils.Database,
+    db: Database,
     terms: Sequence[str],
     filters: SearchFilters,
     *,
@@ -150,7 +140,7 @@ def message_candidates(
 
 
 def title_candidates(
-    db: sqlite_utils.Database,
+    db: Database,
     terms: Sequence[str],
     filters: SearchFilters,
     *,
@@ -186,7 +176,7 @@ def title_candidates(
 
 
 def candidates(
-    db: sqlite_utils.Database,
+    db: Database,
     terms: Sequence[str],
     filters: SearchFilters,
     *,
@@ -194,8 +184,14 @@ def candidates(
     scan_rows: int = 50_000,
     floor: int = 0,
 ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
-    """Title candidates and message candidates of one search."""
-    return (
-        title_candidates(db, terms, filters, window=window, scan_rows=scan_rows),
-        message_candidates(db, terms, filters, window=window, scan_rows=scan_rows, floor=floor),
+    """Title candidates and message candidates of one search. When the titles
+    fill the window no message is read: every title hit ranks above every
+    message hit, and a search shows at most ``window`` hits (the service asks
+    for twice its limit), so those messages could never be shown."""
+    titles = title_candidates(db, terms, filters, window=window, scan_rows=scan_rows)
+    if len(titles) >= window:
+        return titles, []
+    messages = message_candidates(
+        db, terms, filters, window=window, scan_rows=scan_rows, floor=floor
     )
+    return titles, messages

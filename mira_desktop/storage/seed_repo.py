@@ -14,8 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
+from .connection import Database
 from .database import write
 from .worker import DatabaseWorker
 
@@ -50,7 +49,7 @@ _THREADS_SQL = _insert_sql("threads", THREAD_COLUMNS)
 _MESSAGES_SQL = _insert_sql("messages", MESSAGE_COLUMNS)
 
 
-def insert_batch(db: sqlite_utils.Database, threads: Sequence[Row], messages: Sequence[Row]) -> int:
+def insert_batch(db: Database, threads: Sequence[Row], messages: Sequence[Row]) -> int:
     """Insert threads and their messages in one write transaction; returns the
     number of messages written."""
     with write(db) as conn:
@@ -59,18 +58,18 @@ def insert_batch(db: sqlite_utils.Database, threads: Sequence[Row], messages: Se
     return len(messages)
 
 
-def default_workspace_id(db: sqlite_utils.Database) -> str:
+def default_workspace_id(db: Database) -> str:
     return str(db.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()[0])
 
 
-def counts(db: sqlite_utils.Database) -> tuple[int, int]:
+def counts(db: Database) -> tuple[int, int]:
     """(threads, messages) in the file, trash included."""
     threads = db.execute("SELECT COUNT(*) FROM threads").fetchone()[0]
     messages = db.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
     return int(threads), int(messages)
 
 
-def checkpoint(db: sqlite_utils.Database) -> None:
+def checkpoint(db: Database) -> None:
     """Fold the WAL into the main file after a big load (smaller, faster opens)."""
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 

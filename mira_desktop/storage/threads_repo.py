@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import NotFoundError
 from ..core.ids import utc_now
 from ..core.models import Thread, Workspace
 from . import rows
+from .connection import Database
 from .database import write
 
 _THREAD_COLUMNS = (
@@ -44,14 +43,14 @@ _THREAD_FIELDS = {
 }
 
 
-def default_workspace(db: sqlite_utils.Database) -> Workspace:
+def default_workspace(db: Database) -> Workspace:
     row = next(db.query("SELECT * FROM workspaces WHERE is_default = 1"), None)
     if row is None:
         raise NotFoundError("The default workspace is missing.")
     return rows.workspace(row)
 
 
-def list_workspaces(db: sqlite_utils.Database) -> list[Workspace]:
+def list_workspaces(db: Database) -> list[Workspace]:
     return [
         rows.workspace(r)
         for r in db.query("SELECT * FROM workspaces ORDER BY is_default DESC, sort_order, name")
@@ -89,34 +88,34 @@ def insert(conn: Any, table: str, values: dict[str, Any]) -> None:
     conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(values.values()))
 
 
-def create_thread(db: sqlite_utils.Database, thread: Thread) -> Thread:
+def create_thread(db: Database, thread: Thread) -> Thread:
     with write(db) as conn:
         insert(conn, "threads", thread_insert_values(thread))
     return get_thread(db, thread.id)
 
 
-def get_thread(db: sqlite_utils.Database, thread_id: str) -> Thread:
+def get_thread(db: Database, thread_id: str) -> Thread:
     row = next(db.query(f"SELECT {_THREAD_COLUMNS} FROM threads WHERE id = ?", [thread_id]), None)
     if row is None:
         raise NotFoundError(f"No thread with id {thread_id}.")
     return rows.thread(row)
 
 
-def find_thread(db: sqlite_utils.Database, thread_id: str) -> Thread | None:
+def find_thread(db: Database, thread_id: str) -> Thread | None:
     try:
         return get_thread(db, thread_id)
     except NotFoundError:
         return None
 
 
-def count_threads(db: sqlite_utils.Database) -> int:
+def count_threads(db: Database) -> int:
     row = db.execute(
         "SELECT COUNT(*) FROM threads WHERE deleted_at IS NULL AND archived = 0"
     ).fetchone()
     return int(row[0])
 
 
-def list_threads(db: sqlite_utils.Database, offset: int = 0, limit: int = 100) -> list[Thread]:
+def list_threads(db: Database, offset: int = 0, limit: int = 100) -> list[Thread]:
     """Visible threads: pinned first (by pin order), then most recently updated."""
     sql = (
         f"SELECT {_THREAD_COLUMNS} FROM threads WHERE deleted_at IS NULL AND archived = 0"
@@ -126,7 +125,7 @@ def list_threads(db: sqlite_utils.Database, offset: int = 0, limit: int = 100) -
     return [rows.thread(r) for r in db.query(sql, [limit, offset])]
 
 
-def update_thread(db: sqlite_utils.Database, thread_id: str, **fields: Any) -> Thread:
+def update_thread(db: Database, thread_id: str, **fields: Any) -> Thread:
     unknown = set(fields) - _THREAD_FIELDS
     if unknown:
         raise ValueError(f"unknown thread fields: {sorted(unknown)}")

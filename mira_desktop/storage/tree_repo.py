@@ -18,12 +18,11 @@ import sqlite3
 from collections.abc import Iterable
 from datetime import timedelta
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError, StorageError
 from ..core.ids import format_time, parse_time, utc_now
 from ..core.models import Message
 from . import messages_repo
+from .connection import Database
 from .database import write
 
 log = logging.getLogger(__name__)
@@ -87,24 +86,24 @@ def latest_leaf(conn: sqlite3.Connection, message_id: str) -> str:
         seen.add(current)
 
 
-def _messages(db: sqlite_utils.Database, ids: Iterable[str]) -> list[Message]:
+def _messages(db: Database, ids: Iterable[str]) -> list[Message]:
     return [messages_repo.get_message(db, message_id) for message_id in ids]
 
 
-def live_path(db: sqlite_utils.Database, thread_id: str, message_id: str) -> list[Message]:
+def live_path(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """Root→``message_id`` of a live message (the history an edit or a
     regeneration of it starts from)."""
     _require_live(db.conn, thread_id, message_id)
     return messages_repo.branch(db, message_id)
 
 
-def branch_through(db: sqlite_utils.Database, thread_id: str, message_id: str) -> list[Message]:
+def branch_through(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """The branch through a message: root → message → its latest descendants."""
     _require_live(db.conn, thread_id, message_id)
     return messages_repo.branch(db, latest_leaf(db.conn, message_id))
 
 
-def siblings(db: sqlite_utils.Database, thread_id: str, message_id: str) -> list[Message]:
+def siblings(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """The live versions of a message (itself included), in creation order."""
     _require_live(db.conn, thread_id, message_id)
     parent = db.execute("SELECT parent_id FROM messages WHERE id = ?", [message_id]).fetchone()[0]
@@ -119,7 +118,7 @@ def siblings(db: sqlite_utils.Database, thread_id: str, message_id: str) -> list
     return _messages(db, ids)
 
 
-def switch_branch(db: sqlite_utils.Database, thread_id: str, message_id: str) -> str:
+def switch_branch(db: Database, thread_id: str, message_id: str) -> str:
     """Make the branch through ``message_id`` the thread's active branch; return
     its leaf. ``updated_at`` is left alone: looking at another version is not a
     change of the conversation (the sidebar order stays)."""
@@ -148,7 +147,7 @@ def _unique_stamp(conn: sqlite3.Connection, thread_id: str) -> str:
     return now
 
 
-def undo_turn(db: sqlite_utils.Database, thread_id: str) -> tuple[list[str], str | None]:
+def undo_turn(db: Database, thread_id: str) -> tuple[list[str], str | None]:
     """Trash the last turn of the active branch: its user message and everything
     after it on the branch. Returns (trashed ids, new active leaf)."""
     with write(db) as conn:
@@ -197,7 +196,7 @@ def _turn_stamp(conn: sqlite3.Connection, thread_id: str, message_id: str | None
 
 
 def restore_turn(
-    db: sqlite_utils.Database, thread_id: str, message_id: str | None = None
+    db: Database, thread_id: str, message_id: str | None = None
 ) -> tuple[list[str], str]:
     """Bring back an undone turn (the one holding ``message_id``, or the latest),
     with any undone turns above it, and make its branch active. Returns

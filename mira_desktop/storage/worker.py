@@ -2,7 +2,7 @@
 repository call runs there. Async callers ``await worker.run(fn, ...)``; the Qt
 thread (where qasync runs our coroutines) therefore never waits on SQLite.
 
-``fn`` receives the ``sqlite_utils.Database`` as its first argument. Calls run in
+``fn`` receives the ``Database`` as its first argument. Calls run in
 submission order, one at a time, so repositories need no locking of their own.
 """
 
@@ -16,8 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-import sqlite_utils
-
+from .connection import Database
 from .database import open_database
 
 log = logging.getLogger(__name__)
@@ -31,7 +30,7 @@ class DatabaseWorker:
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
-        self._db: sqlite_utils.Database | None = None
+        self._db: Database | None = None
         self._thread_id: int | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mira-db")
         # Open (and migrate) on the worker thread itself, and surface errors here.

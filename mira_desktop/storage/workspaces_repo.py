@@ -10,25 +10,24 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import sqlite_utils
-
 from ..core.errors import ConfigError, NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import DEFAULT_WORKSPACE_NAME, Workspace
 from . import rows
+from .connection import Database
 from .database import write
 
 _EDITABLE = {"name", "color", "root_dir", "sort_order"}
 
 
-def get_workspace(db: sqlite_utils.Database, workspace_id: str) -> Workspace:
+def get_workspace(db: Database, workspace_id: str) -> Workspace:
     row = next(db.query("SELECT * FROM workspaces WHERE id = ?", [workspace_id]), None)
     if row is None:
         raise NotFoundError(f"No workspace with id {workspace_id}.")
     return rows.workspace(row)
 
 
-def find_workspace(db: sqlite_utils.Database, name_or_id: str) -> Workspace | None:
+def find_workspace(db: Database, name_or_id: str) -> Workspace | None:
     """By id, else by name (case-insensitive, surrounding spaces ignored)."""
     row = next(
         db.query(
@@ -51,9 +50,7 @@ def _check_name_free(conn: sqlite3.Connection, name: str, own_id: str | None = N
         )
 
 
-def create_workspace(
-    db: sqlite_utils.Database, name: str, color: str, root_dir: str | None
-) -> Workspace:
+def create_workspace(db: Database, name: str, color: str, root_dir: str | None) -> Workspace:
     workspace_id, now = new_id(), utc_now()
     with write(db) as conn:
         _check_name_free(conn, name)
@@ -66,7 +63,7 @@ def create_workspace(
     return get_workspace(db, workspace_id)
 
 
-def update_workspace(db: sqlite_utils.Database, workspace_id: str, **fields: Any) -> Workspace:
+def update_workspace(db: Database, workspace_id: str, **fields: Any) -> Workspace:
     unknown = set(fields) - _EDITABLE
     if unknown:
         raise ValueError(f"unknown workspace fields: {sorted(unknown)}")
@@ -90,14 +87,14 @@ def update_workspace(db: sqlite_utils.Database, workspace_id: str, **fields: Any
     return get_workspace(db, workspace_id)
 
 
-def workspace_thread_count(db: sqlite_utils.Database, workspace_id: str) -> int:
+def workspace_thread_count(db: Database, workspace_id: str) -> int:
     """Every thread the workspace holds: active, archived and already trashed."""
     get_workspace(db, workspace_id)
     row = db.execute("SELECT COUNT(*) FROM threads WHERE workspace_id = ?", [workspace_id])
     return int(row.fetchone()[0])
 
 
-def delete_workspace(db: sqlite_utils.Database, workspace_id: str, when: str) -> int:
+def delete_workspace(db: Database, workspace_id: str, when: str) -> int:
     """Move the workspace's threads into Mira BASE's trash, then delete it; one
     transaction. Returns how many threads moved."""
     with write(db) as conn:
@@ -122,7 +119,7 @@ def delete_workspace(db: sqlite_utils.Database, workspace_id: str, when: str) ->
     return int(moved)
 
 
-def move_threads(db: sqlite_utils.Database, thread_ids: Sequence[str], workspace_id: str) -> int:
+def move_threads(db: Database, thread_ids: Sequence[str], workspace_id: str) -> int:
     """Move threads to a workspace, all or none (an unknown id moves nothing)."""
     with write(db) as conn:
         if (

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QIcon
@@ -23,9 +24,11 @@ from ..bootstrap import Services, build_services
 from ..paths import resource_path
 from .controllers.event_loop import new_event_loop
 from .i18n import install_translator
-from .single_instance import SingleInstance, bring_to_front, received_notice
 from .theme import apply_theme
 from .window.main_window import MainWindow
+
+if TYPE_CHECKING:
+    from .single_instance import SingleInstance
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,8 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     if screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     else:  # one window per data folder: a later launch hands over before touching the DB
+        from .single_instance import SingleInstance  # QtNetwork: not for --screenshot
+
         instance = SingleInstance(data_dir)
         if not instance.acquire():
             handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
@@ -81,6 +86,7 @@ def _hand_over(instance: SingleInstance, files: list[str], data_dir: Path) -> in
 def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: list[str]) -> None:
     """Raise the window when Mira is launched again; show what files it was handed
     (the window wires ``files_received`` to attachments in a later issue)."""
+    from .single_instance import bring_to_front, received_notice
 
     def received(paths: list[str]) -> None:
         log.info("the window received %d file(s): %s", len(paths), paths)

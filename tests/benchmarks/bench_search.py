@@ -10,6 +10,8 @@ trigram index can match, so the floor can answer them too), each run in
 several rounds with Mira and the floor interleaved; p50 / p95 over every
 sample. Queries with a shorter term cannot use the index at all (storage scans
 the newest 50,000 messages instead); they are timed separately, without a floor.
+Per query, the details also give (untimed by the figures) Mira's SQL and its
+ranking measured apart on the floor's connection: where the difference goes.
 
     .venv/bin/python -m tests.benchmarks.bench_search [--quick] [--dir DIR]"""
 
@@ -27,9 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from mira_desktop.bootstrap import build_services
-from mira_desktop.services.search import parse_query
+from mira_desktop.core.search import SearchFilters
+from mira_desktop.services.search import parse_query, rank
+from mira_desktop.storage.connection import Database
 from mira_desktop.storage.database import DB_FILENAME
-from mira_desktop.storage.search_sql import match_expression
+from mira_desktop.storage.search_sql import candidates, match_expression
 
 from .common import Figure, dataset, db_mb, percentile, summary_ms
 
@@ -71,6 +75,7 @@ class Floor:
 
     def __init__(self, path: Path) -> None:
         self._conn = sqlite3.connect(str(path))
+        self._db = Database(self._conn)  # for the diagnostics (breakdown)
 
     def search(self, query: str) -> int:
         match = match_expression(parse_query(query).terms)
@@ -87,6 +92,25 @@ class Floor:
             (match, WINDOW),
         ).fetchall()
         return len(messages) + len(titles)
+
+    def breakdown(self, query: str, repeats: int = 3) -> dict[str, float]:
+        """Diagnostics, not timed with the figures: Mira's storage query
+        (``search_sql.candidates``) and its ranking (``rank``, snippets
+        included) on this connection, on the main thread, medians in ms."""
+        terms = parse_query(query).terms
+        sql: list[float] = []
+        ranking: list[float] = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            titles, messages = candidates(self._db, terms, SearchFilters(), window=WINDOW)
+            sql.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            rank(terms, titles, messages)
+            ranking.append(time.perf_counter() - started)
+        return {
+            "sql_ms": round(statistics.median(sql) * 1000, 2),
+            "rank_ms": round(statistics.median(ranking) * 1000, 2),
+        }
 
     def close(self) -> None:
         self._conn.close()
@@ -116,6 +140,7 @@ async def _measure(folder: Path, rounds: int) -> dict[str, Any]:
                 started = time.perf_counter()
                 await services.search.search(query)
                 short.append(time.perf_counter() - started)
+        breakdown = {q: floor.breakdown(q) for q in QUERIES}
     finally:
         floor.close()
         await services.aclose()
@@ -124,6 +149,7 @@ async def _measure(folder: Path, rounds: int) -> dict[str, Any]:
             "mira_ms": round(statistics.median(mira[q]) * 1000, 2),
             "floor_ms": round(statistics.median(bare[q]) * 1000, 2),
             "hits": hits.get(q, 0),
+            **breakdown[q],
         }
         for q in QUERIES
     }

@@ -67,7 +67,6 @@ def machine() -> dict[str, Any]:
         "qt": qVersion(),
         "qasync": _version("qasync"),
         "httpx": _version("httpx"),
-        "sqlite_utils": _version("sqlite-utils"),
         "load_average_start": load_average(),
     }
 

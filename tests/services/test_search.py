@@ -11,9 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from mira_desktop.bootstrap import Services
-from mira_desktop.core.search import SearchHit
+from mira_desktop.core.search import SearchFilters, SearchHit
 from mira_desktop.services.search import SearchService, parse_query
 from mira_desktop.services.snippets import make_snippet, render_html, render_marked
+from mira_desktop.storage import search_sql
 from mira_desktop.storage.history_store import HistoryStore
 
 from .seed import execute, make_thread, message_ids
@@ -232,3 +233,19 @@ async def test_at_most_three_message_hits_per_thread(services: Services) -> None
     assert where(hits)[:2] == [("apples", "title"), ("more", "one apple")]
     assert [h.thread_title for h in hits[2:]] == ["apples"] * 3
     assert len(await services.search.search("apple", limit=2)) == 2
+
+
+async def test_messages_are_not_read_when_titles_fill_the_window(services: Services) -> None:
+    for n in range(3):
+        await make_thread(services, f"kiwi {n}", [f"kiwi message {n}"])
+    filters = SearchFilters()
+    worker = services.store.worker
+    titles, messages = await worker.run(search_sql.candidates, ["kiwi"], filters, window=3)
+    assert [c.text for c in titles] == ["kiwi 2", "kiwi 1", "kiwi 0"] and messages == []
+    titles, messages = await worker.run(search_sql.candidates, ["kiwi"], filters, window=4)
+    assert len(titles) == 3 and [c.text for c in messages] == [
+        f"kiwi message {n}" for n in (2, 1, 0)
+    ]
+    search = SearchService(HistoryStore(worker), window=2)
+    assert [h.snippet for h in await search.search("kiwi", limit=1)] == ["kiwi 2"]
+    assert len(await search.search("kiwi", limit=6)) == 6  # window 12: messages too

@@ -17,12 +17,12 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-import sqlite_utils
 
 from mira_desktop.core.attachments import Attachment
 from mira_desktop.core.errors import NotFoundError, StorageError
 from mira_desktop.core.ids import new_id, utc_now
 from mira_desktop.storage import attachments_repo, media_repo
+from mira_desktop.storage.connection import Database
 from mira_desktop.storage.database import open_database, write
 from mira_desktop.storage.media_files import TMP_PREFIX, MediaFiles, _os_error
 from mira_desktop.storage.media_store import MediaStore
@@ -64,7 +64,7 @@ def media_files(root: Path) -> list[Path]:
 
 
 def row(worker: DatabaseWorker, sha: str) -> dict | None:
-    def fetch(db: sqlite_utils.Database) -> dict | None:
+    def fetch(db: Database) -> dict | None:
         return next(db.query("SELECT * FROM media WHERE sha256 = ?", [sha]), None)
 
     return worker.run_sync(fetch)
@@ -73,7 +73,7 @@ def row(worker: DatabaseWorker, sha: str) -> dict | None:
 def message_in_db(worker: DatabaseWorker) -> str:
     """A thread with one message, written directly (the tree's own API is not ours)."""
 
-    def make(db: sqlite_utils.Database) -> str:
+    def make(db: Database) -> str:
         now = utc_now()
         workspace = db.execute("SELECT id FROM workspaces WHERE is_default = 1").fetchone()[0]
         thread_id, message_id = new_id(), new_id()
@@ -280,7 +280,7 @@ async def test_release_in_the_purge_transaction(media: MediaStore, worker: Datab
     await media.attach(second, [(None, attachment), (None, attachment)])
     assert await media.ref_count(sha) == 3
 
-    def purge(db: sqlite_utils.Database) -> list[str]:
+    def purge(db: Database) -> list[str]:
         with write(db) as conn:
             released = attachments_repo.release_message_media(conn, [second])
             conn.execute("DELETE FROM messages WHERE id = ?", [second])

@@ -6,24 +6,21 @@ target (an export loads nothing from the network), and fenced code
 highlighted by pygments into classes the stylesheet colours in both themes.
 
 One :class:`MarkdownRenderer` per export job: it caches lexers, and is not
-shared between threads."""
+shared between threads. markdown-it and pygments are imported when the first
+renderer is built (an export), not with this module (the app's start-up)."""
 
 from __future__ import annotations
 
 import html
 import logging
 from collections.abc import Sequence
-from typing import Any
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name
-from pygments.util import ClassNotFound
+from typing import TYPE_CHECKING, Any
 
 from .links import is_safe_href, link_kind
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+    from pygments.lexer import Lexer
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +52,9 @@ def _image(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any)
 
 class MarkdownRenderer:
     def __init__(self) -> None:
+        from markdown_it import MarkdownIt
+        from pygments.formatters import HtmlFormatter
+
         self._lexers: dict[str, Lexer] = {}
         self._formatter = HtmlFormatter(nowrap=True)
         md = MarkdownIt(
@@ -67,6 +67,9 @@ class MarkdownRenderer:
         self._md = md
 
     def _lexer(self, lang: str) -> Lexer:
+        from pygments.lexers import TextLexer, get_lexer_by_name
+        from pygments.util import ClassNotFound
+
         key = lang.lower()
         if key not in self._lexers:
             try:
@@ -77,6 +80,8 @@ class MarkdownRenderer:
 
     def code(self, source: str, lang: str, attrs: str = "") -> str:
         """A highlighted ``<pre>`` block (markdown-it's ``highlight`` hook)."""
+        from pygments import highlight
+
         body = highlight(source, self._lexer(lang.strip()), self._formatter)
         label = f' data-lang="{escape(lang)}"' if lang else ""
         return f'<pre class="hl"><code{label}>{body}</code></pre>\n'

@@ -35,10 +35,10 @@ from ...core.knowledge import (
     Source,
     location_label,
 )
-from .retrieval import Retriever
 
 if TYPE_CHECKING:
     from ...storage.kb_store import KnowledgeStore
+    from .retrieval import Retriever
 
 log = logging.getLogger(__name__)
 

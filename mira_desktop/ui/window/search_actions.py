@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 
-from ..search.search_dialog import SearchDialog
-
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ..search.search_dialog import SearchDialog
     from .conversation import ConversationPresenter
     from .main_window import MainWindow
 
@@ -58,6 +57,8 @@ class SearchActions(QObject):
             self.dialog.activateWindow()
             self.dialog.query_edit.setFocus()
             return self.dialog
+        from ..search.search_dialog import SearchDialog  # imported when first opened
+
         sidebar = self._w.sidebar
         dialog = SearchDialog(
             self._services.search,

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 
 from ...core.models import Workspace
-from ..dialogs.workspace_dialog import WorkspaceDialog, WorkspaceValues
 from .confirm import ask_then
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
     from ..controllers.tasks import TaskRunner
+    from ..dialogs.workspace_dialog import WorkspaceDialog, WorkspaceValues
     from .conversation import ConversationPresenter
     from .history_actions import HistoryActions
     from .main_window import MainWindow
@@ -82,6 +82,8 @@ class WorkspaceActions(QObject):
         await self.reload()
 
     def _open_dialog(self, workspace: Workspace | None) -> WorkspaceDialog:
+        from ..dialogs.workspace_dialog import WorkspaceDialog  # imported when first opened
+
         dialog = WorkspaceDialog(workspace, self._w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
