@@ -12,7 +12,8 @@ Counting is incremental. Token counts are cached per message id and text hash
 cached under a one-row fingerprint of the thread (active leaf, last change,
 role and its last edit, summary time, model): while someone types, a
 measurement reads that row and counts only the draft. Long texts are counted
-in a worker thread.
+in a worker thread, and so is every text until the counter has loaded its
+encoding (the first count loads tiktoken: 0.5-1 s).
 
 ``peak_tokens`` comes from stored usage: the largest ``prompt_tokens`` of the
 thread's answers (reported or estimated, every branch) — or the current figure
@@ -130,7 +131,7 @@ class ContextMeterService:
         ]
         if missing:
             texts = [text for _, text in missing]
-            if sum(len(t) for t in texts) > INLINE_CHARS:
+            if sum(len(t) for t in texts) > INLINE_CHARS or not self._counter_ready():
                 counted = await asyncio.to_thread(self._count_texts, texts)
             else:
                 counted = self._count_texts(texts)
@@ -139,6 +140,11 @@ class ContextMeterService:
             for (index, _), count in zip(missing, counted, strict=True):
                 self._counts[keys[index]] = count
         return [self._counts[k] for k in keys]
+
+    def _counter_ready(self) -> bool:
+        """False while the counter still has to load its encoding (a counter
+        without a ``loaded`` attribute is always ready)."""
+        return bool(getattr(self._tokens, "loaded", True))
 
     def _count_texts(self, texts: list[str]) -> list[int]:
         return [self._tokens.count(text) for text in texts]

@@ -38,6 +38,12 @@ class TiktokenCounter:
                 self._encoding = tiktoken.get_encoding(self._encoding_name)
         return self._encoding
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the encoding is in memory (the first count loads it: tiktoken's
+        import and the BPE file take 0.5-1 s, never to be paid on the Qt thread)."""
+        return self._encoding is not None
+
     def count(self, text: str) -> int:
         if not text:
             return 0

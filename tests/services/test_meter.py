@@ -5,12 +5,14 @@ its speed on a 100,000-token thread."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.ids import new_id, utc_now
 from mira_desktop.core.models import Message, MessageRole, Thread
+from mira_desktop.paths import resource_path
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.services.meter import ContextMeterService
 from mira_desktop.services.tokens import TiktokenCounter
@@ -158,3 +160,31 @@ async def test_fast_on_a_100k_token_thread(services) -> None:
         f"\nmeter on {total} tokens: cold {cold_s * 1000:.0f} ms, typing {typing_s * 1000:.1f} ms"
     )
     assert cold_s < 5.0 and typing_s < 0.05
+
+
+class ThreadRecordingCounter(TiktokenCounter):
+    """The shipped counter, remembering which thread each count ran on."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        super().__init__(cache_dir)
+        self.threads: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.threads.append(threading.current_thread().name)
+        return super().count(text)
+
+
+async def test_first_count_loads_the_encoding_off_the_calling_thread(services) -> None:
+    """Loading tiktoken takes 0.5-1 s: a short draft measured before the
+    encoding is loaded must not count on the (Qt) thread that asked; once
+    loaded, short drafts are counted inline."""
+    counter = ThreadRecordingCounter(resource_path("tiktoken_cache"))
+    meter = ContextMeterService(services.store, services.store.context, counter)
+    here = threading.current_thread().name
+    assert not counter.loaded
+    first = await meter.measure(new_id(), "hi")
+    assert counter.loaded and first.current_tokens > 0
+    assert counter.threads and here not in counter.threads
+    counter.threads.clear()
+    await meter.measure(new_id(), "hello")
+    assert counter.threads == [here]
