@@ -96,12 +96,24 @@ def _tiers(
     Lazy: nothing is read unless the hits before left room in the list."""
     if not candidates:
         return
-    average = sum(len(c.text) for c in candidates) / len(candidates)
-    tiers: tuple[list[_Scored], list[_Scored]] = ([], [])
-    measured = query.measure_all([c.text for c in candidates])
-    for c, (folded, exact, counts) in zip(candidates, measured, strict=True):
-        value = relevance(counts, len(c.text), average)
-        tiers[not exact].append((-round(value, 1), c.created_at, c, folded, value))
+    texts = [c.text for c in candidates]
+    lengths = list(map(len, texts))
+    average = max(sum(lengths) / len(lengths), 1.0)
+    exact_tier: list[_Scored] = []
+    other_tier: list[_Scored] = []
+    k1_plus = K1 + 1.0
+    measured = query.measure_all(texts)
+    # relevance() inlined (the same expression, so the same floats): a call a
+    # candidate was a fifth of this loop
+    for c, length, (folded, exact, counts) in zip(candidates, lengths, measured, strict=True):
+        norm = K1 * (1.0 - B + B * length / average)
+        value = 0.0
+        for f in counts:
+            value += f * k1_plus / (f + norm)
+        (exact_tier if exact else other_tier).append(
+            (-round(value, 1), c.created_at, c, folded, value)
+        )
+    tiers = (exact_tier, other_tier)
     for exact, tier in ((True, tiers[0]), (False, tiers[1])):
         if tier:
             tier.sort(key=_CREATED, reverse=True)

@@ -144,19 +144,39 @@ class FoldedQuery:
             return [self._measure(text, self.fold(text)) for text in texts]
         words, phrase = self._bytes_words, self._bytes_phrase
         out: list[tuple[Folded, bool, list[int]]] = []
+        append = out.append
+        # _foldable inlined, one term and two terms unrolled: per text, the
+        # Python around the C calls (encode, lower, count, search) was as
+        # slow as they are
+        if phrase is None:  # one term: the phrase is the term
+            (word,) = words
+            for text in texts:
+                if text.isascii() or not (
+                    "ı" in text or "ſ" in text or "İ" in text or "\u212a" in text
+                ):
+                    try:
+                        folded = text.encode().lower()
+                    except UnicodeError:  # a lone surrogate
+                        append(self._measure(text, None))
+                        continue
+                    n = folded.count(word)
+                    append((folded, n > 0, [n]))
+                else:
+                    append(self._measure(text, None))
+            return out
+        search = phrase.search
         for text in texts:
-            try:
-                folded = text.encode().lower() if self._foldable(text) else None
-            except UnicodeError:  # a lone surrogate
-                folded = None
-            if folded is None:
-                out.append(self._measure(text, None))
-                continue
-            counts = list(map(folded.count, words))
-            if phrase is None:  # one term: the phrase is the term
-                out.append((folded, counts[0] > 0, counts))
+            if text.isascii() or not (
+                "ı" in text or "ſ" in text or "İ" in text or "\u212a" in text
+            ):
+                try:
+                    folded = text.encode().lower()
+                except UnicodeError:  # a lone surrogate
+                    append(self._measure(text, None))
+                    continue
+                append((folded, search(folded) is not None, [folded.count(w) for w in words]))
             else:
-                out.append((folded, phrase.search(folded) is not None, counts))
+                append(self._measure(text, None))
         return out
 
     def _measure(self, text: str, folded: str | None) -> tuple[Folded, bool, list[int]]:
