@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mira-desktop``. ``argv`` None means this is the program's own entry
+    (the console scripts, ``python -m mira_desktop``), which owns the process:
+    a ``--screenshot`` launch then ends it at once after its clean shut-down
+    (``ui/launch.py``, ``end_process``); callers passing ``argv`` get the exit
+    code back."""
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     if args.install_desktop_entry:
         from .desktop_entry import install_desktop_entry
@@ -38,9 +43,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     configure_logging(data_dir, verbose=args.verbose)
     if args.command is None:
-        from .ui.launch import run_window
+        from .ui.launch import end_process, run_window
 
-        return run_window(args, data_dir)
+        code = run_window(args, data_dir)
+        if args.screenshot and argv is None:
+            end_process(code)
+        return code
     try:
         return asyncio.run(_run_cli(args, data_dir))
     except KeyboardInterrupt:
@@ -55,7 +63,7 @@ async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[n
         return 1
     try:
         if args.command != "doctor":  # doctor reports these itself; --dry-run changes nothing
-            await services.chat.recover()
+            await services.recover()
             await services.startup_maintenance()
         return await _dispatch(services, args)
     except MiraError as exc:

@@ -74,24 +74,30 @@ class _service(Generic[T]):
             return self
         built = obj.built
         if self._name not in built:
-            built[self._name] = self._build(obj)
+            self.__set__(obj, self._build(obj))
         value: T = built[self._name]
         return value
 
     def __set__(self, obj: Services, value: T) -> None:
         obj.built[self._name] = value
+        for callback in obj.when_built.pop(self._name, ()):  # Services.on_built
+            callback(value)
 
 
-class _LazyRag:
-    """Stands in for the :class:`RagService` that ``ChatService`` holds: the
-    knowledge-base stack is imported when a send first asks for sources, not when
-    the chat service is built at start-up."""
+class _Deferred:
+    """Stands in for a service that another object holds from the start but
+    uses later (:meth:`Services.deferred`): the service is built, and its
+    module imported, on the first attribute read."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, name: str) -> None:
         self._services = services
+        self._name = name
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._services.rag, name)
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(getattr(self._services, self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<deferred service {self._name!r}>"
 
 
 @dataclass(init=False, eq=False, repr=False)
@@ -105,6 +111,7 @@ class Services:
     store: Store
     secrets: SecretStore
     built: dict[str, Any]
+    when_built: dict[str, list[Callable[[Any], None]]]
 
     def __init__(
         self,
@@ -112,16 +119,18 @@ class Services:
         store: Store,
         secrets: SecretStore,
         built: dict[str, Any] | None = None,
+        when_built: dict[str, list[Callable[[Any], None]]] | None = None,
         **services: Any,
     ) -> None:
         self.data_dir = data_dir
         self.store = store
         self.secrets = secrets
         self.built = dict(built or {})
+        self.when_built = {name: list(calls) for name, calls in (when_built or {}).items()}
         for name, value in services.items():
             if not isinstance(getattr(type(self), name, None), _service):
                 raise TypeError(f"Services has no service {name!r}")
-            self.built[name] = value
+            setattr(self, name, value)
 
     # ---- shared stores ------------------------------------------------------------
     @_service
@@ -211,7 +220,7 @@ class Services:
             attachments=self.attachments,
             compaction=self.compaction,
             summaries=self.summaries,
-            rag=_LazyRag(self),  # type: ignore[arg-type]
+            rag=self.deferred("rag"),  # a send asking for sources imports the KB stack
         )
 
     @_service
@@ -248,7 +257,7 @@ class Services:
     def conversation(self) -> ConversationService:
         from .services.conversation import ConversationService
 
-        return ConversationService(self.store, self.chat.is_running)
+        return ConversationService(self.store, self._is_running)
 
     @_service
     def doctor(self) -> DoctorService:
@@ -280,18 +289,61 @@ class Services:
 
         return ContextMeterService(self.store, self.store.context, self.tokens)
 
+    # ---- helpers -----------------------------------------------------------------------
+    def deferred(self, name: str) -> Any:
+        """A stand-in for the service ``name`` that builds it on first use: for
+        objects built at start-up that call it only on a user's action (the
+        window's chat controller holds the chat service, which imports the
+        whole chat stack)."""
+        if not isinstance(getattr(type(self), name, None), _service):
+            raise AttributeError(f"Services has no service {name!r}")
+        return self.built[name] if name in self.built else _Deferred(self, name)
+
+    def on_built(self, name: str, callback: Callable[[Any], None]) -> None:
+        """Call ``callback(service)`` with the service ``name`` once it exists: now
+        if it is built, else right after it is first built (listeners of a
+        service that start-up does not need)."""
+        if not isinstance(getattr(type(self), name, None), _service):
+            raise AttributeError(f"Services has no service {name!r}")
+        if name in self.built:
+            callback(self.built[name])
+        else:
+            self.when_built.setdefault(name, []).append(callback)
+
+    def _is_running(self, thread_id: str) -> bool:
+        """Whether an answer runs in ``thread_id`` (none before the chat service exists)."""
+        return "chat" in self.built and self.chat.is_running(thread_id)
+
     # ---- life cycle -------------------------------------------------------------------
-    async def startup_maintenance(self) -> None:
-        """Start-up chores after ``chat.recover()``: the trash's automatic purge
-        (``trash.purge_days``). Never fatal: a failure is logged, the app starts."""
+    async def recover(self) -> int:
+        """Start-up: answers left ``streaming`` by a dead process become
+        ``stopped`` (``ChatService.recover``, without building the chat service
+        and importing its stack before the window is up)."""
+        if "chat" in self.built:
+            return await self.chat.recover()
+        from .services.process_owner import owner_alive
+
+        count = await self.store.recover_streaming(owner_alive)
+        if count:
+            log.info("marked %d interrupted answer(s) as stopped", count)
+        return count
+
+    async def startup_maintenance(self) -> int:
+        """Start-up chores after :meth:`recover`: the trash's automatic purge
+        (``trash.purge_days``) and unused attachment files (their collection keeps
+        files stored within its grace period, so it may run beside a window in
+        use). Returns how many threads were purged. Never fatal: a failure is
+        logged, the app starts."""
+        purged = 0
         try:
-            await self.history.purge_expired()
+            purged = await self.history.purge_expired()
         except MiraError:
             log.warning("the automatic purge of the trash failed", exc_info=True)
         try:
             await self.attachments.collect()
         except MiraError:
             log.warning("the clean-up of unused attachments failed", exc_info=True)
+        return purged
 
     async def aclose(self) -> None:
         """Stop running answers and close providers (only those that were built)

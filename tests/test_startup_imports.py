@@ -108,7 +108,13 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
 ) -> None:
     """``mira-desktop --screenshot`` (the start-up benchmark's command) renders
     the window without httpx, tiktoken, the readers' libraries, the CLI command
-    modules, the settings and search dialogs or the single-instance socket."""
+    modules, the settings and search dialogs, the single-instance socket, the
+    export and import services (the thread menu's actions import them when
+    used), printing (QtPrintSupport), the knowledge-base service stack (the
+    header's picker lists the bases from their store) or the translation
+    compiler (only a checkout without a fresh ``.qm`` compiles), nor markdown-it
+    and pygments (the timeline imports them on first render; its warm-up runs
+    after the first frame)."""
     names = [
         *HEAVY,
         "importlib.metadata",
@@ -118,6 +124,19 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
         "mira_desktop.ui.search.search_dialog",
         "mira_desktop.ui.single_instance",
         "PySide6.QtNetwork",
+        "mira_desktop.services.export",
+        "mira_desktop.services.importers",
+        "mira_desktop.services.kb.manager",
+        "mira_desktop.services.kb.retrieval",
+        "mira_desktop.services.kb.ingest",
+        "mira_desktop.ui.export.print_preview",
+        "mira_desktop.ui.kb.kb_manager",
+        "PySide6.QtPrintSupport",
+        "mira_desktop.ui.ts_compiler",
+        "xml.etree.ElementTree",
+        # the timeline renders markdown on first use; its warm-up waits ~1.5 s
+        "markdown_it",
+        "pygments",
     ]
     loaded = _loaded(
         f"""
@@ -139,3 +158,210 @@ def test_command_names_match_the_command_modules() -> None:
     from mira_desktop.cli.parser import COMMAND_NAMES, command_modules
 
     assert tuple(module.NAME for module in command_modules()) == COMMAND_NAMES
+
+
+def _launch(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_screenshot_launch_ends_the_process_after_closing_the_database(
+    tmp_path: Path,
+) -> None:
+    """As the program's own entry (``main()`` without ``argv``), a ``--screenshot``
+    launch ends the process right after its clean shut-down, skipping the
+    interpreter's and Qt's teardown: the exit code is kept, the PNG is written,
+    the database is closed (no WAL left, intact) and the log is flushed."""
+    data, shot = tmp_path / "d", tmp_path / "shot.png"
+    code = f"""
+        import sys
+
+        class Finalised:
+            def __del__(self):
+                print("finalised", flush=True)
+
+        keep = Finalised()  # freed only by the interpreter's teardown
+        sys.argv = ["mira-desktop", "--data-dir", {str(data)!r}, "--screenshot", {{shot!r}}]
+        from mira_desktop.app import main
+
+        code = main()
+        print("returned", code, flush=True)
+        """
+    done = _launch(code.format(shot=str(shot)), tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "returned" not in done.stdout and "finalised" not in done.stdout
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    wal = data / "mira.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    import sqlite3
+
+    with sqlite3.connect(data / "mira.sqlite3") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+    log = (data / "logs" / "mira.log").read_text(encoding="utf-8")
+    assert "theme" in log and "ERROR" not in log
+
+    # a failed screenshot (the path is a folder) still exits with its code, and
+    # its last log line is on disk
+    failed = _launch(code.format(shot=str(tmp_path)), tmp_path)
+    assert failed.returncode == 1, failed.stderr[-2000:]
+    assert "returned" not in failed.stdout
+    assert "could not write the screenshot" in (data / "logs" / "mira.log").read_text("utf-8")
+
+
+def test_a_screenshot_launch_called_with_argv_returns(tmp_path: Path) -> None:
+    """``main(argv)`` (a caller inside a larger program, tests) gets the exit
+    code back and the process goes on."""
+    done = _launch(
+        f"""
+        from mira_desktop.app import main
+
+        code = main(["--data-dir", {str(tmp_path / "d")!r}, "--screenshot", {str(tmp_path / "s.png")!r}])
+        print("returned", code, flush=True)
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "returned 0" in done.stdout
+
+
+def test_the_first_frame_waits_for_no_chat_or_knowledge_base_stack(tmp_path: Path) -> None:
+    """Until the window's ``start()`` has loaded what its first frame shows (it
+    is shown after that), neither the chat service's stack (built on the first
+    send; start-up recovery goes through the store), the summaries' (their
+    listener waits for the service), the knowledge-base value types and store
+    (the header's picker lists the bases after the first frame) nor the
+    start-up chores' services (they run after it, and before the screenshot is
+    taken) are imported."""
+    names = [
+        "mira_desktop.services.chat",
+        "mira_desktop.services.regenerate",
+        "mira_desktop.services.summary",
+        "mira_desktop.services.compaction",
+        "mira_desktop.core.knowledge",
+        "mira_desktop.storage.kb_store",
+        "mira_desktop.services.kb.rag",
+        "mira_desktop.services.attachments",
+        "mira_desktop.services.readers",
+    ]
+    loaded = _loaded(
+        f"""
+        import sys
+        from mira_desktop.ui.window.main_window import MainWindow
+
+        start = MainWindow.start
+        at_first_frame = {{}}
+
+        async def recording_start(self, thread_id=None):
+            await start(self, thread_id)
+            at_first_frame.update({{n: n in sys.modules for n in {names!r}}})
+            at_first_frame["picker"] = self.header.kb_picker.text()
+
+        MainWindow.start = recording_start
+        from mira_desktop.app import main
+
+        rc = main(["--data-dir", {str(tmp_path / "w")!r}, "--screenshot", {str(tmp_path / "w.png")!r}])
+        assert rc == 0, rc
+        print(at_first_frame)
+        for name in {names!r}:
+            assert not at_first_frame[name], name
+        assert at_first_frame["picker"] == "No knowledge base", at_first_frame
+        """,
+        ["mira_desktop.storage.kb_store", "mira_desktop.services.attachments"],
+        tmp_path,
+    )
+    # the bases were listed and the chores ran after the frame, before the picture
+    assert loaded == {
+        "mira_desktop.storage.kb_store": True,
+        "mira_desktop.services.attachments": True,
+    }
+
+
+# ---- what start-up defers, in the services themselves ---------------------------
+
+
+async def test_a_deferred_service_is_built_on_its_first_use(tmp_path: Path) -> None:
+    from mira_desktop.bootstrap import build_services
+
+    services = build_services(tmp_path / "d")
+    try:
+        stand_in = services.deferred("roles")
+        assert "roles" not in services.built
+        assert await stand_in.list() == await services.roles.list()
+        assert "roles" in services.built
+        assert services.deferred("roles") is services.roles  # once built: the service
+    finally:
+        await services.aclose()
+
+
+async def test_listeners_wait_for_their_service(tmp_path: Path) -> None:
+    """``on_built`` calls back once, when the service is first built (or at once
+    when it exists, or when a copy is given one)."""
+    import dataclasses
+
+    from mira_desktop.bootstrap import build_services
+
+    services = build_services(tmp_path / "d")
+    try:
+        seen: list[object] = []
+        services.on_built("summaries", seen.append)
+        services.on_built("settings", seen.append)  # built? not yet either
+        assert seen == []
+        given = object()
+        copy = dataclasses.replace(services, settings=given)
+        assert seen == [given]  # the copy was given the service
+        summaries = services.summaries  # builds the settings service too
+        assert seen == [given, services.settings, summaries]
+        assert services.summaries is summaries and len(seen) == 3  # once
+        services.on_built("summaries", seen.append)
+        assert seen[-1] is summaries  # already built: called at once
+        assert "summaries" not in copy.built and copy.when_built == {"summaries": [seen.append]}
+    finally:
+        await services.aclose()
+
+
+async def test_start_up_recovery_does_not_build_the_chat_service(tmp_path: Path) -> None:
+    import socket
+    import subprocess as sp
+
+    from mira_desktop.bootstrap import build_services
+
+    services = build_services(tmp_path / "d")
+    gone = sp.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stamp = "2026-01-01T00:00:00.000Z"
+
+    def insert(db: object) -> None:
+        conn = db.conn  # type: ignore[attr-defined]
+        conn.execute(
+            "INSERT INTO threads (id, title, workspace_id, created_at, updated_at) VALUES"
+            " ('t1', 'T', (SELECT id FROM workspaces WHERE is_default = 1), ?, ?)",
+            (stamp, stamp),
+        )
+        conn.executemany(
+            "INSERT INTO messages (id, thread_id, role, status, owner, created_at, updated_at)"
+            " VALUES (?, 't1', 'assistant', 'streaming', ?, ?, ?)",
+            [
+                ("dead", f"{socket.gethostname()}:{gone.pid}:1", stamp, stamp),
+                ("elsewhere", "another-host:1:1", stamp, stamp),
+            ],
+        )
+        conn.commit()
+
+    try:
+        await services.store.worker.run(insert)
+        assert await services.recover() == 1
+        assert "chat" not in services.built
+        rows = await services.store.worker.run(
+            lambda db: db.conn.execute("SELECT id, status FROM messages ORDER BY id").fetchall()
+        )
+        assert [tuple(r) for r in rows] == [("dead", "stopped"), ("elsewhere", "streaming")]
+    finally:
+        await services.aclose()

@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
@@ -49,12 +49,10 @@ from ..core.events import (
     Failed,
     RunStarted,
     Stopped,
-    StreamDone,
     TextDelta,
     ThinkingDelta,
     ThreadCreated,
     ToolCallDelta,
-    UsageReported,
     UserMessageSaved,
 )
 from ..core.ids import utc_now
@@ -62,6 +60,7 @@ from ..core.models import ChatRequest, MessageStatus, Usage
 from ..core.ports import TokenCounter
 from .context import stop_thinking_messages
 from .pacing import LoopPacer
+from .run_state import RunState
 from .run_support import (
     EmptyAnswer,
     RunPlan,
@@ -79,17 +78,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["ChatRun", "RunPlan", "new_assistant"]
-
-
-@dataclass
-class _State:
-    text: str = ""
-    thinking: str = ""
-    thinking_started: float | None = None
-    thinking_ms: int | None = None
-    reported: UsageReported = field(default_factory=UsageReported)
-    persisted: bool = False
-    done: bool = False
 
 
 class ChatRun:
@@ -110,7 +98,7 @@ class ChatRun:
         self._tokens = tokens
         self._request = plan.request
         self._flush_interval = flush_interval
-        self._state = _State()
+        self._state = RunState()
         self._last_flush = 0.0
         self._flush_task: asyncio.Task[None] | None = None
         self._stop_thinking = False
@@ -161,7 +149,7 @@ class ChatRun:
         if not self._deltas:
             return
         for event in self._deltas.take():
-            self._apply(event)
+            self._state.apply(event)
             self.queue.put_nowait(event)
         self._maybe_flush()
 
@@ -252,7 +240,7 @@ class ChatRun:
                     raise
                 self._stop_thinking = False
                 self._flush_deltas()
-                self._end_thinking()
+                self._state.end_thinking()
                 request = replace(
                     request, messages=stop_thinking_messages(request.messages, self._state.thinking)
                 )
@@ -276,29 +264,9 @@ class ChatRun:
                 continue
             if isinstance(event, ToolCallDelta) and not state.persisted:
                 await self._persist_start()
-            self._apply(event)
+            self._state.apply(event)
             self._emit(event)
             self._maybe_flush()
-
-    def _apply(self, event: ChatEvent) -> None:
-        s = self._state
-        if isinstance(event, ThinkingDelta):
-            if s.thinking_started is None:
-                s.thinking_started = time.monotonic()
-            s.thinking += event.text
-        elif isinstance(event, TextDelta):
-            if event.text:
-                self._end_thinking()
-            s.text += event.text
-        elif isinstance(event, UsageReported):
-            s.reported = event
-        elif isinstance(event, StreamDone):
-            s.done = True
-
-    def _end_thinking(self) -> None:
-        s = self._state
-        if s.thinking_started is not None and s.thinking_ms is None:
-            s.thinking_ms = int((time.monotonic() - s.thinking_started) * 1000)
 
     async def _persist_start(self) -> None:
         plan = self.plan
@@ -337,7 +305,7 @@ class ChatRun:
         """Write the outcome and emit the terminal event — always exactly one,
         even when the write itself fails (the error then says so)."""
         self._flush_deltas()
-        self._end_thinking()
+        self._state.end_thinking()
         usage = Usage()
         try:
             s = self._state

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-DEFAULT_BUDGET = 0.004  # seconds of uninterrupted work before yielding
+DEFAULT_BUDGET = 0.002  # seconds of uninterrupted work before yielding
 
 
 class LoopPacer:

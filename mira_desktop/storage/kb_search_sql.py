@@ -41,9 +41,7 @@ def fts_string(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def term_stats(
-    db: Database, long_terms: Sequence[str], short_terms: Sequence[str]
-) -> TermStats:
+def term_stats(db: Database, long_terms: Sequence[str], short_terms: Sequence[str]) -> TermStats:
     """What the index knows of a query's terms (read from the vocabulary, no
     doclist is touched): the passage count, each long term's document count
     (estimated as its rarest trigram's; 0: it cannot match), and each short
@@ -118,9 +116,7 @@ def recent_matches(
     return [(int(s), str(t)) for s, t in db.execute(sql, [expression, kb_id, limit]).fetchall()]
 
 
-def scan_terms(
-    db: Database, kb_id: str, terms: Sequence[str], limit: int
-) -> list[tuple[int, str]]:
+def scan_terms(db: Database, kb_id: str, terms: Sequence[str], limit: int) -> list[tuple[int, str]]:
     """``(seq, text)`` of up to ``limit`` passages of ``kb_id`` containing any
     of ``terms`` (lower-case; those with letters are compared with the
     ASCII-lowered text)."""
@@ -219,9 +215,7 @@ def pending_embeddings(db: Database, kb_id: str, limit: int) -> list[tuple[int, 
     return [(int(s), str(t)) for s, t in db.execute(sql, [kb_id, limit]).fetchall()]
 
 
-def set_embeddings(
-    db: Database, kb_id: str, rows: Sequence[tuple[int, bytes, bytes]]
-) -> None:
+def set_embeddings(db: Database, kb_id: str, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
     """Store ``(seq, embedding, signature)`` rows in one transaction."""
     with write(db) as conn:
         conn.executemany(

@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.models import Message, ModelInfo, ProviderConfig, Role, Thread, Usage, Workspace
-from . import doctor_repo as doctor
 from . import messages_repo as messages
 from . import providers_repo as providers
 from . import roles_repo as roles
 from . import threads_repo as threads
 from . import tree_repo as tree
-from .context_store import ContextStore
 from .worker import DatabaseWorker
+
+if TYPE_CHECKING:
+    from .context_store import ContextStore
+    from .doctor_repo import Finding
 
 
 class Store:
@@ -34,6 +36,8 @@ class Store:
     @cached_property
     def context(self) -> ContextStore:
         """The chat path's context queries (``context_store.py``) on this worker."""
+        from .context_store import ContextStore  # the chat path's, not start-up's
+
         return ContextStore(self.worker)
 
     def close(self) -> None:
@@ -130,16 +134,22 @@ class Store:
     ) -> tuple[list[str], str]:
         return await self.worker.run(tree.restore_turn, thread_id, message_id)
 
-    # the data check (doctor_repo)
-    async def doctor_scan(self, created_before: str) -> list[doctor.Finding]:
+    # the data check (doctor_repo, imported by the first check)
+    async def doctor_scan(self, created_before: str) -> list[Finding]:
+        from . import doctor_repo as doctor
+
         return await self.worker.run(doctor.scan, created_before)
 
     async def known_media(self, hashes: list[str]) -> set[str]:
+        from . import doctor_repo as doctor
+
         return await self.worker.run(doctor.known_media, hashes)
 
     async def apply_repairs(self, repairs: dict[str, list[str]]) -> list[str]:
         """Repairs by kind (``doctor_repo.Repairs`` fields); returns the media
         hashes whose rows were deleted."""
+        from . import doctor_repo as doctor
+
         return await self.worker.run(doctor.apply_repairs, doctor.Repairs(**repairs))
 
     # roles (roles_repo)

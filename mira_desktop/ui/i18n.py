@@ -27,7 +27,6 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.paths import resource_path
-from mira_desktop.ui.ts_compiler import compile_ts
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +70,8 @@ def find_or_build_qm(
     cached = (cache_dir if cache_dir is not None else default_cache_dir()) / shipped.name
     if cached.is_file() and _is_fresh(cached, ts_file):
         return cached
+    from mira_desktop.ui.ts_compiler import compile_ts  # xml.etree: only when compiling
+
     try:
         compile_ts(ts_file, cached)
     except (OSError, ValueError) as exc:  # ET.ParseError is a ValueError subclass

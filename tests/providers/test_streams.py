@@ -189,7 +189,7 @@ def test_network_error_names_the_url():
 
 from mira_desktop.providers.streams import LineSplitter, SSEParser  # noqa: E402
 
-WIRE = "data: {\"a\": \"数据\"}\r\n\r\n: keep-alive\n\ndata: x\rdata: y\r\r\nevent: e\ndata: z\n\n"
+WIRE = 'data: {"a": "数据"}\r\n\r\n: keep-alive\n\ndata: x\rdata: y\r\r\nevent: e\ndata: z\n\n'
 
 
 def _lines_cut_at(raw: bytes, cuts: list[int]) -> list[str]:

@@ -343,3 +343,36 @@ async def test_screenshots_of_a_cited_answer_and_the_manager(
     finally:
         install_translator(app, "en")
         apply_theme(app, "light")
+
+
+async def test_the_picker_shows_a_bound_thread_at_start_up_without_the_kb_service(
+    qtbot: Any, data_dir: Path, tmp_path: Path
+) -> None:
+    """Start-up lists the bases from their store (the knowledge-base service and
+    its ingestion and retrieval stack wait for first use), and the first frame
+    of a bound thread already names its base; once the service is built the
+    picker reads through it."""
+    from tests.ui.history_support import seed
+
+    first = build_services(data_dir)
+    kb = await first.knowledge.create("Farm")
+    [thread_id] = await seed(first, [{"title": "Jam", "updated_at": "2026-01-02T03:04:05.000Z"}])
+    await first.knowledge.bind(thread_id, kb.id)
+    await first.aclose()
+
+    services = build_services(data_dir)
+    window = MainWindow(services)
+    qtbot.addWidget(window)
+    try:
+        window.show()
+        await window.start(thread_id)
+        picker = window.header.kb_picker
+        await until(lambda: picker.text() == "KB: Farm")
+        assert [b.kb.name for b in picker.bases()] == ["Farm"]
+        assert "knowledge" not in services.built
+        await services.knowledge.rename(kb.id, "Orchard")
+        window.kb_actions._after_change()
+        await until(lambda: picker.text() == "KB: Orchard")
+    finally:
+        await window.tasks.cancel_all()
+        await services.aclose()

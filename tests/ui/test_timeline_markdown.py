@@ -189,3 +189,121 @@ def test_budgeted_live_rendering_catches_up_to_the_full_render(qapp):
     full.setHtml(render_markdown(text, dark=False))
     assert doc.toPlainText() == full.toPlainText()
     assert live.code_blocks == render_markdown_blocks(text, dark=False).code_blocks
+
+
+def test_budgeted_steps_remove_only_the_plain_text_they_render(qapp):
+    """A step replaces the rendered tail and the plain text it now renders;
+    the plain rest after it stays in the document (not rebuilt every step),
+    and the result equals the full render, emoji (two UTF-16 units) included."""
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
+
+    text = ("para 😀 **bold** text\n\n" * 40) + "- a\n- b\n\n```\ncode\n```\n\n" + "end 😀"
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(text[:300], dark=False, budget=100)  # a stable block exists
+    live.set_text(text, dark=False, budget=0)  # budget 0: the new text only shown plainly
+    assert live.pending
+    removed: list[int] = []
+    doc.documentLayout()  # contentsChange is emitted once the document has a layout
+    doc.contentsChange.connect(lambda _pos, gone, _added: removed.append(gone))
+    while live.pending:
+        live.set_text(text, dark=False, budget=100)
+    assert max(removed) < 400  # a step never removes the whole plain rest (~900 chars)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+
+
+def test_a_block_longer_than_the_budget_waits_and_renders_when_unbudgeted(qapp):
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
+
+    text = "word **b** " * 60  # one paragraph, ~660 characters
+    doc = QTextDocument()
+    live = LiveMarkdown(doc)
+    live.set_text(text, dark=False, budget=100)  # renders its first 100 characters
+    live.set_text(text, dark=False, budget=100)
+    assert live.blocked and not live.pending  # no step can progress: none is asked for
+    live.set_text(text, dark=False)  # e.g. the answer ended
+    assert not live.blocked and not live.pending
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+
+
+def test_live_cadence_keeps_steps_to_a_share_of_the_thread():
+    from mira_desktop.ui.timeline.live_cadence import LiveCadence, paced_wait_ms
+
+    now = [0.0]
+    cadence = LiveCadence(share=0.2, floor_ms=50, ceiling_ms=200, idle_ms=8, clock=lambda: now[0])
+    assert cadence.due()
+    cadence.spent(0.020, paced=True)  # 20 ms of work → 80 ms pause (20 % of the time)
+    assert not cadence.due() and cadence.wait_ms() == 80
+    now[0] = 0.079
+    assert not cadence.due()
+    now[0] = 0.080
+    assert cadence.due()
+    cadence.spent(0.001, paced=True)  # cheap work still waits the floor
+    assert cadence.wait_ms() == 50
+    cadence.spent(0.5, paced=True)  # expensive work: new text still shows within the ceiling
+    assert cadence.wait_ms() == 200
+    cadence.spent(0.005, paced=False)  # the stream ended: short pauses
+    assert cadence.wait_ms() == 8
+    cadence.release()
+    assert cadence.due()
+    assert paced_wait_ms(0.010, share=0.1, floor_ms=0, ceiling_ms=1000) == 90
+
+
+def test_paced_live_view_renders_in_spaced_steps_and_ends_equal_to_the_full_render(qapp):
+    """While streaming (``paced``), updates between due steps only append plain
+    text (no markdown render); once the stream ends the steps catch up and the
+    document equals the full render."""
+    from mira_desktop.ui.timeline import rich_text
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    text = ("para **bold** `code` text\n\n" * 120) + "```python\nx = 1\n```\n\nend"
+    view = RichTextView()
+    view.setLineWrapColumnOrWidth(600)
+    renders: list[int] = []
+    real = rich_text.LiveMarkdown.set_text
+
+    def counting(self, text, *, dark, budget=None):
+        if budget != 0:
+            renders.append(len(text))
+        real(self, text, dark=dark, budget=budget)
+
+    rich_text.LiveMarkdown.set_text = counting
+    try:
+        for end in range(50, len(text), 50):  # 60+ updates in a burst
+            view.set_markdown_live(text[:end], dark=False, budget=500, paced=True)
+        assert len(renders) == 1  # only the first update rendered markdown
+        assert view.markdown_pending()
+        assert view.toPlainText().endswith(text[:end].rsplit("\n", 1)[-1])  # new text shown
+        # what the message widget does when a step is due, once the stream ended
+        view.render_pending.connect(
+            lambda: view.set_markdown_live(text, dark=False, budget=500, paced=False)
+        )
+        view.set_markdown_live(text, dark=False, budget=500, paced=False)
+        deadline = time.monotonic() + 10
+        while view.markdown_pending() and time.monotonic() < deadline:
+            qapp.processEvents()
+            time.sleep(0.001)
+        assert len(renders) > 3  # in several bounded steps
+    finally:
+        rich_text.LiveMarkdown.set_text = real
+    assert not view.markdown_pending()
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert view.document().toPlainText() == full.toPlainText()
+    assert view.code_blocks() == render_markdown_blocks(text, dark=False).code_blocks
+
+
+def test_stream_buffer_interval_adapts_to_the_cost_of_a_flush(qapp):
+    from mira_desktop.ui.timeline.stream_buffer import StreamBuffer
+
+    buffer = StreamBuffer(40)
+    assert buffer.next_interval_ms(0.001) == 40  # cheap flushes: the base interval
+    assert buffer.next_interval_ms(0.020) > 100  # 20 ms flushes: ≥ 5× that between them
+    assert buffer.next_interval_ms(5.0) <= 250  # never longer than the ceiling
+    assert StreamBuffer(0).next_interval_ms(0.5) == 0

@@ -23,7 +23,6 @@ from PySide6.QtGui import QImage
 
 from mira_desktop.core.errors import MiraError
 from mira_desktop.core.ids import new_id
-from mira_desktop.services.readers.document import human_size
 
 from .attachment_strip import ChipInfo
 from .file_drop import png_bytes
@@ -41,6 +40,8 @@ _BADGES = {"pdf": "PDF", "docx": "DOC", "pptx": "PPT", "xlsx": "XLS", "text": "T
 
 def chip_info(prepared: PreparedAttachment) -> ChipInfo:
     """What the chip of a prepared file shows."""
+    from mira_desktop.services.readers.document import human_size  # with the first file
+
     document = prepared.document
     size = human_size(prepared.attachment.size)
     if document.image is not None:

@@ -17,6 +17,7 @@ import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -35,10 +36,12 @@ from ...core.events import (
     UserMessageSaved,
 )
 from ...core.models import Message, MessageRole, MessageStatus
-from ...services.chat import ChatService, SendRequest
 from ...services.pacing import LoopPacer
-from ...services.regenerate import RegenerateRequest
-from .tasks import TaskRunner
+
+if TYPE_CHECKING:  # services.chat imports the whole chat stack (~50 ms)
+    from ...services.chat import ChatService, SendRequest
+    from ...services.regenerate import RegenerateRequest
+    from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 

@@ -13,12 +13,13 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
-from ...services.importers.service import ImportProgress, ImportReport
 from .feedback import default_folder, later, show_error
 from .progress_dialog import progress_dialog, set_progress
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...services.importers import ImportService
+    from ...services.importers.service import ImportProgress, ImportReport
     from ..controllers.tasks import TaskRunner
     from ..window.main_window import MainWindow
 
@@ -31,12 +32,17 @@ class ImportConversations(QObject):
     def __init__(self, window: MainWindow, services: Services, tasks: TaskRunner) -> None:
         super().__init__(window)
         self._w = window
-        self._imports = services.imports
+        self._services = services
         self._tasks = tasks
         self.action = QAction(window)
         self.action.setObjectName("ImportConversationsAction")
         self.action.triggered.connect(lambda: later(self._w, self.ask_and_import))
         self.last_report: ImportReport | None = None
+
+    @property
+    def _imports(self) -> ImportService:
+        """The import service, built (and the importers imported) on first use."""
+        return self._services.imports
 
     def install(self) -> None:
         """Put the action into the File menu, before its last separator (Quit)."""

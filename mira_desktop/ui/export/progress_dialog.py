@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QProgressDialog, QWidget
 
-from ...services.export import ExportFormat, ExportProgress
 from .feedback import default_folder, later, show_error
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...services.export import ExportFormat, ExportProgress, ExportService
     from ..controllers.tasks import TaskRunner
     from ..window.main_window import MainWindow
 
@@ -53,13 +53,20 @@ class BatchExport(QObject):
     def __init__(self, window: MainWindow, services: Services, tasks: TaskRunner) -> None:
         super().__init__(window)
         self._w = window
-        self._exports = services.exports
+        self._services = services
         self._tasks = tasks
         self.dialog: QProgressDialog | None = None
         self.cancel_event: threading.Event | None = None
 
+    @property
+    def _exports(self) -> ExportService:
+        """The export service, built (and its renderers imported) on first use."""
+        return self._services.exports
+
     def filters(self) -> dict[str, ExportFormat]:
         """The save dialog's file types, each naming the format inside the ZIP."""
+        from ...services.export import ExportFormat
+
         return {
             self.tr("ZIP of Markdown files (*.zip)"): ExportFormat.MARKDOWN,
             self.tr("ZIP of HTML files (*.zip)"): ExportFormat.HTML,
@@ -85,7 +92,7 @@ class BatchExport(QObject):
         path = Path(chosen)
         if path.suffix.lower() != ".zip":
             path = path.with_suffix(".zip")
-        self._begin(ids, path, filters.get(selected, ExportFormat.MARKDOWN))
+        self._begin(ids, path, filters.get(selected) or next(iter(filters.values())))
 
     def _begin(self, ids: list[str], path: Path, fmt: ExportFormat) -> None:
         title = self.tr("Exporting conversations")

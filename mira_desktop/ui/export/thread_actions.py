@@ -14,23 +14,25 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtPrintSupport import QPrintPreviewDialog
 from PySide6.QtWidgets import QMenu
 
-from ...services.export import ExportFormat
 from .feedback import ask_save_path, later, show_error
 from .import_dialog import ImportConversations
-from .print_preview import pdf_bytes, preview_dialog
 from .progress_dialog import BatchExport
 
 if TYPE_CHECKING:
+    from PySide6.QtPrintSupport import QPrintPreviewDialog
+
     from ...bootstrap import Services
+    from ...services.export import ExportFormat, ExportService
     from ..controllers.tasks import TaskRunner
     from ..window.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
-FORMATS = (ExportFormat.MARKDOWN, ExportFormat.HTML, ExportFormat.JSON)
+#: the values of ``ExportFormat`` (a ``StrEnum``) the thread menu offers: plain
+#: strings, so building the window does not import the export service.
+FORMATS = ("md", "html", "json")
 
 
 class ThreadActions(QObject):
@@ -39,12 +41,17 @@ class ThreadActions(QObject):
     def __init__(self, window: MainWindow, services: Services, tasks: TaskRunner) -> None:
         super().__init__(window)
         self._w = window
-        self._exports = services.exports
+        self._services = services
         self._tasks = tasks
         self.preview: QPrintPreviewDialog | None = None
         self._header_actions: list[QAction] = []
         self.batch = BatchExport(window, services, tasks)
         self.importer = ImportConversations(window, services, tasks)
+
+    @property
+    def _exports(self) -> ExportService:
+        """The export service, built (and its renderers imported) on first use."""
+        return self._services.exports
 
     def connect_window(self) -> None:
         """Hook into the sidebar (thread menu, batch export), the header menu,
@@ -68,12 +75,12 @@ class ThreadActions(QObject):
     def build_thread_menu(self, menu: QMenu, thread_id: str) -> list[QAction]:
         """Add the export actions of ``thread_id`` to ``menu``; returns them."""
         labels = {
-            ExportFormat.MARKDOWN: self.tr("Export as Markdown…"),
-            ExportFormat.HTML: self.tr("Export as HTML…"),
-            ExportFormat.JSON: self.tr("Export as JSON…"),
+            "md": self.tr("Export as Markdown…"),
+            "html": self.tr("Export as HTML…"),
+            "json": self.tr("Export as JSON…"),
         }
         entries: list[tuple[str, str, Callable[[], None]]] = [
-            (f"export:{fmt.value}", labels[fmt], lambda f=fmt: self.export_thread(thread_id, f))
+            (f"export:{fmt}", labels[fmt], lambda f=fmt: self.export_thread(thread_id, f))
             for fmt in FORMATS
         ]
         entries += [
@@ -137,21 +144,25 @@ class ThreadActions(QObject):
     def _notice(self, text: str) -> None:
         self._w.notice_bar.show_notice(text)
 
-    def export_thread(self, thread_id: str, fmt: ExportFormat) -> None:
-        """Ask where to save, then write ``thread_id`` in ``fmt`` there."""
+    def export_thread(self, thread_id: str, fmt: ExportFormat | str) -> None:
+        """Ask where to save, then write ``thread_id`` in ``fmt`` (an
+        ``ExportFormat`` or its value) there."""
+        from ...services.export import ExportFormat
+
+        chosen = ExportFormat(fmt)
 
         async def prepare() -> None:
-            name = await self._exports.suggested_filename(thread_id, fmt)
-            later(self._w, lambda: self._ask_and_export(thread_id, fmt, name))
+            name = await self._exports.suggested_filename(thread_id, chosen)
+            later(self._w, lambda: self._ask_and_export(thread_id, chosen, name))
 
         self._run(prepare(), self.tr("Export failed"))
 
     def _ask_and_export(self, thread_id: str, fmt: ExportFormat, name: str) -> None:
         filters = {
-            ExportFormat.MARKDOWN: self.tr("Markdown (*.md)"),
-            ExportFormat.HTML: self.tr("HTML (*.html)"),
-            ExportFormat.JSON: self.tr("JSON (*.json)"),
-        }[fmt]
+            "md": self.tr("Markdown (*.md)"),
+            "html": self.tr("HTML (*.html)"),
+            "json": self.tr("JSON (*.json)"),
+        }[fmt.value]
         path = ask_save_path(self._w, self.tr("Export conversation"), name, filters)
         if path is None:
             return
@@ -182,6 +193,8 @@ class ThreadActions(QObject):
         self._run(render(), self.tr("Print failed"))
 
     def _open_preview(self, html: str) -> None:
+        from .print_preview import preview_dialog  # QtPrintSupport: on first print
+
         dialog = preview_dialog(html, self.tr("Print preview"), self._w)
         dialog.finished.connect(dialog.deleteLater)
         self.preview = dialog
@@ -204,6 +217,8 @@ class ThreadActions(QObject):
             return
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
+        from .print_preview import pdf_bytes
+
         data = pdf_bytes(html, Path(name).stem)
 
         async def write() -> None:

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
-from ...core.knowledge import Source, sources_from_data
-
 if TYPE_CHECKING:
+    from ...core.knowledge import Source
     from ..timeline.markdown import RenderedMarkdown
     from ..timeline.message_state import MessageState
 
@@ -41,6 +40,9 @@ _SKIP = ("pre", "code", "a")
 
 def source_numbers(data: dict[str, Any] | None) -> frozenset[int]:
     """The numbers of the sources stored on an answer."""
+    # the knowledge-base value types load with the first answer, not at start-up
+    from ...core.knowledge import sources_from_data
+
     sources = sources_from_data((data or {}).get("sources"))
     return frozenset(s.number for s in sources)
 

@@ -23,6 +23,7 @@ from PySide6.QtGui import QAction
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.knowledge import KnowledgeBaseStats
     from ..controllers.tasks import TaskRunner
     from ..window.conversation import ConversationPresenter
     from ..window.main_window import MainWindow
@@ -52,7 +53,8 @@ class KbActions(QObject):
         self._connect()
         window.installEventFilter(self)
         self._retranslate()
-        tasks.start(self.reload_bases())
+        # the bases are listed by ``MainWindow.start`` once the window is up (a new
+        # chat has none; their value types are a dozen dataclasses to build)
 
     def _connect(self) -> None:
         picker = self._w.header.kb_picker
@@ -64,9 +66,19 @@ class KbActions(QObject):
 
     # ---- the picker -------------------------------------------------------------------
     async def reload_bases(self) -> None:
-        bases = await self._services.knowledge.list_all()
+        bases = await self._list_bases()
         self._w.header.kb_picker.set_bases(bases)
         self._sync()
+
+    async def _list_bases(self) -> list[KnowledgeBaseStats]:
+        """``KnowledgeBaseService.list_all()``. Until that service is built (the
+        manager opened, a document added, a knowledge-base question asked) the
+        same statistics come from its store: start-up shows the picker without
+        importing the ingestion and retrieval stack behind the service."""
+        services = self._services
+        if "knowledge" in services.built:
+            return await services.knowledge.list_all()
+        return await services.kb_store.stats()
 
     def current_kb_id(self) -> str | None:
         """The base of the conversation shown (a draft's choice, or the thread's)."""

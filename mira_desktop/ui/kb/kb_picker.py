@@ -10,12 +10,14 @@ longer in the list (deleted elsewhere) shows as "No knowledge base"."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QSizePolicy, QToolButton, QWidget
 
-from ...core.knowledge import KnowledgeBaseStats
+if TYPE_CHECKING:
+    from ...core.knowledge import KnowledgeBaseStats
 
 log = logging.getLogger(__name__)
 

@@ -21,13 +21,12 @@ from PySide6.QtCore import QCoreApplication, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QCursor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QToolTip, QVBoxLayout
 
-from ...core.knowledge import Source, sources_from_data
-from ...services.kb import parse_citations
 from .citations import open_source
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
+    from ...core.knowledge import Source
     from ..timeline.message_state import MessageState
 
 log = logging.getLogger(__name__)
@@ -196,6 +195,10 @@ class SourcesWidget(QFrame):
         if key == self._key:
             return
         self._key, self._data = key, data
+        # the knowledge-base types load with the first answer, not at start-up
+        from ...core.knowledge import sources_from_data
+        from ...services.kb import parse_citations
+
         sources = [] if state.is_streaming else sources_from_data(data.get("sources"))
         cited = {c.number for c in parse_citations(state.text, sources)}
         self._rebuild(sources, cited)

@@ -33,8 +33,13 @@ from .markdown import render_markdown_split
 
 log = logging.getLogger(__name__)
 
-#: characters of new markdown one budgeted step renders (~2–3 ms)
+#: characters of new markdown one budgeted step renders (~2 ms with its relayout)
 STEP_CHARS = 2000
+
+
+def _utf16_len(text: str) -> int:
+    """Length in the document's units (UTF-16 code units)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def normalise_newlines(text: str) -> str:
@@ -60,6 +65,7 @@ class LiveMarkdown:
         self._stable_end = 0  # document position after them
         self._tail_chars = 0  # source characters covered by the rendered tail
         self._plain_shown = 0  # characters of source[tail_chars:] shown as plain text
+        self._blocked = False  # the last block alone exceeds a step's budget
         self._stable_code: list[str] = []
         self._tail_code: tuple[str, ...] = ()
 
@@ -70,10 +76,22 @@ class LiveMarkdown:
     @property
     def pending(self) -> bool:
         """Part of the text is still shown as plain text (a budgeted update)."""
-        return self._valid and self._tail_chars < len(self._source)
+        return self._valid and self._tail_chars < len(self._source) and not self._blocked
+
+    @property
+    def blocked(self) -> bool:
+        """A budgeted step cannot progress: the last block alone exceeds the
+        budget (it is rendered by an update without budget, or when it ends)."""
+        return self._valid and self._blocked
 
     def is_showing(self, text: str, *, dark: bool) -> bool:
         return self._valid and self._dark == dark and self._source == normalise_newlines(text)
+
+    def extends(self, text: str, dark: bool) -> bool:
+        """``text`` only appends to what is shown (an update keeps the document)."""
+        return (
+            self._valid and self._dark == dark and normalise_newlines(text).startswith(self._source)
+        )
 
     def invalidate(self) -> None:
         self._valid = False
@@ -90,8 +108,12 @@ class LiveMarkdown:
         text = normalise_newlines(text)
         if not (self._valid and dark == self._dark and text.startswith(self._source)):
             self._reset(dark)
-        elif text == self._source and not self.pending:
+        elif text == self._source and (
+            self._tail_chars >= len(text) or (budget is not None and self._blocked)
+        ):
             return
+        if len(text) > len(self._source):
+            self._blocked = False
         self._source = text
         self._advance(budget)
 
@@ -102,57 +124,89 @@ class LiveMarkdown:
         self._source = ""
         self._stable_chars = self._stable_end = 0
         self._tail_chars = self._plain_shown = 0
+        self._blocked = False
         self._stable_code = []
         self._tail_code = ()
 
     def _advance(self, budget: int | None) -> None:
         source, start = self._source, self._stable_chars
         end = len(source)
-        if budget is not None and end - start > budget:
+        if budget == 0:
+            end = start  # no markdown this time: the new text is shown plainly
+        elif budget is not None and end - start > budget:
             end = source.rfind("\n", start, start + budget) + 1 or start + budget
         if end <= self._tail_chars:  # nothing more to render: extend the plain rest
+            self._blocked = bool(budget) and end < len(source)
             self._append_plain()
             return
+        self._blocked = False
         split = render_markdown_split(
             source[start:end], dark=self._dark, code_base=len(self._stable_code)
         )
+        until = self._drop_rendered_plain(end)
         if split.stable_chars:
-            self._replace_from(self._stable_end, split.stable.html)
-            self._stable_end = self._doc.characterCount() - 1
+            self._stable_end = self._replace(self._stable_end, until, split.stable.html)
             self._stable_chars += split.stable_chars
             self._stable_code.extend(split.stable.code_blocks)
-        self._replace_from(self._stable_end, split.tail.html)
+            until = self._stable_end
+        self._replace(self._stable_end, until, split.tail.html)
         self._tail_chars = end
-        self._plain_shown = 0
         self._tail_code = split.tail.code_blocks
         self._append_plain()
 
+    def _drop_rendered_plain(self, end: int) -> int:
+        """Remove the plain text that ``source[:end]`` now renders; the document
+        position where the rendered tail ends (what is replaced) is returned.
+
+        Only the part just rendered is removed: the plain rest after it stays
+        (rebuilding it every step would cost in proportion to its length). Before
+        the first stable block the tail is imported with ``setHtml`` (the first
+        block must take the fragment's format), so there the rest is rebuilt."""
+        doc_end = self._doc.characterCount() - 1
+        shown = self._plain_shown
+        if not shown:
+            return doc_end
+        plain_at = doc_end - _utf16_len(self._source[self._tail_chars : self._tail_chars + shown])
+        done = end - self._tail_chars
+        if done >= shown or self._stable_end == 0:
+            self._plain_shown = 0
+            return doc_end  # all of it goes (with its separator), replaced below
+        cursor = QTextCursor(self._doc)
+        cursor.setPosition(plain_at)
+        gone = _utf16_len(self._source[self._tail_chars : end])
+        cursor.setPosition(plain_at + gone, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        self._plain_shown = shown - done
+        return plain_at - 1  # the separator before the plain rest stays
+
     def _append_plain(self) -> None:
-        """Show ``source[tail_chars:]`` as plain text, in blocks of its own,
-        after the rendered tail (only what is not shown yet is inserted)."""
-        rest = self._source[self._tail_chars :]
-        if len(rest) <= self._plain_shown:
+        """Show the rest of ``source`` after the rendered tail as plain text, in
+        blocks of its own (only what is not shown yet is inserted)."""
+        rest_at = self._tail_chars + self._plain_shown
+        if rest_at >= len(self._source):
             return
         cursor = QTextCursor(self._doc)
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if self._plain_shown == 0 and self._doc.characterCount() > 1:
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-        cursor.insertText(rest[self._plain_shown :], QTextCharFormat())
-        self._plain_shown = len(rest)
+        cursor.insertText(self._source[rest_at:], QTextCharFormat())
+        self._plain_shown = len(self._source) - self._tail_chars
 
-    def _replace_from(self, position: int, html: str) -> None:
+    def _replace(self, position: int, until: int, html: str) -> int:
+        """Replace the document's ``[position, until)`` with ``html``; returns
+        the position after the inserted content."""
         cursor = QTextCursor(self._doc)
         cursor.setPosition(position)
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(until, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
         html = html.strip()
         if not html:
-            return
+            return position
         if self._doc.characterCount() <= 1:
             self._doc.setHtml(html)
-            return
-        cursor.movePosition(QTextCursor.MoveOperation.End)
+            return self._doc.characterCount() - 1
         cursor.insertFragment(QTextDocumentFragment(self._fragment_document(html)))
+        return cursor.position()
 
     def _fragment_document(self, html: str) -> QTextDocument:
         # Inserting a fragment merges its first block into the block at the cursor

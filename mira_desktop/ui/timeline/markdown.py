@@ -22,16 +22,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 from PySide6.QtCore import QCoreApplication
+
+if TYPE_CHECKING:  # imported on first use (~40 ms): the first window needs neither
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +138,8 @@ def _line_offset(text: str, line: int) -> int:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "breaks": False})
     md.enable(["table", "strikethrough"])
     rules = {
@@ -306,6 +307,8 @@ def _highlight(code: str, lang: str, dark: bool) -> str:
     lexer = _lexer(lang) if lang and len(code) <= _MAX_HIGHLIGHT_CHARS else None
     if lexer is None:
         return _plain_code(code, dark)
+    from pygments import highlight
+
     out = highlight(code, lexer, _formatter(dark))
     return out.rstrip("\n")
 
@@ -317,6 +320,9 @@ def _plain_code(code: str, dark: bool) -> str:
 
 @lru_cache(maxsize=64)
 def _lexer(lang: str) -> Lexer | None:
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(lang, stripnl=False, ensurenl=False)
     except ClassNotFound:
@@ -326,5 +332,7 @@ def _lexer(lang: str) -> Lexer | None:
 
 @lru_cache(maxsize=2)
 def _formatter(dark: bool) -> HtmlFormatter:
+    from pygments.formatters import HtmlFormatter
+
     style = DARK_CODE_STYLE if dark else LIGHT_CODE_STYLE
     return HtmlFormatter(style=style, noclasses=True, nowrap=True)

@@ -321,7 +321,9 @@ class AssistantMessageWidget(MessageWidget):
             if not self._body.is_static_showing(cited):
                 self._body.set_rendered(cited)
         elif state.is_streaming or self._body.is_live_showing(state.text, dark=dark):
-            self._body.set_markdown_live(state.text, dark=dark, budget=STEP_CHARS)
+            streaming = state.is_streaming  # a finished long last block renders at once
+            budget = None if not streaming and self._body.markdown_blocked() else STEP_CHARS
+            self._body.set_markdown_live(state.text, dark=dark, budget=budget, paced=streaming)
         elif not self._body.is_static_showing(state.rendered(dark)):
             self._body.set_rendered(state.rendered(dark))
 

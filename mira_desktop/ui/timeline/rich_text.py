@@ -6,13 +6,16 @@ http/https/mailto links (through ``QDesktopServices``) and copies code blocks
 when their ``copy-code:N`` anchor is clicked. A streaming answer is shown
 through :class:`~.live_markdown.LiveMarkdown` (re-rendering only the last
 top-level block, in bounded steps: ``set_markdown_live(..., budget=...)`` and
-the ``render_pending`` signal asking for the next step).
+the ``render_pending`` signal asking for the next step). While the answer
+streams, steps are paced by a :class:`~.live_cadence.LiveCadence` (a bounded
+share of the Qt thread); between steps new text is only appended plainly.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import time
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -28,12 +31,17 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from .live_cadence import IDLE_MS, LiveCadence
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
 from .markdown import RenderedMarkdown, is_safe_link
 
 log = logging.getLogger(__name__)
 
 COPY_CODE_SCHEME = "copy-code"
+#: pause between two budgeted rendering steps once the stream has ended: the
+#: loop paints and handles input in between (steps back to back add up to a
+#: stall); while it streams, the cadence decides (see ``LiveCadence``)
+STEP_INTERVAL_MS = IDLE_MS
 
 
 def opaque_colour(colour: QColor, background: QColor) -> QColor:
@@ -92,8 +100,10 @@ class RichTextView(QTextBrowser):
         self._live = LiveMarkdown(self.document())
         self._step_timer = QTimer(self)
         self._step_timer.setSingleShot(True)
-        self._step_timer.setInterval(1)
+        self._step_timer.setInterval(STEP_INTERVAL_MS)
         self._step_timer.timeout.connect(self._on_step_due)
+        self._cadence = LiveCadence()
+        self._paced = False
         self._static: RenderedMarkdown | None = None
         self._mode = ""  # "live" | "static" | "plain"
         self._plain = ""
@@ -110,26 +120,59 @@ class RichTextView(QTextBrowser):
         self.document().setHtml(rendered.html)
         self.updateGeometry()
 
-    def set_markdown_live(self, text: str, *, dark: bool, budget: int | None = None) -> None:
+    def set_markdown_live(
+        self, text: str, *, dark: bool, budget: int | None = None, paced: bool = False
+    ) -> None:
         """Show ``text``, re-rendering only what changed since the last call;
         with ``budget`` (characters, e.g. ``STEP_CHARS``) at most that much new
         markdown now, the rest as plain text until ``render_pending`` asks for
-        the next step."""
+        the next step. ``paced`` (the text is still streaming): markdown steps
+        run only when the cadence allows (a bounded share of the thread);
+        between them an update only appends the new text as plain text."""
         if self._mode != "live":
             self._live.invalidate()
             self._mode = "live"
+        if self._paced and not paced:
+            self._cadence.release()  # the stream ended: finish the rendering
+            self._step_timer.stop()
+        self._paced = paced
+        if (
+            budget is not None
+            and (self._step_timer.isActive() or not self._cadence.due())
+            and self._live.extends(text, dark)
+        ):
+            budget = 0  # a step is not due yet: only show the new text (plainly) now
+        started = time.perf_counter()
         self._live.set_text(text, dark=dark, budget=budget)
-        if self._live.pending and not self._step_timer.isActive():
-            self._step_timer.start()
+        if budget != 0:
+            self._cadence.spent(time.perf_counter() - started, paced=paced)
+        self._schedule_step()
         self.updateGeometry()
+
+    def _schedule_step(self) -> None:
+        if self._live.pending and not self._step_timer.isActive():
+            self._step_timer.start(self._cadence.wait_ms())
 
     def markdown_pending(self) -> bool:
         """A budgeted live update still shows part of the text as plain text."""
         return self._mode == "live" and self._live.pending
 
+    def markdown_blocked(self) -> bool:
+        """The last block is too long for a budgeted step (see ``LiveMarkdown.blocked``)."""
+        return self._mode == "live" and self._live.blocked
+
     def _on_step_due(self) -> None:
-        if self.markdown_pending():
-            self.render_pending.emit()
+        if not self.markdown_pending():
+            return
+        started = time.perf_counter()
+        self.render_pending.emit()  # the step, with the relayout it causes
+        self._cadence.spent(time.perf_counter() - started, paced=self._paced)
+        self._step_timer.stop()
+        self._schedule_step()
+
+    def live_step_cost(self) -> float:
+        """Seconds the last live rendering step took (for diagnostics)."""
+        return self._cadence.last_cost
 
     def set_plain(self, text: str, *, colour: QColor | None = None) -> None:
         """Show plain text (in ``colour`` if given, which beats any style sheet);

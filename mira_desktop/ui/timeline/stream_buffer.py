@@ -3,16 +3,23 @@
 Owns the ~40 ms batching between the controller's per-token signals and the
 repaint of a message: deltas for any number of messages are accumulated in
 memory and handed over in one ``flushed`` emission, so the timeline re-renders at
-most ~25 times a second however fast tokens arrive. The timer only runs while
-something is pending; an idle buffer costs nothing.
+most ~25 times a second however fast tokens arrive. The interval adapts to
+what a flush costs (its slots: the timeline's append and relayout): after a
+flush of cost ``c`` the next waits at least ``c × (1 / share − 1)`` (see
+:func:`~.live_cadence.paced_wait_ms`), so flushes keep to a bounded share of
+the Qt thread. The timer only runs while something is pending; an idle buffer
+costs nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from .live_cadence import CEILING_MS, LIVE_SHARE, paced_wait_ms
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +43,7 @@ class StreamBuffer(QObject):
 
     def __init__(self, interval_ms: int = DEFAULT_INTERVAL_MS, parent: QObject | None = None):
         super().__init__(parent)
+        self._interval_ms = interval_ms
         self._pending: dict[str, PendingDelta] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -68,7 +76,18 @@ class StreamBuffer(QObject):
         if not self._pending:
             return
         batch, self._pending = self._pending, {}
+        started = time.perf_counter()
         self.flushed.emit(batch)
+        self._timer.setInterval(self.next_interval_ms(time.perf_counter() - started))
+
+    def next_interval_ms(self, cost_s: float) -> int:
+        """The pause after a flush that cost ``cost_s`` seconds."""
+        if self._interval_ms <= 0:
+            return 0  # tests flush on the next loop turn
+        ceiling = max(CEILING_MS, self._interval_ms)
+        return paced_wait_ms(
+            cost_s, share=LIVE_SHARE, floor_ms=self._interval_ms, ceiling_ms=ceiling
+        )
 
     def _entry(self, message_id: str) -> PendingDelta:
         entry = self._pending.get(message_id)

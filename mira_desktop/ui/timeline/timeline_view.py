@@ -52,6 +52,7 @@ HIGHLIGHT_MS = 1600
 #: finished renderings kept for rows that scrolled away (re-rendering is cheap,
 #: the HTML of thousands of answers is not)
 RENDER_CACHE_ROWS = 200
+WARM_UP_DELAY_MS = 1500  # the markdown warm-up (~0.1 s) waits until the window is up
 
 
 class TimelineView(QWidget):
@@ -93,7 +94,7 @@ class TimelineView(QWidget):
         self._buffer = StreamBuffer(stream_interval_ms, self)
         self._buffer.flushed.connect(self._on_flush)
         self._apply_style_sheet()
-        QTimer.singleShot(0, self, self._warm_up)
+        QTimer.singleShot(WARM_UP_DELAY_MS, self, self._warm_up)  # after the first frame
 
     # -- public API ---------------------------------------------------------------
 
@@ -282,8 +283,7 @@ class TimelineView(QWidget):
         QTimer.singleShot(delay, self, lambda: self._refresh(message_id, relayout=True))
 
     def _warm_up(self) -> None:
-        """Pay one-off costs (markdown parser and lexer compilation, Qt's lazy
-        set-up of text documents) while the app idles, not when a thread opens."""
+        """One-off costs (markdown parser, lexer, Qt's text set-up) paid while idle."""
         warm_up()
         probe = RichTextView(self._canvas)
         probe.set_rendered(render_markdown_blocks("*warm* `up`", dark=self._options.dark))

@@ -13,12 +13,14 @@ the window's composer actions measure (off the Qt thread) and call
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QLocale, QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from mira_desktop.core.context import Meter
+if TYPE_CHECKING:
+    from mira_desktop.core.context import Meter
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from ...core.context import SendWarning
 from ...core.errors import MiraError
-from ...services.chat import SendRequest
 from ..composer.attachments_controller import AttachmentsController
 from ..composer.command_popup import CommandController, parse_compact
 from ..composer.file_drop import FileDropFilter
@@ -33,6 +31,7 @@ from ..composer.mention_popup import MentionController
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.context import SendWarning
     from ...services.attachments import PreparedAttachment
     from ..controllers.chat_controller import ChatController, LiveRun
     from ..controllers.tasks import TaskRunner
@@ -72,7 +71,8 @@ class ComposerActions(QObject):
         self._p = presenter
         self._context = context
         composer = window.composer
-        self.attachments = AttachmentsController(composer, services.attachments, tasks, self)
+        attachments = services.deferred("attachments")  # built with the first file
+        self.attachments = AttachmentsController(composer, attachments, tasks, self)
         self.mentions = MentionController(
             composer.editor, composer.mention_popup, self._search_files, tasks.start, self
         )
@@ -147,6 +147,8 @@ class ComposerActions(QObject):
             self._send_now(text, files, role_id)
 
     async def _check_then_send(self, text: str, files: Files, role_id: str | None) -> None:
+        from ...services.chat import SendRequest  # the chat stack: on first use
+
         provider, model = self._p.choice or (None, None)
         request = SendRequest(
             text=text,

@@ -21,12 +21,12 @@ import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
-from ...core.context import ContextSummary
 from ...core.errors import MiraError
-from ...core.events import Compacted
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.context import ContextSummary
+    from ...core.events import Compacted
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
     from ..dialogs.role_dialog import RoleDialog
@@ -61,7 +61,8 @@ class ContextActions(QObject):
         self.summary_dialog: SummaryDialog | None = None
         self._build_actions()
         self._connect()
-        services.summaries.add_listener(self._on_summary_refreshed)
+        # the summary service (and the compaction stack) is built on first use
+        services.on_built("summaries", lambda s: s.add_listener(self._on_summary_refreshed))
         window.installEventFilter(self)
         self._retranslate()
         tasks.start(self.reload_roles())

@@ -19,12 +19,11 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from ...core.events import Failed, RunStarted, Stopped
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
-from ...services.chat import SendRequest
 from ..composer.composer_widget import standard_reason
 
 if TYPE_CHECKING:
@@ -38,6 +37,7 @@ log = logging.getLogger(__name__)
 
 #: runs that show a new version of a message (drawn by ``TreeActions``)
 VERSION_KINDS = ("edit", "regenerate")
+PLACEHOLDER_DELAY_MS = 10  # the answer's row, after the user's (another event-loop pass)
 
 
 class ConversationPresenter(QObject):
@@ -53,6 +53,7 @@ class ConversationPresenter(QObject):
         self._w = window
         self._services = services
         self._chat = chat
+        self._placeholder_key: str | None = None  # a run whose answer row is not shown yet
         self._tasks = tasks
         self.key: str = new_id()
         self.is_draft = True
@@ -227,6 +228,8 @@ class ConversationPresenter(QObject):
         stops and is kept, and ``text`` is the next turn (PRODUCT.md §5)."""
         if not text.strip() and not attachments:
             return
+        from ...services.chat import SendRequest  # the chat stack loads on first send
+
         provider, model = self.choice or (None, None)
         if self.is_draft:  # a new chat belongs to the workspace the sidebar shows
             request = SendRequest(
@@ -266,12 +269,25 @@ class ConversationPresenter(QObject):
     def _on_run_started(self, key: str, event: RunStarted) -> None:
         if key != self.key or event.kind in VERSION_KINDS:
             return
-        live = self._chat.live(key)
         self._w.timeline.upsert_message(event.user_message)
-        if live is not None and live.assistant is not None:
-            self._w.timeline.upsert_message(live.assistant)
         if self.is_draft:
             self._w.header.set_title(_title_preview(event.user_message.text))
+        # The answer's row a frame later: building both widgets in one pass of
+        # the event loop (a zero timer runs in the same pass) is a ~15 ms stall.
+        # A delta arriving first shows it at once (see ``_on_text``).
+        self._placeholder_key = key
+        QTimer.singleShot(PLACEHOLDER_DELAY_MS, self, lambda: self._show_placeholder(key))
+
+    def _show_placeholder(self, key: str) -> None:
+        """The streaming answer's row, unless the run already ended or another
+        conversation is shown (a later event then owns the row)."""
+        if self._placeholder_key == key:
+            self._placeholder_key = None
+        live = self._chat.live(key)
+        if key != self.key or live is None or live.assistant is None or live.finished:
+            return
+        if self._w.timeline.message(live.assistant.id) is None:
+            self._w.timeline.upsert_message(live.assistant)
 
     def _on_thread_created(self, key: str, thread: Thread) -> None:
         self._w.sidebar.model().upsert_thread(thread)
@@ -287,10 +303,14 @@ class ConversationPresenter(QObject):
 
     def _on_text(self, key: str, message_id: str, text: str) -> None:
         if key == self.key:
+            if self._placeholder_key == key:
+                self._show_placeholder(key)
             self._w.timeline.append_text(message_id, text)
 
     def _on_thinking(self, key: str, message_id: str, text: str) -> None:
         if key == self.key:
+            if self._placeholder_key == key:
+                self._show_placeholder(key)
             self._w.timeline.append_thinking(message_id, text)
 
     def _on_finished(self, key: str, event: object) -> None:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 
-from ...core.events import Completed, RunStarted
 from ...core.history import ThreadGroup
 from ...core.models import Thread
 from ..sidebar.batch import BatchSelection
@@ -29,6 +28,7 @@ from .confirm import ask_then
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.events import RunStarted
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
     from .conversation import ConversationPresenter
@@ -301,6 +301,8 @@ class HistoryActions(QObject):
         if key not in self._drafts:
             return
         self._drafts.discard(key)
+        from ...core.events import Completed  # loaded by the run that finished
+
         thread_id = getattr(event, "thread_id", None)
         if isinstance(event, Completed) and thread_id:
             self._run(self._auto_title(thread_id))

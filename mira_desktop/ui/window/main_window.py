@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.services = services
         self.tasks = TaskRunner(on_error=self._on_task_error)
         self.doctor_dialog: QWidget | None = None
-        self.chat = ChatController(services.chat, self.tasks, self)
+        self.chat = ChatController(services.deferred("chat"), self.tasks, self)
         self._build_widgets()
         self._build_layout()
         self._build_menus()
@@ -89,37 +89,36 @@ class MainWindow(QMainWindow):
 
     # ---- building ----------------------------------------------------------------
     def _build_widgets(self) -> None:
-        history = self.services.history
-        self.thread_model = ThreadListModel(
-            history.list_threads, history.count_threads, parent=self
-        )
-        self.sidebar = ThreadSidebar(self.thread_model, self)
-        self.header = HeaderWidget(self)
-        self.notice_bar = NoticeBar(self)
+        # made under their final parents: moving a styled tree re-polishes all of it
+        h = self.services.history
+        self.thread_model = ThreadListModel(h.list_threads, h.count_threads, parent=self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("MainSplitter")
+        self.sidebar = ThreadSidebar(self.thread_model, self.splitter)
+        self._right = right = QWidget(self.splitter)
+        right.setObjectName("ConversationPane")
+        self.header = HeaderWidget(right)
+        self.notice_bar = NoticeBar(right)
         self.notice_label = self.notice_bar.label
-        self.timeline = TimelineView(self)
-        self.timeline_pane, self.anchor_rail = with_anchor_rail(self.timeline, self)
-        self.welcome = WelcomeView(self)
-        self.empty_state = EmptyStateWidget(self.services.providers.detect_ollama, self)
-        self.composer = ComposerWidget(self)
+        self.stack = QStackedWidget(right)
+        self.timeline = TimelineView(self.stack)
+        self.timeline_pane, self.anchor_rail = with_anchor_rail(self.timeline, self.stack)
+        self.welcome = WelcomeView(self.stack)
+        self.empty_state = EmptyStateWidget(self.services.providers.detect_ollama, self.stack)
+        self.composer = ComposerWidget(right)
 
     def _build_layout(self) -> None:
-        self.stack = QStackedWidget(self)
         for widget in (self.welcome, self.empty_state, self.timeline_pane):
             self.stack.addWidget(widget)
-        right = QWidget(self)
-        right.setObjectName("ConversationPane")
-        column = QVBoxLayout(right)
+        column = QVBoxLayout(self._right)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.header)
         column.addWidget(self.notice_bar)
         column.addWidget(self.stack, 1)
         column.addWidget(self.composer)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.setObjectName("MainSplitter")
         self.splitter.addWidget(self.sidebar)
-        self.splitter.addWidget(right)
+        self.splitter.addWidget(self._right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([280, 900])
         self.setCentralWidget(self.splitter)
@@ -199,6 +198,7 @@ class MainWindow(QMainWindow):
         else:
             self.presenter.new_chat()
         await self.thread_model.wait_idle()
+        self.tasks.start(self.kb_actions.reload_bases())  # the header's picker, after the frame
 
     # ---- behaviour ---------------------------------------------------------------------
     def open_settings(self, *, add: bool = False) -> None:

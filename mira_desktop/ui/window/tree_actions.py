@@ -24,13 +24,12 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QPlainTextEdit
 
-from ...core.events import RunStarted
 from ...core.models import Message
-from ...services.regenerate import RegenerateRequest
 from .conversation import VERSION_KINDS
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.events import RunStarted
     from ..controllers.chat_controller import ChatController, LiveRun
     from ..controllers.tasks import TaskRunner
     from .conversation import ConversationPresenter
@@ -130,6 +129,8 @@ class TreeActions(QObject):
     ) -> None:
         if not self.can_act():
             return
+        from ...services.regenerate import RegenerateRequest  # the chat stack: on first use
+
         key = self._p.key
         request = RegenerateRequest(key, message_id, preset, guidance, provider, model)
         self._p.notice.emit("")
