@@ -30,15 +30,23 @@ def _test_loop() -> qasync.QEventLoop:
     collector later frees that object from another thread (the database worker,
     the loopback server), Qt cannot unregister them, and its next timer pass
     delivers an event to freed memory (a segfault in a later test). Deleting the
-    object here, on the GUI thread, unregisters them."""
+    object here, on the GUI thread, unregisters them.
+
+    Likewise its ``call_soon_threadsafe`` signaller: a worker thread that
+    finished just before ``close()`` leaves a queued signal that Qt would still
+    deliver later, calling ``call_soon`` on the closed loop and its deleted
+    timer ("_SimpleTimer already deleted" in the next test's event processing).
+    Deleting the signaller drops such queued calls with it; later emits do not
+    happen, since asyncio checks ``is_closed()`` before ``call_soon_threadsafe``."""
     loop = new_event_loop(QApplication.instance() or QApplication([]))
     close = loop.close
 
     def close_and_free_timers() -> None:
         close()
-        timer = getattr(loop, "_timer", None)
-        if timer is not None and shiboken6.isValid(timer):
-            shiboken6.delete(timer)
+        for name in ("_QEventLoop__call_soon_signaller", "_timer"):
+            qobject = getattr(loop, name, None)
+            if qobject is not None and shiboken6.isValid(qobject):
+                shiboken6.delete(qobject)
 
     loop.close = close_and_free_timers  # type: ignore[method-assign]
     return loop
