@@ -107,7 +107,7 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
     tmp_path: Path,
 ) -> None:
     """``mira-desktop --screenshot`` (the start-up benchmark's command) renders
-    the window without httpx, tiktoken, the readers' libraries, the CLI command
+    the window without search's value types and SQL, uuid, httpx, tiktoken, the readers' libraries, the CLI command
     modules, the settings and search dialogs, the single-instance socket, the
     export and import services (the thread menu's actions import them when
     used), printing (QtPrintSupport), the knowledge-base service stack (the
@@ -137,6 +137,12 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
         # the timeline renders markdown on first use; its warm-up waits ~1.5 s
         "markdown_it",
         "pygments",
+        # search's value types and SQL load with the first search (history_store)
+        "mira_desktop.core.search",
+        "mira_desktop.storage.search_sql",
+        # ids are formatted without uuid (and platform); media files import it to write
+        "uuid",
+        "platform",
     ]
     loaded = _loaded(
         f"""
@@ -250,6 +256,10 @@ def test_the_first_frame_waits_for_no_chat_or_knowledge_base_stack(tmp_path: Pat
         "mira_desktop.services.kb.rag",
         "mira_desktop.services.attachments",
         "mira_desktop.services.readers",
+        # stream events load with the first answer; the timeline takes the
+        # compaction kind from core.message_kinds (core.context: with the meter)
+        "mira_desktop.core.events",
+        "mira_desktop.core.context",
     ]
     loaded = _loaded(
         f"""
@@ -365,3 +375,58 @@ async def test_start_up_recovery_does_not_build_the_chat_service(tmp_path: Path)
         assert [tuple(r) for r in rows] == [("dead", "stopped"), ("elsewhere", "streaming")]
     finally:
         await services.aclose()
+
+
+def test_the_history_store_loads_no_search_stack(tmp_path: Path) -> None:
+    """``HistoryStore`` imports search's value types and SQL on the first search;
+    storage formats ids and names temporary files without importing uuid."""
+    loaded = _loaded(
+        "import mira_desktop.storage.history_store\nimport mira_desktop.storage.store\n",
+        ["mira_desktop.core.search", "mira_desktop.storage.search_sql", "uuid"],
+        tmp_path,
+    )
+    assert [name for name, present in loaded.items() if present] == []
+
+
+def _top_level_imports(module: str) -> list[str]:
+    """The modules ``module`` imports when it is imported (not in functions or
+    under ``if TYPE_CHECKING``)."""
+    import ast
+
+    tree = ast.parse((REPO / module).read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            names.append(node.module or "")
+        elif isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+    return names
+
+
+def test_the_chat_controller_and_the_system_card_import_no_value_type_modules() -> None:
+    """The chat controller imports the chat event types (15 frozen dataclasses)
+    when its first run's events arrive, and the timeline's system card takes
+    ``COMPACTION_KIND`` from ``core.message_kinds``, not from ``core.context``."""
+    controller = _top_level_imports("mira_desktop/ui/controllers/chat_controller.py")
+    assert not [name for name in controller if name.endswith("core.events")], controller
+    card = _top_level_imports("mira_desktop/ui/timeline/system_card.py")
+    assert not [name for name in card if name.endswith("core.context")], card
+    assert "mira_desktop.core.message_kinds" in card
+    from mira_desktop.core import context, message_kinds
+
+    assert context.COMPACTION_KIND == message_kinds.COMPACTION_KIND == "compaction"
+
+
+def test_new_ids_are_uuid7_strings() -> None:
+    """``new_id`` formats its UUIDv7 without the uuid module, exactly as
+    ``str(uuid.UUID(int=...))`` would, and ids sort by creation."""
+    import uuid
+
+    from mira_desktop.core.ids import new_id
+
+    ids = [new_id() for _ in range(2000)]
+    for value in ids:
+        parsed = uuid.UUID(value)
+        assert str(parsed) == value and parsed.version == 7
+        assert parsed.variant == uuid.RFC_4122
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)

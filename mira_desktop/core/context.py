@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .message_kinds import COMPACTION_KIND as COMPACTION_KIND  # re-exported
 from .models import Message, MessageRole
 
-COMPACTION_KIND = "compaction"
 NOTHING_TO_COMPACT = "Nothing to compact yet."
 CONTEXT_COMPRESSED = "Context compressed"
 

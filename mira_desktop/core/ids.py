@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-import uuid
 from datetime import UTC, datetime
 
 _lock = threading.Lock()
@@ -34,7 +33,8 @@ def new_id() -> str:
     value |= counter << 64
     value |= 0b10 << 62
     value |= rand
-    return str(uuid.UUID(int=value))
+    digits = f"{value:032x}"  # as str(uuid.UUID(int=value)), without importing uuid
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def utc_now() -> str:

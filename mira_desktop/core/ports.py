@@ -7,10 +7,12 @@ depend on ``core`` alone."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from .events import StreamEvent
 from .models import ChatRequest, ModelInfo
+
+if TYPE_CHECKING:  # the stream events load with the first answer, not at start-up
+    from .events import StreamEvent
 
 
 class ChatProvider(Protocol):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from functools import lru_cache
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -101,6 +102,7 @@ def _tiers(
     average = max(sum(lengths) / len(lengths), 1.0)
     exact_tier: list[_Scored] = []
     other_tier: list[_Scored] = []
+    add_exact, add_other = exact_tier.append, other_tier.append
     k1_plus = K1 + 1.0
     measured = query.measure_all(texts)
     # relevance() inlined (the same expression, so the same floats): a call a
@@ -110,15 +112,20 @@ def _tiers(
         value = 0.0
         for f in counts:
             value += f * k1_plus / (f + norm)
-        (exact_tier if exact else other_tier).append(
-            (-round(value, 1), c.created_at, c, folded, value)
-        )
+        (add_exact if exact else add_other)((-round(value, 1), c.created_at, c, folded, value))
     tiers = (exact_tier, other_tier)
     for exact, tier in ((True, tiers[0]), (False, tiers[1])):
         if tier:
             tier.sort(key=_CREATED, reverse=True)
             tier.sort(key=_ORDER)
             yield exact, tier
+
+
+@lru_cache(maxsize=32)
+def _folded_query(terms: tuple[str, ...]) -> FoldedQuery:
+    """The :class:`FoldedQuery` of some terms, kept for the next searches (a
+    dialog searches as the user types; building one compiles ~5 patterns)."""
+    return FoldedQuery(terms)
 
 
 def rank(
@@ -136,7 +143,7 @@ def rank(
     Tier by tier (:func:`_tiers`): when titles fill the list, messages are not
     even read; snippets are cut for the returned hits only. Terms are found and
     counted on lower-cased text (:class:`FoldedQuery`), not by regex."""
-    query = FoldedQuery(terms)
+    query = _folded_query(tuple(terms))
     if not query.patterns or limit <= 0:
         return []
     hits: list[SearchHit] = []
@@ -150,16 +157,16 @@ def rank(
                     per[c.thread_id] = per.get(c.thread_id, 0) + 1
                 snippet, highlights = query.snippet(c.text, folded, phrase_found=exact)
                 score = 20.0 * is_title + 10.0 * exact + value / (1.0 + value)
-                hits.append(
+                hits.append(  # positional: SearchHit's fields in order
                     SearchHit(
-                        thread_id=c.thread_id,
-                        thread_title=c.thread_title,
-                        message_id=c.message_id,
-                        snippet=snippet,
-                        highlights=highlights,
-                        score=round(score, 4),
-                        created_at=c.created_at,
-                        workspace_id=c.workspace_id,
+                        c.thread_id,
+                        c.thread_title,
+                        c.message_id,
+                        snippet,
+                        highlights,
+                        round(score, 4),
+                        c.created_at,
+                        c.workspace_id,
                     )
                 )
                 if len(hits) >= limit:

@@ -28,7 +28,13 @@ _SPACES = (
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
     "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SPACE_BYTES = b"(?:" + b"|".join(re.escape(c.encode()) for c in _SPACES) + b")+"
+# One class of the single bytes, then the multi-byte ones by their lead bytes:
+# a quarter faster to search than an alternation of all 25 (a test checks it
+# matches exactly the UTF-8 of _SPACES).
+_SPACE_BYTES = (
+    rb"(?:[\t\n\x0b\x0c\r\x1c-\x1f ]|\xc2[\x85\xa0]|\xe1\x9a\x80"
+    rb"|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80)+"
+)
 
 
 def term_patterns(terms: Sequence[str]) -> list[re.Pattern[str]]:
@@ -111,6 +117,16 @@ class FoldedQuery:
             self._phrase = _Finder([part for word in words for part in word])
         # the case-sensitive twins of self.patterns, for lower-cased text
         self._folded_patterns = [f.pattern for f in [self._phrase, *self._anchors] if f]
+        # the patterns for the highlights of a snippet of a text known to lack
+        # the phrase: the terms alone. A snippet is a piece of its text, so
+        # it cannot hold the phrase either — unless a term holds the "…" a
+        # snippet may begin with.
+        unsure = len(self.patterns) < 2 or any(ELLIPSIS in t for t in terms)
+        self._scattered = (
+            (self.patterns, self._folded_patterns)
+            if unsure
+            else (self.patterns[1:], self._folded_patterns[1:])
+        )
         self._words = [f.word for f in finders if f.word is not None]  # one word a term
         if len(self._words) < len(finders):
             self._words = []
@@ -174,16 +190,39 @@ class FoldedQuery:
                 except UnicodeError:  # a lone surrogate
                     append(self._measure(text, None))
                     continue
-                append((folded, search(folded) is not None, [folded.count(w) for w in words]))
+                if len(words) == 2:  # two terms unrolled
+                    counts = [folded.count(words[0]), folded.count(words[1])]
+                else:
+                    counts = [folded.count(w) for w in words]
+                append((folded, search(folded) is not None, counts))
             else:
                 append(self._measure(text, None))
         return out
+
+    def _bytes_anchor(self, folded: bytes, phrase_found: bool) -> tuple[int, int] | None:
+        """:meth:`anchor` on the UTF-8 form :meth:`measure_all` gave, in bytes;
+        None when there is no match."""
+        if phrase_found:
+            if self._bytes_phrase is not None:
+                match = self._bytes_phrase.search(folded)
+                if match is not None:
+                    return match.span()
+            else:
+                (word,) = self._bytes_words
+                at = folded.find(word)
+                return (at, at + len(word)) if at >= 0 else None
+        if self._bytes_phrase is None:  # one term: it is the phrase
+            return None
+        found = [(at, at + len(w)) for w in self._bytes_words if (at := folded.find(w)) >= 0]
+        return min(found) if found else None
 
     def _measure(self, text: str, folded: str | None) -> tuple[Folded, bool, list[int]]:
         if folded is not None and self._words:
             counts = list(map(folded.count, self._words))
         else:
             counts = self.counts(text, folded)
+        if len(counts) == 1:  # one term: the phrase is the term, just counted
+            return folded, counts[0] > 0, counts
         return folded, self.phrase(text, folded) is not None, counts
 
     def phrase(self, text: str, folded: str | None) -> Span | None:
@@ -224,21 +263,35 @@ class FoldedQuery:
             snippet = _cut(text, (0, 0), width)
         else:
             if isinstance(folded, bytes):
-                folded = folded.decode()
-            snippet = _cut(text, self.anchor(text, folded, phrase_found=phrase_found), width)
+                # found in the bytes, then counted in characters: only the
+                # text before the match is decoded
+                span = self._bytes_anchor(folded, phrase_found)
+                if span is None:
+                    anchor: Span = (0, 0)
+                elif len(folded) == len(text):  # ASCII: bytes are characters
+                    anchor = span
+                else:
+                    start = len(folded[: span[0]].decode())
+                    anchor = (start, start + len(folded[span[0] : span[1]].decode()))
+            else:
+                anchor = self.anchor(text, folded, phrase_found=phrase_found)
+            snippet = _cut(text, anchor, width)
+        plain, folded_patterns = (
+            (self.patterns, self._folded_patterns) if phrase_found else self._scattered
+        )
         small = self.fold(snippet)
         if small is None:
-            return snippet, find_spans(snippet, self.patterns)
-        return snippet, find_spans(small, self._folded_patterns)
+            return snippet, find_spans(snippet, plain)
+        return snippet, find_spans(small, folded_patterns)
 
 
 def find_spans(text: str, patterns: Sequence[re.Pattern[str]]) -> tuple[Span, ...]:
     """Every match of every pattern, overlapping ones merged, in order."""
-    return _merge(
-        sorted(
-            (m.start(), m.end()) for p in patterns for m in p.finditer(text) if m.end() > m.start()
-        )
-    )
+    spans = [span for p in patterns for m in p.finditer(text) if (span := m.span())[1] > span[0]]
+    if len(spans) < 2:
+        return tuple(spans)
+    spans.sort()
+    return _merge(spans)
 
 
 def _merge(spans: Sequence[Span]) -> tuple[Span, ...]:

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.history import HistoryCounts, ThreadView
 from ..core.models import Thread, Workspace
-from ..core.search import SearchCandidate, SearchFilters
 from . import history_repo as history
-from . import search_sql as search
 from . import workspaces_repo as workspaces
 from .connection import Database
 from .worker import DatabaseWorker
+
+if TYPE_CHECKING:  # search's value types and SQL load on the first search
+    from ..core.search import SearchCandidate, SearchFilters
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,8 @@ class HistoryStore:
         window: int,
         scan_rows: int,
     ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
+        from . import search_sql as search
+
         floor = self._since_floor(db, filters.since) if filters.since else 0
         return search.candidates(
             db, terms, filters, window=window, scan_rows=scan_rows, floor=floor
@@ -132,6 +135,8 @@ class HistoryStore:
         key = (since, db.conn.total_changes, version)
         floor = self._floors.get(key)
         if floor is None:
+            from . import search_sql as search
+
             floor = search.since_floor(db, since)
             self._floors = {key: floor}
         return floor

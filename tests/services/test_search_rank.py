@@ -242,3 +242,44 @@ def test_the_whitespace_of_byte_patterns_is_that_of_str_patterns() -> None:
     texts = ["DEEP\u3000LEARNING 数据", "deep\xa0\xa0learning", "deep-learning", "deep\x1clearning"]
     assert [found for _, found, _ in query.measure_all(texts)] == [True, True, False, True]
     assert [type(form) for form, _, _ in query.measure_all(texts)] == [bytes] * 4
+
+
+def test_every_space_and_nothing_else_matches_the_byte_whitespace() -> None:
+    """``_SPACE_BYTES`` (a class and lead bytes, not the 25 alternatives) on the
+    UTF-8 of every code point: a match exactly for the ``str.isspace`` ones."""
+    pattern = re.compile(_SPACE_BYTES)
+    matched = {
+        chr(n)
+        for n in range(sys.maxunicode + 1)
+        if not 0xD800 <= n <= 0xDFFF and pattern.fullmatch(chr(n).encode())
+    }
+    assert matched == set(_SPACES)
+    assert pattern.fullmatch("\u3000\n\xa0 ".encode())
+    assert not pattern.fullmatch(b"\xe2\x80")  # a piece of a character: no
+
+
+def test_a_snippet_can_show_a_phrase_its_text_lacks_when_a_term_holds_the_ellipsis() -> None:
+    """Highlights of a text without the phrase leave the phrase out — unless the
+    snippet's leading "…" can complete it."""
+    text = "a " * 40 + "foo" + " " * 22 + "bar " + "z " * 40
+    terms = ["…foo", "bar"]
+    query = FoldedQuery(terms)
+    ((folded, found, _),) = query.measure_all([text])
+    assert not found
+    snippet, highlights = query.snippet(text, folded, phrase_found=False)
+    assert snippet.startswith("…foo bar") and highlights[0] == (0, 8)
+    assert (snippet, highlights) == make_snippet(text, terms)
+    message = SearchCandidate("t", "t", "w", "m", text, "2024")
+    assert rank(terms, [], [message]) == reference_rank(terms, [], [message])
+    # without the ellipsis the phrase pattern is skipped, with the same result
+    plain = FoldedQuery(["foo", "bar"])
+    ((folded, found, _),) = plain.measure_all([text])
+    assert plain.snippet(text, folded, phrase_found=found) == make_snippet(text, ["foo", "bar"])
+
+
+def test_a_search_as_the_user_types_reuses_its_query_and_ranks_the_same() -> None:
+    rng = random.Random(7)
+    messages = candidates(rng, 200, titles=False)
+    terms = parse_query("machine learning").terms
+    first = rank(terms, [], messages)
+    assert rank(list(terms), [], messages) == first == reference_rank(terms, [], messages)

@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
 
-from mira_desktop.core.context import COMPACTION_KIND
+from mira_desktop.core.message_kinds import COMPACTION_KIND
 from mira_desktop.core.models import MessageRole
 
 from .timeline_view import TimelineView

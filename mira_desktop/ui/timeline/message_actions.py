@@ -2,7 +2,8 @@
 
 Owns :class:`VersionSwitcher` ("‹ 2/3 ›" on a message with sibling versions),
 :class:`RegenerateButton` (a button with the menu Retry, More concise, More
-detailed, More creative, Custom guidance…) and :func:`flat_tool_button` (the
+detailed, More creative, Custom guidance…), the answer's "⋯" :class:`MoreButton`
+(Regenerate builds its menu lazily, :class:`LazyMenuButton`) and :func:`flat_tool_button` (the
 pencil of a user message). They only emit intents; the window decides what a
 switch or a regeneration does. Object names (``versionSwitcher``,
 ``versionPrevButton``, ``versionLabel``, ``versionNextButton``,
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
 
@@ -77,7 +78,46 @@ class VersionSwitcher(QWidget):
         return self.label.text() if not self.isHidden() else ""
 
 
-class RegenerateButton(QToolButton):
+class LazyMenuButton(QToolButton):
+    """An instant-popup button whose menu is built the first time it can be
+    needed (pointer over it, focus, a press or a key), not with the button:
+    most buttons of a long thread never open their menu."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAutoRaise(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+
+    def menu(self) -> QMenu:  # type: ignore[override]
+        """The button's menu, built now if it was not yet."""
+        menu = super().menu()
+        if menu is None:
+            menu = self._build_menu()
+            self.setMenu(menu)
+        return menu
+
+    def _build_menu(self) -> QMenu:
+        raise NotImplementedError
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() in _MENU_EVENTS:
+            self.menu()
+        return super().event(event)
+
+
+_MENU_EVENTS = frozenset(
+    (
+        QEvent.Type.Enter,
+        QEvent.Type.FocusIn,
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.KeyPress,
+        QEvent.Type.ShortcutOverride,
+    )
+)
+
+
+class RegenerateButton(LazyMenuButton):
     """ "Regenerate ▾" with the presets: ``preset_chosen(preset)``."""
 
     preset_chosen = Signal(str)
@@ -87,9 +127,8 @@ class RegenerateButton(QToolButton):
         self.setObjectName("regenerateButton")
         self.setText(self.tr("Regenerate") + " ▾")
         self.setToolTip(self.tr("Answer again as a new version"))
-        self.setAutoRaise(True)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+
+    def _build_menu(self) -> QMenu:
         menu = QMenu(self)
         menu.setObjectName("regenerateMenu")
         labels = {
@@ -106,8 +145,30 @@ class RegenerateButton(QToolButton):
             action.setData(preset)
             action.triggered.connect(lambda _=False, p=preset: self.preset_chosen.emit(p))
             menu.addAction(action)
-        self.setMenu(menu)
+        return menu
 
     def action_for(self, preset: str) -> QAction:
         """The menu entry of a preset (tests trigger it like a click)."""
         return next(a for a in self.menu().actions() if a.data() == preset)
+
+
+class MoreButton(LazyMenuButton):
+    """The "⋯" of an answer: ``menu_about_to_show(menu)`` each time its menu
+    opens, so the window can fill it."""
+
+    menu_about_to_show = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageMoreButton")
+        self.setText("⋯")
+        tip = QCoreApplication.translate("AssistantMessageWidget", "More actions")
+        self.setToolTip(tip)
+        self.setAccessibleName(tip)
+        self.menu()  # an empty menu is cheap, and the window's code looks for it
+
+    def _build_menu(self) -> QMenu:
+        menu = QMenu(self)
+        menu.setObjectName("messageMoreMenu")
+        menu.aboutToShow.connect(lambda: self.menu_about_to_show.emit(menu))
+        return menu

@@ -5,9 +5,12 @@ assistant message (Thinking card, markdown answer, "Stopped" / error + hint with
 a Retry button, meta line with the version switcher, model, local time and token
 usage, the run's note, Regenerate and Copy; a knowledge-base answer's path and
 Sources list, ``ui/kb/sources_widget.py``, with its ``[n]`` citations as links)
-and the right-aligned user bubble. Widgets are disposable views: the timeline creates
-them when a row scrolls into view, calls :meth:`MessageWidget.apply` whenever the
-state changed and destroys them when the row leaves. Object names
+and the base of the right-aligned user bubble (``user_bubble.py``). The status
+box and the meta line with its lazily built actions live in ``answer_meta.py``.
+Widgets are disposable views: the timeline creates them when a row scrolls into
+view, calls :meth:`MessageWidget.apply` whenever the state changed (and
+:meth:`MessageWidget.apply_actions` when only the actions' availability did) and
+destroys them when the row leaves. Object names
 (``assistantMessage``, ``userMessage``, ``userBubble``, ``messageMeta``,
 ``messageError``, ``retryButton``…) are there for the window's QSS.
 """
@@ -16,25 +19,16 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QRectF, Qt, QUrl, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMenu,
-    QPushButton,
-    QSizePolicy,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from mira_desktop.core.models import MessageRole, MessageStatus
 
 from ..kb.citations import CitationRenderer, cite_number
 from ..kb.sources_widget import SourcesWidget
-from .message_actions import RegenerateButton, VersionSwitcher
+from .answer_meta import AnswerMeta, StatusBox, apply_tone, muted_label
+from .message_actions import MoreButton, RegenerateButton, VersionSwitcher
 from .message_state import MessageState, ViewOptions
 from .meta_format import meta_text, note_text, status_texts
 from .rich_text import STEP_CHARS, RichTextView
@@ -42,25 +36,16 @@ from .thinking_card import ThinkingCard
 
 log = logging.getLogger(__name__)
 
+__all__ = ["AssistantMessageWidget", "MessageWidget", "StatusBox", "apply_tone"]
+
+#: a streaming answer builds its (hidden) action buttons this long after it
+#: appeared, in a pass of its own, so the end of the run only shows them
+PREPARE_MS = 60
 _OBJECT_NAMES = {
     MessageRole.ASSISTANT: "assistantMessage",
     MessageRole.TOOL: "toolMessage",
     MessageRole.SYSTEM_CARD: "systemCard",
 }
-
-
-def apply_tone(label: QLabel, tone: str) -> None:
-    """Mark secondary ("muted") or error text; the timeline's style sheet colours
-    ``QLabel[tone=…]`` from the palette. ``muted``/``status`` mirror the theme's
-    own QSS conventions."""
-    if label.property("tone") == tone:
-        return
-    label.setProperty("tone", tone)
-    label.setProperty("muted", tone == "muted")
-    label.setProperty("status", "error" if tone == "error" else "")
-    style = label.style()
-    style.unpolish(label)
-    style.polish(label)
 
 
 class MessageWidget(QFrame):
@@ -100,6 +85,11 @@ class MessageWidget(QFrame):
         """Bring the widget in line with its state and the view options."""
         raise NotImplementedError
 
+    def apply_actions(self) -> None:
+        """Bring only the actions in line with the view options (Edit,
+        Regenerate and the version switcher became (un)available)."""
+        self.apply()
+
     def measure(self, width: int) -> int:
         return self.heightForWidth(width)
 
@@ -130,15 +120,7 @@ class MessageWidget(QFrame):
             painter.end()
 
     def _muted_label(self, object_name: str, *, small: bool = True) -> QLabel:
-        label = QLabel(self)
-        label.setObjectName(object_name)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        if small:
-            font = label.font()
-            font.setPointSizeF(max(7.0, font.pointSizeF() * 0.88))
-            label.setFont(font)
-        apply_tone(label, "muted")
-        return label
+        return muted_label(self, object_name, small=small)
 
     def _version_switcher(self) -> VersionSwitcher:
         switcher = VersionSwitcher(self)
@@ -166,47 +148,6 @@ class MessageWidget(QFrame):
         return button
 
 
-class StatusBox(QWidget):
-    """ "Stopped" or the error of a failed answer (with its hint) and Retry; also
-    "Waiting for the model…" before the first token."""
-
-    retry_clicked = Signal()
-
-    def __init__(self, parent: MessageWidget):
-        super().__init__(parent)
-        self.setObjectName("messageStatusBox")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(10)
-        texts = QVBoxLayout()
-        texts.setSpacing(2)
-        self.status = QLabel(self)
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.hint = QLabel(self)
-        self.hint.setObjectName("messageHint")
-        self.hint.setWordWrap(True)
-        apply_tone(self.hint, "muted")
-        texts.addWidget(self.status)
-        texts.addWidget(self.hint)
-        self.retry = QPushButton(self.tr("Retry"), self)
-        self.retry.setObjectName("retryButton")
-        self.retry.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.retry.clicked.connect(self.retry_clicked)
-        row.addLayout(texts, 1)
-        row.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignTop)
-
-    def show_status(self, text: str, hint: str, *, failed: bool, retry: bool) -> None:
-        name = "messageError" if failed else "messageStatus"
-        if self.status.objectName() != name:
-            self.status.setObjectName(name)
-            apply_tone(self.status, "error" if failed else "muted")
-        self.status.setText(text)
-        self.hint.setText(hint)
-        self.hint.setVisible(bool(hint))
-        self.retry.setVisible(retry)
-
-
 class AssistantMessageWidget(MessageWidget):
     """Full-width answer with its Thinking card, status, meta line and actions."""
 
@@ -228,6 +169,8 @@ class AssistantMessageWidget(MessageWidget):
         self._box.addWidget(self._body)
         self._box.addLayout(self._build_meta())
         self.apply()
+        if state.is_streaming:  # its actions appear when it ends: make them meanwhile
+            QTimer.singleShot(PREPARE_MS, self, self._meta.prepare)
 
     def _build_card(self) -> ThinkingCard:
         card = ThinkingCard(self._options.clock, self)
@@ -242,48 +185,19 @@ class AssistantMessageWidget(MessageWidget):
         self._box.insertWidget(self._box.indexOf(self._body) + 1, box)
         return box
 
-    def _build_meta(self) -> QVBoxLayout:
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
-        self._versions = self._version_switcher()
-        self._meta = self._muted_label("messageMeta")
-        self._regenerate = RegenerateButton(self)
-        self._regenerate.preset_chosen.connect(
-            lambda preset: self.regenerate_requested.emit(self.message_id, preset)
+    def _build_meta(self) -> AnswerMeta:
+        mid = self.message_id
+        self._meta = AnswerMeta(
+            self,
+            on_step=lambda step: self.version_step_requested.emit(mid, step),
+            on_regenerate=lambda preset: self.regenerate_requested.emit(mid, preset),
+            on_copy=self.copy_to_clipboard,
+            on_menu=self._fill_more_menu,
         )
-        self._copy = self._copy_button()
-        self._more = self._more_button()
-        row.addWidget(self._versions)
-        row.addWidget(self._meta, 1)
-        row.addWidget(self._regenerate)
-        row.addWidget(self._copy)
-        row.addWidget(self._more)
-        self._note = self._muted_label("messageNote")
-        self._note.setWordWrap(True)
-        column = QVBoxLayout()
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addLayout(row)
-        column.addWidget(self._note)
-        return column
+        return self._meta
 
-    def _more_button(self) -> QToolButton:
-        """The "⋯" button: a menu the window fills through ``menu_requested``."""
-        button = QToolButton(self)
-        button.setObjectName("messageMoreButton")
-        button.setText("⋯")
-        button.setToolTip(self.tr("More actions"))
-        button.setAutoRaise(True)
-        button.setCursor(Qt.CursorShape.PointingHandCursor)
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
-        menu.setObjectName("messageMoreMenu")
-        menu.aboutToShow.connect(lambda: self._fill_more_menu(menu))
-        button.setMenu(menu)
-        return button
-
-    def _fill_more_menu(self, menu: QMenu) -> None:
+    def _fill_more_menu(self, menu: object) -> None:
+        assert isinstance(menu, QMenu)
         menu.clear()
         self.menu_requested.emit(self.message_id, menu)
 
@@ -299,17 +213,23 @@ class AssistantMessageWidget(MessageWidget):
         self._apply_status()
         self._apply_sources()
         meta, tooltip = meta_text(state.message)
-        self._meta.setText(meta)
-        self._meta.setToolTip(tooltip)
-        self._copy.setVisible(bool(state.text))
-        is_answer = state.message.role == MessageRole.ASSISTANT
-        self._more.setVisible(bool(state.text) and is_answer and not state.is_streaming)
-        self._apply_versions(self._versions)
+        self._meta.meta.setText(meta)
+        self._meta.meta.setToolTip(tooltip)
         note = note_text(state.message)
-        self._note.setText(note)
-        self._note.setVisible(bool(note))
-        can_regenerate = state.message.role == MessageRole.ASSISTANT and not state.is_streaming
-        self._regenerate.setVisible(options.actions_enabled and can_regenerate)
+        self._meta.note.setText(note)
+        self._meta.note.setVisible(bool(note))
+        self.apply_actions()
+
+    def apply_actions(self) -> None:
+        state, enabled = self._state, self._options.actions_enabled
+        message, streaming = state.message, state.is_streaming
+        is_answer = message.role == MessageRole.ASSISTANT
+        self._meta.show_actions(
+            versions=(message.sibling_index, message.sibling_count, enabled and not streaming),
+            regenerate=enabled and is_answer and not streaming,
+            copy=bool(state.text),
+            more=bool(state.text) and is_answer and not streaming,
+        )
 
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark
@@ -320,7 +240,7 @@ class AssistantMessageWidget(MessageWidget):
         if cited is not None:
             if not self._body.is_static_showing(cited):
                 self._body.set_rendered(cited)
-        elif state.is_streaming or self._body.is_live_showing(state.text, dark=dark):
+        elif state.is_streaming or self._body.is_live_extending(state.text, dark=dark):
             streaming = state.is_streaming  # a finished long last block renders at once
             budget = None if not streaming and self._body.markdown_blocked() else STEP_CHARS
             self._body.set_markdown_live(state.text, dark=dark, budget=budget, paced=streaming)
@@ -390,15 +310,23 @@ class AssistantMessageWidget(MessageWidget):
 
     @property
     def version_switcher(self) -> VersionSwitcher:
-        return self._versions
+        return self._meta.versions()
 
     @property
     def regenerate_button(self) -> RegenerateButton:
-        return self._regenerate
+        return self._meta.regenerate()
+
+    @property
+    def copy_button(self) -> QToolButton:
+        return self._meta.copy()
+
+    @property
+    def more_button(self) -> MoreButton:
+        return self._meta.more()
 
     @property
     def note_label(self) -> QLabel:
-        return self._note
+        return self._meta.note
 
     @property
     def sources(self) -> SourcesWidget | None:

@@ -132,16 +132,19 @@ class RichTextView(QTextBrowser):
         if self._mode != "live":
             self._live.invalidate()
             self._mode = "live"
-        if self._paced and not paced:
+        ended = self._paced and not paced
+        if ended:
             self._cadence.release()  # the stream ended: finish the rendering
             self._step_timer.stop()
         self._paced = paced
         if (
             budget is not None
-            and (self._step_timer.isActive() or not self._cadence.due())
+            and (ended or self._step_timer.isActive() or not self._cadence.due())
             and self._live.extends(text, dark)
         ):
-            budget = 0  # a step is not due yet: only show the new text (plainly) now
+            # a step is not due yet (or the stream just ended: the end of a run
+            # has enough to do in this pass): only show the new text (plainly) now
+            budget = 0
         started = time.perf_counter()
         self._live.set_text(text, dark=dark, budget=budget)
         if budget != 0:
@@ -201,6 +204,10 @@ class RichTextView(QTextBrowser):
 
     def is_live_showing(self, text: str, *, dark: bool) -> bool:
         return self._mode == "live" and self._live.is_showing(text, dark=dark)
+
+    def is_live_extending(self, text: str, *, dark: bool) -> bool:
+        """The live rendering shows a beginning of ``text`` (an update keeps it)."""
+        return self._mode == "live" and self._live.extends(text, dark)
 
     def is_static_showing(self, rendered: RenderedMarkdown) -> bool:
         return self._mode == "static" and self._static is rendered

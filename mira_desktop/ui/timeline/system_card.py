@@ -18,7 +18,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
-from mira_desktop.core.context import COMPACTION_KIND
+from mira_desktop.core.message_kinds import COMPACTION_KIND
 
 from .message_state import MessageState, ViewOptions
 from .message_widget import MessageWidget

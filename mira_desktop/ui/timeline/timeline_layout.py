@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QScrollBar, QWidget
 
 from .message_state import MessageState
@@ -126,6 +126,33 @@ class TimelineLayout:
     def row_view_y(self, index: int) -> int:
         """Where the top of row ``index`` is, relative to the top of the viewport."""
         return PAD_TOP + self._rows.offset(index) - self.scroll_y
+
+    def scroll_by_key(self, key: Qt.Key, page: int) -> bool:
+        """Page Up/Down, arrows, Home and End; False for any other key."""
+        steps = {Qt.Key.Key_PageDown: page, Qt.Key.Key_PageUp: -page, Qt.Key.Key_Down: 40}
+        steps[Qt.Key.Key_Up] = -40
+        if key in steps:
+            self.scroll_to(self.scroll_y + steps[key], by_user=True)
+        elif key == Qt.Key.Key_Home:
+            self.scroll_to(0, by_user=True)
+        elif key == Qt.Key.Key_End:
+            self.scroll_to_bottom()
+        else:
+            return False
+        return True
+
+    def reveal(self, index: int, top: int, bottom: int, margin: int = 12) -> None:
+        """Scroll the least that shows ``top``–``bottom`` of row ``index`` (widget
+        coordinates), keeping its top in view."""
+        row_y, view_h = self.row_view_y(index), self._canvas.height()
+        if row_y + bottom + margin > view_h:
+            shift = row_y + bottom + margin - view_h
+            shift = min(shift, max(0, row_y + top - margin))
+        elif row_y + top < margin:
+            shift = row_y + top - margin
+        else:
+            return
+        self.scroll_to(self.scroll_y + shift, by_user=True)
 
     def place_row(self, index: int, view_y: int) -> None:
         """Scroll so the top of row ``index`` is ``view_y`` below the viewport's

@@ -26,7 +26,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
-from mira_desktop.core.models import Message, MessageRole
+from mira_desktop.core.models import Message, MessageRole, MessageStatus
 
 from .markdown import render_markdown_blocks, warm_up
 from .message_editor import UserEditWidget
@@ -131,7 +131,12 @@ class TimelineView(QWidget):
         saved, writable and not answering)."""
         if enabled != self._options.actions_enabled:
             self._options.actions_enabled = enabled
-            self._refresh_all()
+            for index in self._layout.live_indices():  # only the actions change
+                widget = self._layout.widget_at(index)
+                if widget is not None:
+                    widget.apply_actions()
+                    self._layout.mark_dirty(index)
+            self._layout.relayout()
 
     def actions_enabled(self) -> bool:
         return self._options.actions_enabled
@@ -188,8 +193,18 @@ class TimelineView(QWidget):
                 self._layout.pinned = True
             self.rows_changed.emit()
         else:
+            state, now = self._states[index], self._options.clock()
+            # The end of a run: its last buffered deltas join the final state in
+            # one apply (a flush first would be a second apply in the same pass).
+            ending = state.is_streaming and message.status != MessageStatus.STREAMING
+            pending = self._buffer.pending(message.id) if ending else None
+            if pending is not None:
+                self._buffer.discard(message.id)
+                state.add_thinking(pending.thinking, now)
+                if state.add_text(pending.text, now):
+                    self._schedule_collapse(message.id)
             self._buffer.flush()
-            self._states[index].replace(message, self._options.clock())
+            state.replace(message, now)
             self._refresh(message.id)
         self._layout.relayout()
 
@@ -285,6 +300,8 @@ class TimelineView(QWidget):
     def _warm_up(self) -> None:
         """One-off costs (markdown parser, lexer, Qt's text set-up) paid while idle."""
         warm_up()
+        import mira_desktop.core.knowledge  # noqa: F401  (an answer's sources, ~30 ms cold)
+
         probe = RichTextView(self._canvas)
         probe.set_rendered(render_markdown_blocks("*warm* `up`", dark=self._options.dark))
         probe.heightForWidth(400)
@@ -319,21 +336,10 @@ class TimelineView(QWidget):
         return widget
 
     def _reveal(self, message_id: str, top: int, bottom: int) -> None:
-        """Scroll the least that shows ``top``–``bottom`` of a message (widget
-        coordinates), e.g. the source a clicked citation names."""
+        """Show ``top``–``bottom`` of a message, e.g. the source a citation names."""
         index = self._index_of.get(message_id)
-        if index is None:
-            return
-        row_y, margin = self._layout.row_view_y(index), 12
-        view_h = self._canvas.height()
-        if row_y + bottom + margin > view_h:
-            shift = row_y + bottom + margin - view_h
-            shift = min(shift, max(0, row_y + top - margin))  # keep its top in view
-        elif row_y + top < margin:
-            shift = row_y + top - margin
-        else:
-            return
-        self._layout.scroll_to(self._layout.scroll_y + shift, by_user=True)
+        if index is not None:
+            self._layout.reveal(index, top, bottom)
 
     def _on_edit_submitted(self, message_id: str, text: str) -> None:
         self.end_edit(message_id)
@@ -394,21 +400,7 @@ class TimelineView(QWidget):
         event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        page = max(40, self._canvas.height() - 40)
-        steps = {
-            Qt.Key.Key_PageDown: page,
-            Qt.Key.Key_PageUp: -page,
-            Qt.Key.Key_Down: 40,
-            Qt.Key.Key_Up: -40,
-        }
-        key = Qt.Key(event.key())
-        if key in steps:
-            self._layout.scroll_to(self._layout.scroll_y + steps[key], by_user=True)
-        elif key == Qt.Key.Key_Home:
-            self._layout.scroll_to(0, by_user=True)
-        elif key == Qt.Key.Key_End:
-            self._layout.scroll_to_bottom()
-        else:
+        if not self._layout.scroll_by_key(Qt.Key(event.key()), max(40, self._canvas.height() - 40)):
             super().keyPressEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:

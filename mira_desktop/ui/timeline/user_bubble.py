@@ -95,6 +95,10 @@ class UserMessageWidget(MessageWidget):
         self._apply_hover()
         self._layout_children(self.width())
 
+    def apply_actions(self) -> None:
+        self._apply_versions(self._versions)
+        self._apply_hover()
+
     def _apply_hover(self) -> None:
         self._copy.setVisible(self._hovered)
         self._edit.setVisible(self._hovered and self._options.actions_enabled)

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ...core.events import Failed, RunStarted, Stopped
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
 from ..composer.composer_widget import standard_reason
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.events import Failed, RunStarted, Stopped
     from ...services.attachments import PreparedAttachment
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
@@ -314,6 +314,8 @@ class ConversationPresenter(QObject):
             self._w.timeline.append_thinking(message_id, text)
 
     def _on_finished(self, key: str, event: object) -> None:
+        from ...core.events import Failed, Stopped  # on first use: off the first frame
+
         live = self._chat.live(key)
         if isinstance(event, Failed | Stopped) and getattr(event, "thread_id", None) is None:
             if live is not None and not live.finished:
@@ -359,6 +361,8 @@ class ConversationPresenter(QObject):
         self.notice.emit(reason)
 
     def _describe(self, event: Failed | Stopped) -> str:
+        from ...core.events import Stopped
+
         if isinstance(event, Stopped):
             return self.tr("Stopped before the answer began; nothing was saved.")
         error = event.error or {}
