@@ -2,7 +2,9 @@
 window and save a screenshot of it (a QApplication, a main window with a
 splitter, a list, a text view and a line edit, offscreen), in a fresh
 interpreter, with the same settling as ``mira-desktop --screenshot``
-(``ui/launch.py``: five rounds of 50 ms sleep + processEvents before grabbing).
+(``ui/launch.py``: five 50 ms sleeps during which Qt's events run, before
+grabbing; here a sleep then ``processEvents`` each round, as the bare app has no
+event loop of its own).
 
     python tests/benchmarks/bare_window.py OUT.png"""
 
