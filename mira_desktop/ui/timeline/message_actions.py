@@ -13,6 +13,7 @@ switch or a regeneration does. Object names (``versionSwitcher``,
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction
@@ -81,10 +82,11 @@ class VersionSwitcher(QWidget):
 class LazyMenuButton(QToolButton):
     """An instant-popup button whose menu is built the first time it can be
     needed (pointer over it, focus, a press or a key), not with the button:
-    most buttons of a long thread never open their menu."""
+    most buttons of a long thread never open their menu. ``build_menu`` makes it."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, build_menu: Callable[[], QMenu], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._build_menu = build_menu
         self.setAutoRaise(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -96,9 +98,6 @@ class LazyMenuButton(QToolButton):
             menu = self._build_menu()
             self.setMenu(menu)
         return menu
-
-    def _build_menu(self) -> QMenu:
-        raise NotImplementedError
 
     def event(self, event: QEvent) -> bool:
         if event.type() in _MENU_EVENTS:
@@ -123,12 +122,12 @@ class RegenerateButton(LazyMenuButton):
     preset_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(self._presets_menu, parent)
         self.setObjectName("regenerateButton")
         self.setText(self.tr("Regenerate") + " ▾")
         self.setToolTip(self.tr("Answer again as a new version"))
 
-    def _build_menu(self) -> QMenu:
+    def _presets_menu(self) -> QMenu:
         menu = QMenu(self)
         menu.setObjectName("regenerateMenu")
         labels = {
@@ -159,7 +158,7 @@ class MoreButton(LazyMenuButton):
     menu_about_to_show = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(self._actions_menu, parent)
         self.setObjectName("messageMoreButton")
         self.setText("⋯")
         tip = QCoreApplication.translate("AssistantMessageWidget", "More actions")
@@ -167,7 +166,7 @@ class MoreButton(LazyMenuButton):
         self.setAccessibleName(tip)
         self.menu()  # an empty menu is cheap, and the window's code looks for it
 
-    def _build_menu(self) -> QMenu:
+    def _actions_menu(self) -> QMenu:
         menu = QMenu(self)
         menu.setObjectName("messageMoreMenu")
         menu.aboutToShow.connect(lambda: self.menu_about_to_show.emit(menu))
