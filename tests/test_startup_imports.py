@@ -20,6 +20,25 @@ REPO = Path(__file__).resolve().parents[1]
 HEAVY = ("httpx", "tiktoken", "pypdf", "docx", "openpyxl")
 
 
+#: Modules of widgets the first frame (a new chat) does not show; each loads
+#: when first used (see ``test_first_use_widgets_load_when_used``).
+FIRST_USE_UI = (
+    "mira_desktop.ui.composer.suggestion_popup",
+    "mira_desktop.ui.timeline.message_editor",
+    "mira_desktop.ui.timeline.row_widgets",
+    "mira_desktop.ui.timeline.message_widget",
+    "mira_desktop.ui.timeline.rich_text",
+    "mira_desktop.ui.timeline.live_markdown",
+    "mira_desktop.ui.timeline.markdown",
+    "mira_desktop.ui.timeline.thinking_card",
+    "mira_desktop.ui.timeline.user_bubble",
+    "mira_desktop.ui.timeline.system_card",
+    "mira_desktop.ui.kb.sources_widget",
+    "mira_desktop.ui.kb.citations",
+    "html",
+)
+
+
 def _loaded(code: str, names: list[str], tmp_path: Path) -> dict[str, bool]:
     """Which of ``names`` are in ``sys.modules`` after running ``code``."""
     script = textwrap.dedent(code) + textwrap.dedent(
@@ -143,6 +162,10 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
         # ids are formatted without uuid (and platform); media files import it to write
         "uuid",
         "platform",
+        # built on first use: the composer's @ and / popups, the inline message
+        # editor, and the row widgets (a new chat shows no row: rich text,
+        # markdown, the Thinking card, sources load with a thread's first row)
+        *FIRST_USE_UI,
     ]
     loaded = _loaded(
         f"""
@@ -430,3 +453,64 @@ def test_new_ids_are_uuid7_strings() -> None:
         assert str(parsed) == value and parsed.version == 7
         assert parsed.variant == uuid.RFC_4122
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def test_first_use_widgets_load_when_used(tmp_path: Path) -> None:
+    """The composer builds its popups on first access (the ``/`` menu opens from
+    typing), the timeline imports its row widgets with its first row and the
+    inline editor with the first edit; the popups' keys still reach them."""
+    loaded = _loaded(
+        """
+        import sys
+        from PySide6.QtCore import QEvent, Qt
+        from PySide6.QtGui import QKeyEvent
+        from PySide6.QtWidgets import QApplication
+        from mira_desktop.core.models import Message, MessageRole, MessageStatus
+        from mira_desktop.ui.composer.command_popup import CommandController
+        from mira_desktop.ui.composer.composer_widget import ComposerWidget
+        from mira_desktop.ui.timeline.timeline_view import TimelineView
+
+        app = QApplication([])
+        composer = ComposerWidget()
+        view = TimelineView()
+        view.resize(600, 400)
+        seen = {}
+        seen["popup module"] = "mira_desktop.ui.composer.suggestion_popup" in sys.modules
+        commands = CommandController(
+            composer.editor, lambda: composer.command_popup, lambda: [], lambda c: c.close()
+        )
+        composer.editor.setPlainText("hello")  # no command: nothing built
+        seen["popup built"] = bool(composer._popups)
+        composer.show()
+        composer.editor.setPlainText("/com")
+        popup = composer.command_popup
+        seen["open"] = popup.is_open() and popup.payloads() == ["compact"]
+        esc = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(composer.editor, esc)
+        seen["closed by Esc"] = not popup.is_open()
+        seen["rows before"] = "mira_desktop.ui.timeline.message_widget" in sys.modules
+        stamp = "2026-01-01T00:00:00.000Z"
+        view.set_messages(
+            [
+                Message(id="u", thread_id="t", role=MessageRole.USER, text="hi",
+                        status=MessageStatus.COMPLETE, created_at=stamp, updated_at=stamp)
+            ]
+        )
+        view.show()
+        app.processEvents()
+        seen["rows after"] = "mira_desktop.ui.timeline.message_widget" in sys.modules
+        seen["editor before"] = "mira_desktop.ui.timeline.message_editor" in sys.modules
+        view.set_actions_enabled(True)
+        view.begin_edit("u")
+        seen["editor after"] = type(view.message_widget("u")).__name__ == "UserEditWidget"
+        print(seen, file=sys.stderr)
+        assert seen == {
+            "popup module": False, "popup built": False, "open": True, "closed by Esc": True,
+            "rows before": False, "rows after": True, "editor before": False,
+            "editor after": True,
+        }, seen
+        """,
+        ["mira_desktop.ui.timeline.message_editor"],
+        tmp_path,
+    )
+    assert loaded == {"mira_desktop.ui.timeline.message_editor": True}

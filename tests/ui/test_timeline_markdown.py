@@ -216,6 +216,54 @@ def test_budgeted_steps_remove_only_the_plain_text_they_render(qapp):
     assert doc.toPlainText() == full.toPlainText()
 
 
+def test_prepared_steps_only_edit_the_document_and_end_equal_to_the_full_render(qapp):
+    """``prepare`` parses and imports the next step ahead (one pass of the loop);
+    the step itself then renders no markdown and imports no HTML, only edits the
+    document. A prepared step voided by an edit still renders correctly."""
+    from mira_desktop.ui.timeline import live_markdown
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
+
+    text = ("para 你好 **bold** text\n\n- a\n- b\n\n```\ncode\n```\n\n" * 30) + "end"
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(text[:300], dark=False, budget=150)  # a stable block exists
+    live.set_text(text, dark=False, budget=0)
+    renders: list[int] = []
+    real = live_markdown.render_markdown_split
+
+    def counting(source, **kwargs):
+        renders.append(len(source))
+        return real(source, **kwargs)
+
+    live_markdown.render_markdown_split = counting
+    try:
+        steps = 0
+        while live.pending:
+            assert live.prepare(150)
+            assert not live.prepare(150)  # already prepared
+            prepared = len(renders)
+            live.set_text(text, dark=False, budget=150)
+            assert len(renders) == prepared  # the step used the prepared rendering
+            steps += 1
+        assert steps > 3
+        live.set_text(text + " more", dark=False, budget=0)
+        assert live.prepare(150)
+        live.set_text(text + " more and more", dark=False, budget=150)  # voids it
+        assert len(renders) == prepared + 2  # rendered again, for the longer text
+        assert live.prepare(150) is False and not live.pending
+        live.set_text("other " + text, dark=False)  # not an extension: starts over
+    finally:
+        live_markdown.render_markdown_split = real
+    live.set_text(text, dark=False)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+    assert doc.toHtml() == full.toHtml()
+    assert live.code_blocks == render_markdown_blocks(text, dark=False).code_blocks
+
+
 def test_a_block_longer_than_the_budget_waits_and_renders_when_unbudgeted(qapp):
     from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
 

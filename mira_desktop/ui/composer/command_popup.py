@@ -14,12 +14,15 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QPlainTextEdit
 
-from .suggestion_popup import Suggestion, SuggestionPopup
+from .popup_slot import PopupSlot
+
+if TYPE_CHECKING:
+    from .suggestion_popup import Suggestion, SuggestionPopup
 
 log = logging.getLogger(__name__)
 
@@ -46,21 +49,19 @@ class CommandController(QObject):
     def __init__(
         self,
         editor: QPlainTextEdit,
-        popup: SuggestionPopup,
+        popup: SuggestionPopup | Callable[[], SuggestionPopup],
         skills: SkillsFn,
         run: RunFn,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._editor = editor
-        self._popup = popup
+        self._slot = PopupSlot(popup, self._on_chosen, self._on_dismissed)
         self._skills_source = skills
         self._run = run
         self._skills: list[str] | None = None
         self._dismissed = False
         editor.textChanged.connect(self._on_edit)
-        popup.chosen.connect(self._on_chosen)
-        popup.dismissed.connect(self._on_dismissed)
 
     def query(self) -> str | None:
         """What follows the ``/`` while the draft is one ``/word``, else None."""
@@ -72,7 +73,7 @@ class CommandController(QObject):
         if query is None:
             self._skills = None  # read the folder again next time
             self._dismissed = False
-            self._popup.close_popup()
+            self._slot.close()
             return
         if self._dismissed:
             return
@@ -94,6 +95,8 @@ class CommandController(QObject):
 
     def commands(self) -> list[Suggestion]:
         """Every command, skills included (as far as they are known)."""
+        from .suggestion_popup import Suggestion  # with the popup, on first use
+
         items = [
             Suggestion(
                 "/" + COMPACT,
@@ -111,9 +114,9 @@ class CommandController(QObject):
         needle = query.casefold()
         items = [c for c in self.commands() if needle in c.payload.casefold()]
         if not items:
-            self._popup.close_popup()
+            self._slot.close()
             return
-        self._popup.show_items(self.tr("Commands"), items)
+        self._slot.get().show_items(self.tr("Commands"), items)
 
     def _on_chosen(self, payload: str) -> None:
         self._editor.setPlainText(f"/{payload} ")

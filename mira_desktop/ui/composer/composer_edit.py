@@ -10,12 +10,16 @@ Pasted or dropped files and images do not become text: they are emitted as
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QImage, QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QSizePolicy, QWidget
 
 from .file_drop import is_attachable, local_files, pasted_image
+
+if TYPE_CHECKING:
+    from .suggestion_popup import SuggestionPopup
 
 log = logging.getLogger(__name__)
 
@@ -117,3 +121,20 @@ class ComposerTextEdit(QPlainTextEdit):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._update_height()
+
+
+class PopupKeyFilter(QObject):
+    """Event filter for the editor: offers key presses to the open popups first.
+    ``popups`` is read at each key press: popups appended later (built on first
+    use) take part."""
+
+    def __init__(self, popups: list[SuggestionPopup], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._popups = popups
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            composing = getattr(watched, "is_composing", lambda: False)()
+            if not composing:
+                return any(p.handle_key(event) for p in self._popups if p.is_open())
+        return False

@@ -17,6 +17,7 @@ PRODUCT.md §5 says the controller then stops that answer and sends.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -45,10 +46,12 @@ from mira_desktop.ui.theme import set_style_property
 from mira_desktop.ui.widgets.context_meter import ContextMeterWidget
 
 from .attachment_strip import AttachmentStrip
-from .composer_edit import MAX_LINES, MIN_LINES, ComposerTextEdit
+from .composer_edit import MAX_LINES, MIN_LINES, ComposerTextEdit, PopupKeyFilter
 from .confirm_bar import SendConfirmBar
 from .file_drop import FileDropFilter
-from .suggestion_popup import PopupKeyFilter, SuggestionPopup
+
+if TYPE_CHECKING:
+    from .suggestion_popup import SuggestionPopup
 
 log = logging.getLogger(__name__)
 
@@ -190,10 +193,32 @@ class ComposerWidget(QWidget):
         outer.addWidget(self.attach_error)
 
     def _build_popups(self) -> None:
-        self.mention_popup = SuggestionPopup(self.frame, "MentionPopup")
-        self.command_popup = SuggestionPopup(self.frame, "CommandPopup")
-        self._popup_keys = PopupKeyFilter([self.command_popup, self.mention_popup], self)
+        """The key filter now; the popups (``suggestion_popup``) on first use."""
+        self._popups: list[SuggestionPopup] = []
+        self._popup_keys = PopupKeyFilter(self._popups, self)
         self.editor.installEventFilter(self._popup_keys)
+
+    @property
+    def command_popup(self) -> SuggestionPopup:
+        """The ``/`` command menu (built on first use, with the ``@`` one)."""
+        return self._ensure_popups()[0]
+
+    @property
+    def mention_popup(self) -> SuggestionPopup:
+        """The ``@`` file search (built on first use, with the ``/`` one)."""
+        return self._ensure_popups()[1]
+
+    def _ensure_popups(self) -> list[SuggestionPopup]:
+        if not self._popups:
+            from .suggestion_popup import SuggestionPopup
+
+            self._popups.append(SuggestionPopup(self.frame, "CommandPopup"))
+            self._popups.append(SuggestionPopup(self.frame, "MentionPopup"))
+        return self._popups
+
+    def _close_popups(self) -> None:
+        for popup in self._popups:  # none built: none open
+            popup.close_popup()
 
     def _connect(self) -> None:
         self.editor.submitted.connect(self._submit)
@@ -280,8 +305,7 @@ class ComposerWidget(QWidget):
         if not self.chips_ready():
             return  # a file is still being read; its chip says so
         log.debug("send requested (%d chars, running=%s)", len(text), self._running)
-        self.command_popup.close_popup()
-        self.mention_popup.close_popup()
+        self._close_popups()
         self.send_requested.emit(text)
         self.editor.clear()
 
@@ -302,8 +326,7 @@ class ComposerWidget(QWidget):
 
     def _close_popups_if_unfocused(self) -> None:
         if not self.editor.hasFocus():
-            self.command_popup.close_popup()
-            self.mention_popup.close_popup()
+            self._close_popups()
 
     def _on_text_changed(self) -> None:
         self._update_button()

@@ -16,7 +16,7 @@ import logging
 import posixpath
 import re
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor
@@ -24,7 +24,10 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from mira_desktop.core.errors import MiraError
 
-from .suggestion_popup import Suggestion, SuggestionPopup
+from .popup_slot import PopupSlot
+
+if TYPE_CHECKING:
+    from .suggestion_popup import SuggestionPopup
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,7 @@ class MentionController(QObject):
     def __init__(
         self,
         editor: QPlainTextEdit,
-        popup: SuggestionPopup,
+        popup: SuggestionPopup | Callable[[], SuggestionPopup],
         search: SearchFn,
         run: RunFn,
         parent: QObject | None = None,
@@ -60,7 +63,7 @@ class MentionController(QObject):
     ) -> None:
         super().__init__(parent)
         self._editor = editor
-        self._popup = popup
+        self._slot = PopupSlot(popup, self._on_chosen, self._on_dismissed)
         self._search = search
         self._run = run
         self._generation = 0
@@ -71,8 +74,6 @@ class MentionController(QObject):
         self._timer.timeout.connect(self._refresh)
         editor.textChanged.connect(self._on_edit)
         editor.cursorPositionChanged.connect(self._on_edit)
-        popup.chosen.connect(self._on_chosen)
-        popup.dismissed.connect(self._on_dismissed)
 
     def current(self) -> tuple[int, str] | None:
         """``(absolute position of the @, keyword)`` at the cursor, if any."""
@@ -89,7 +90,7 @@ class MentionController(QObject):
             self._generation += 1
             self._timer.stop()
             self._dismissed = None if mention is None else self._dismissed
-            self._popup.close_popup()
+            self._slot.close()
             return
         if mention[0] == self._dismissed:
             return
@@ -108,12 +109,12 @@ class MentionController(QObject):
             paths = await self._search(keyword)
         except MiraError as exc:
             if generation == self._generation:
-                self._popup.show_message(title, f"{exc.message} {exc.hint or ''}".strip())
+                self._slot.get().show_message(title, f"{exc.message} {exc.hint or ''}".strip())
             return
         if generation != self._generation:
             return  # typing went on; a newer search follows
         if paths is None:
-            self._popup.show_message(
+            self._slot.get().show_message(
                 "",
                 self.tr(
                     "This workspace has no folder to search. Choose one in the workspace's "
@@ -121,13 +122,15 @@ class MentionController(QObject):
                 ),
             )
         elif not paths:
-            self._popup.show_message(title, self.tr("No files match."))
+            self._slot.get().show_message(title, self.tr("No files match."))
         else:
+            from .suggestion_popup import Suggestion  # with the popup, on first use
+
             items = [
                 Suggestion(posixpath.basename(p), posixpath.dirname(p), p)
                 for p in paths[:RESULT_LIMIT]
             ]
-            self._popup.show_items(title, items)
+            self._slot.get().show_items(title, items)
 
     def _on_chosen(self, relative: str) -> None:
         mention = self.current()

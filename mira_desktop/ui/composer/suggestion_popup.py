@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -29,7 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .composer_edit import PopupKeyFilter
+
 log = logging.getLogger(__name__)
+
+__all__ = ["MAX_VISIBLE_ROWS", "PopupKeyFilter", "Suggestion", "SuggestionPopup"]
 
 _PAYLOAD = Qt.ItemDataRole.UserRole + 1
 _DETAIL = Qt.ItemDataRole.UserRole + 2
@@ -219,18 +223,3 @@ class SuggestionPopup(QFrame):
         height = max(height, layout.totalSizeHint().height())
         origin = self._anchor.mapTo(self.parentWidget(), QPoint(12, 0))
         self.setGeometry(origin.x(), max(4, origin.y() - height - 4), width, height)
-
-
-class PopupKeyFilter(QObject):
-    """Event filter for the editor: offers key presses to the open popups first."""
-
-    def __init__(self, popups: list[SuggestionPopup], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._popups = popups
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
-            composing = getattr(watched, "is_composing", lambda: False)()
-            if not composing:
-                return any(p.handle_key(event) for p in self._popups if p.is_open())
-        return False

@@ -15,7 +15,13 @@ the Qt thread — one 25–35 ms stall per flush. In steps of ~2,000 characters 
 update takes more than a few milliseconds; the view schedules the next step on
 its own until the markdown has caught up. A last block that alone exceeds the
 budget (a huge code block) is extended as plain text and rendered once, when it
-is complete or on the final unbudgeted render."""
+is complete or on the final unbudgeted render.
+
+A step is done in two passes of the event loop when the view asks for it:
+:meth:`LiveMarkdown.prepare` parses the next part and imports its HTML into
+fragment documents (about half of a step's cost, without touching the
+document), then ``set_text`` only edits the document, in one edit block (the
+layout runs once)."""
 
 from __future__ import annotations
 
@@ -29,7 +35,7 @@ from PySide6.QtGui import (
     QTextDocumentFragment,
 )
 
-from .markdown import render_markdown_split
+from .markdown import MarkdownSplit, render_markdown_split
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +74,8 @@ class LiveMarkdown:
         self._blocked = False  # the last block alone exceeds a step's budget
         self._stable_code: list[str] = []
         self._tail_code: tuple[str, ...] = ()
+        # (key, split, fragments) of the next step, done ahead by ``prepare``
+        self._prepared: tuple[tuple[object, ...], MarkdownSplit, tuple] | None = None
 
     @property
     def code_blocks(self) -> tuple[str, ...]:
@@ -127,29 +135,90 @@ class LiveMarkdown:
         self._blocked = False
         self._stable_code = []
         self._tail_code = ()
+        self._prepared = None
 
-    def _advance(self, budget: int | None) -> None:
+    def _step_end(self, budget: int | None) -> int:
+        """Where the markdown rendered by a step with ``budget`` ends."""
         source, start = self._source, self._stable_chars
         end = len(source)
         if budget == 0:
             end = start  # no markdown this time: the new text is shown plainly
         elif budget is not None and end - start > budget:
             end = source.rfind("\n", start, start + budget) + 1 or start + budget
+        return end
+
+    def _prepared_key(self, end: int) -> tuple[object, ...]:
+        start = self._stable_chars
+        return (
+            self._dark,
+            start,
+            self._source[start:end],
+            len(self._stable_code),
+            self._doc.defaultStyleSheet(),
+        )
+
+    def prepare(self, budget: int) -> bool:
+        """Do the part of the next step (``set_text`` with the same text and
+        ``budget``) that leaves the document alone: parse the markdown and
+        import its HTML. True if there was such work (the step then only edits
+        the document, unless the text changed in a way that voids it)."""
+        if not self.pending or self._stable_end == 0:
+            return False
+        end = self._step_end(budget)
+        if end <= self._tail_chars:
+            return False
+        key = self._prepared_key(end)
+        if self._prepared is not None and self._prepared[0] == key:
+            return False
+        split = render_markdown_split(key[2], dark=self._dark, code_base=len(self._stable_code))
+        fragments = (self._fragment(split.stable.html), self._fragment(split.tail.html))
+        self._prepared = (key, split, fragments)
+        return True
+
+    def _fragment(self, html: str) -> QTextDocumentFragment | None:
+        html = html.strip()
+        return QTextDocumentFragment(self._fragment_document(html)) if html else None
+
+    def _advance(self, budget: int | None) -> None:
+        source, start = self._source, self._stable_chars
+        end = self._step_end(budget)
         if end <= self._tail_chars:  # nothing more to render: extend the plain rest
             self._blocked = bool(budget) and end < len(source)
             self._append_plain()
             return
         self._blocked = False
-        split = render_markdown_split(
-            source[start:end], dark=self._dark, code_base=len(self._stable_code)
-        )
+        prepared, self._prepared = self._prepared, None
+        fragments: tuple[QTextDocumentFragment | None, ...] = (None, None)
+        if prepared is not None and self._stable_end and prepared[0] == self._prepared_key(end):
+            _key, split, fragments = prepared
+        else:
+            split = render_markdown_split(
+                source[start:end], dark=self._dark, code_base=len(self._stable_code)
+            )
+        # One edit block: the layout runs once, for the edited range, not once
+        # per edit. (Before the first stable block the tail is imported with
+        # ``setHtml``, which must not run inside an edit block.)
+        edit = QTextCursor(self._doc) if self._stable_end else None
+        if edit is not None:
+            edit.beginEditBlock()
+        try:
+            self._render_step(split, end, fragments)
+        finally:
+            if edit is not None:
+                edit.endEditBlock()
+
+    def _render_step(
+        self, split: MarkdownSplit, end: int, fragments: tuple[QTextDocumentFragment | None, ...]
+    ) -> None:
         until = self._drop_rendered_plain(end)
         if split.stable_chars:
-            self._stable_end = self._replace(self._stable_end, until, split.stable.html)
+            self._stable_end = self._replace(
+                self._stable_end, until, split.stable.html, fragments[0]
+            )
             self._stable_chars += split.stable_chars
             self._stable_code.extend(split.stable.code_blocks)
             until = self._stable_end
-        self._replace(self._stable_end, until, split.tail.html)
+        self._replace(self._stable_end, until, split.tail.html, fragments[1])
         self._tail_chars = end
         self._tail_code = split.tail.code_blocks
         self._append_plain()
@@ -192,9 +261,11 @@ class LiveMarkdown:
         cursor.insertText(self._source[rest_at:], QTextCharFormat())
         self._plain_shown = len(self._source) - self._tail_chars
 
-    def _replace(self, position: int, until: int, html: str) -> int:
-        """Replace the document's ``[position, until)`` with ``html``; returns
-        the position after the inserted content."""
+    def _replace(
+        self, position: int, until: int, html: str, fragment: QTextDocumentFragment | None = None
+    ) -> int:
+        """Replace the document's ``[position, until)`` with ``html`` (imported
+        already as ``fragment`` if given); returns the position after it."""
         cursor = QTextCursor(self._doc)
         cursor.setPosition(position)
         cursor.setPosition(until, QTextCursor.MoveMode.KeepAnchor)
@@ -205,7 +276,9 @@ class LiveMarkdown:
         if self._doc.characterCount() <= 1:
             self._doc.setHtml(html)
             return self._doc.characterCount() - 1
-        cursor.insertFragment(QTextDocumentFragment(self._fragment_document(html)))
+        if fragment is None:
+            fragment = QTextDocumentFragment(self._fragment_document(html))
+        cursor.insertFragment(fragment)
         return cursor.position()
 
     def _fragment_document(self, html: str) -> QTextDocument:

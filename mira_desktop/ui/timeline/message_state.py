@@ -14,10 +14,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
 
-from .markdown import RenderedMarkdown, render_markdown_blocks
+if TYPE_CHECKING:  # markdown loads with the first rendering
+    from .markdown import RenderedMarkdown
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,8 @@ class MessageState:
         cached = self._rendered
         if cached is not None and cached[1] == dark and cached[0] == self.text:
             return cached[2]
+        from .markdown import render_markdown_blocks
+
         rendered = render_markdown_blocks(self.text, dark=dark)
         self._rendered = (self.text, dark, rendered)
         return rendered

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, Q
 from .live_cadence import IDLE_MS, LiveCadence
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
 from .markdown import RenderedMarkdown, is_safe_link
+from .timeline_style import muted_colour
 
 log = logging.getLogger(__name__)
 
@@ -42,31 +43,6 @@ COPY_CODE_SCHEME = "copy-code"
 #: loop paints and handles input in between (steps back to back add up to a
 #: stall); while it streams, the cadence decides (see ``LiveCadence``)
 STEP_INTERVAL_MS = IDLE_MS
-
-
-def opaque_colour(colour: QColor, background: QColor) -> QColor:
-    """``colour`` blended over ``background`` (rich-text CSS ignores alpha)."""
-    alpha = colour.alphaF()
-    return QColor.fromRgbF(
-        colour.redF() * alpha + background.redF() * (1 - alpha),
-        colour.greenF() * alpha + background.greenF() * (1 - alpha),
-        colour.blueF() * alpha + background.blueF() * (1 - alpha),
-    )
-
-
-def muted_colour(widget: QWidget) -> QColor:
-    """Secondary-text colour of the application palette, made opaque. (A widget
-    under a style sheet has its placeholder colour rewritten from ``color``.)"""
-    palette = QApplication.palette(widget)
-    return opaque_colour(
-        palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.Base)
-    )
-
-
-def error_colour(widget: QWidget) -> QColor:
-    """The palette has no error role: a red that reads on its window colour."""
-    dark = QApplication.palette(widget).color(QPalette.ColorRole.Window).lightness() < 128
-    return QColor("#ff7b72" if dark else "#c62828")
 
 
 __all__ = ["STEP_CHARS", "LiveMarkdown", "RichTextView", "normalise_newlines"]
@@ -104,6 +80,8 @@ class RichTextView(QTextBrowser):
         self._step_timer.timeout.connect(self._on_step_due)
         self._cadence = LiveCadence()
         self._paced = False
+        self._step_budget = 0  # the budget of the last budgeted step (for ``prepare``)
+        self._prepare_cost = 0.0
         self._static: RenderedMarkdown | None = None
         self._mode = ""  # "live" | "static" | "plain"
         self._plain = ""
@@ -145,6 +123,8 @@ class RichTextView(QTextBrowser):
             # a step is not due yet (or the stream just ended: the end of a run
             # has enough to do in this pass): only show the new text (plainly) now
             budget = 0
+        if budget:
+            self._step_budget = budget
         started = time.perf_counter()
         self._live.set_text(text, dark=dark, budget=budget)
         if budget != 0:
@@ -168,8 +148,16 @@ class RichTextView(QTextBrowser):
         if not self.markdown_pending():
             return
         started = time.perf_counter()
+        if self._step_budget and self._live.prepare(self._step_budget):
+            # the step's parsing and HTML import in this pass, its edit in the
+            # next one (the loop paints and handles input in between)
+            self._prepare_cost = time.perf_counter() - started
+            self._step_timer.start(0)
+            return
         self.render_pending.emit()  # the step, with the relayout it causes
-        self._cadence.spent(time.perf_counter() - started, paced=self._paced)
+        cost = time.perf_counter() - started + self._prepare_cost
+        self._prepare_cost = 0.0
+        self._cadence.spent(cost, paced=self._paced)
         self._step_timer.stop()
         self._schedule_step()
 

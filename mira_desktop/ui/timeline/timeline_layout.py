@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QScrollBar, QWidget
 
 from .message_state import MessageState
-from .message_widget import MessageWidget
 from .row_index import RowIndex
+
+if TYPE_CHECKING:  # loaded with the first row (``row_widgets``)
+    from .message_widget import MessageWidget
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +36,7 @@ NEAR_MARGIN = 32
 #: widgets this many rows beyond the overscan margin are kept (hysteresis)
 KEEP_ROWS = 2
 
-WidgetFactory = Callable[[MessageState], MessageWidget]
+WidgetFactory = Callable[[MessageState], "MessageWidget"]
 
 
 class TimelineLayout:

@@ -1,14 +1,14 @@
 """The timeline's own style sheet: the structure its hand-measured message
 widgets rely on, whatever the app's theme says, and the colours of secondary
-("muted") and error text taken from the palette."""
+("muted") and error text taken from the palette (here rather than in
+``rich_text``, which loads with the first message row, not the first frame)."""
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtWidgets import QWidget
-
-from .rich_text import error_colour, muted_colour
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,31 @@ QToolButton#versionPrevButton:disabled, QToolButton#versionNextButton:disabled {
     background: transparent;
 }
 """
+
+
+def opaque_colour(colour: QColor, background: QColor) -> QColor:
+    """``colour`` blended over ``background`` (rich-text CSS ignores alpha)."""
+    alpha = colour.alphaF()
+    return QColor.fromRgbF(
+        colour.redF() * alpha + background.redF() * (1 - alpha),
+        colour.greenF() * alpha + background.greenF() * (1 - alpha),
+        colour.blueF() * alpha + background.blueF() * (1 - alpha),
+    )
+
+
+def muted_colour(widget: QWidget) -> QColor:
+    """Secondary-text colour of the application palette, made opaque. (A widget
+    under a style sheet has its placeholder colour rewritten from ``color``.)"""
+    palette = QApplication.palette(widget)
+    return opaque_colour(
+        palette.color(QPalette.ColorRole.PlaceholderText), palette.color(QPalette.ColorRole.Base)
+    )
+
+
+def error_colour(widget: QWidget) -> QColor:
+    """The palette has no error role: a red that reads on its window colour."""
+    dark = QApplication.palette(widget).color(QPalette.ColorRole.Window).lightness() < 128
+    return QColor("#ff7b72" if dark else "#c62828")
 
 
 def timeline_style_sheet(view: QWidget) -> str:

@@ -9,10 +9,9 @@ streams if the reader was at the bottom, and keeps the reader's place (anchored
 on the first visible row) when heights above change. Streaming deltas go through
 a :class:`StreamBuffer`, so a flood of tokens repaints at most ~25 times a second.
 
-The conversation tree's intents pass through: Edit (the bubble becomes an inline
-editor, ``edit_submitted``), the version switcher (``version_step_requested``)
-and Regenerate (``regenerate_requested``); :meth:`show_branch` swaps in another
-branch while keeping the switched message where the reader was looking.
+Tree intents pass through: Edit (an inline editor, imported on the first edit,
+replaces the bubble; ``edit_submitted``), versions (``version_step_requested``), Regenerate
+(``regenerate_requested``); :meth:`show_branch` keeps the switched message in place.
 """
 
 from __future__ import annotations
@@ -21,15 +20,14 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
-from mira_desktop.core.models import Message, MessageRole, MessageStatus
+from mira_desktop.core.models import Message, MessageStatus
 
-from .markdown import render_markdown_blocks, warm_up
-from .message_editor import UserEditWidget
 from .message_state import (
     COLLAPSE_DELAY_S,
     THINKING_MODES,
@@ -38,13 +36,12 @@ from .message_state import (
     ViewOptions,
     estimate_height,
 )
-from .message_widget import AssistantMessageWidget, MessageWidget
-from .rich_text import RichTextView
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
-from .system_card import SystemCardWidget
 from .timeline_layout import TimelineLayout
 from .timeline_style import timeline_style_sheet
-from .user_bubble import UserMessageWidget
+
+if TYPE_CHECKING:  # the row widgets load with the first row (``row_widgets``)
+    from .message_widget import MessageWidget
 
 log = logging.getLogger(__name__)
 
@@ -151,9 +148,9 @@ class TimelineView(QWidget):
             state.editing, state.edit_text = True, state.text
             self._layout.rebuild(index)
             self._layout.relayout()
-        widget = self._layout.widget_at(index)
-        if isinstance(widget, UserEditWidget):
-            widget.focus_editor()
+        focus = getattr(self._layout.widget_at(index), "focus_editor", None)  # UserEditWidget
+        if focus is not None:
+            focus()
 
     def end_edit(self, message_id: str) -> None:
         index = self._index_of.get(message_id)
@@ -298,28 +295,18 @@ class TimelineView(QWidget):
         QTimer.singleShot(delay, self, lambda: self._refresh(message_id, relayout=True))
 
     def _warm_up(self) -> None:
-        """One-off costs (markdown parser, lexer, Qt's text set-up) paid while idle."""
-        warm_up()
-        import mira_desktop.core.knowledge  # noqa: F401  (an answer's sources, ~30 ms cold)
+        """One-off costs (the row widgets' modules, markdown, Qt's text) paid while idle."""
+        from .row_widgets import warm_up_rendering
 
-        probe = RichTextView(self._canvas)
-        probe.set_rendered(render_markdown_blocks("*warm* `up`", dark=self._options.dark))
-        probe.heightForWidth(400)
-        probe.deleteLater()
+        warm_up_rendering(self._canvas, self._options.dark)
 
     # -- widgets ------------------------------------------------------------------
 
     def _create_widget(self, state: MessageState) -> MessageWidget:
+        from .row_widgets import create_row_widget  # with the first row, not the first frame
+
         self._remember_rendering(state)
-        widget: MessageWidget
-        if state.is_user and state.editing:
-            widget = UserEditWidget(state, self._options, self._canvas)
-        elif state.is_user:
-            widget = UserMessageWidget(state, self._options, self._canvas)
-        elif state.message.role == MessageRole.SYSTEM_CARD:
-            widget = SystemCardWidget(state, self._options, self._canvas)
-        else:
-            widget = AssistantMessageWidget(state, self._options, self._canvas)
+        widget = create_row_widget(state, self._options, self._canvas)
         widget.set_highlighted(state.highlighted)
         widget.retry_requested.connect(self.retry_requested)
         widget.stop_thinking_requested.connect(self._on_stop_thinking)

@@ -74,10 +74,10 @@ class ComposerActions(QObject):
         attachments = services.deferred("attachments")  # built with the first file
         self.attachments = AttachmentsController(composer, attachments, tasks, self)
         self.mentions = MentionController(
-            composer.editor, composer.mention_popup, self._search_files, tasks.start, self
+            composer.editor, lambda: composer.mention_popup, self._search_files, tasks.start, self
         )
         self.commands = CommandController(
-            composer.editor, composer.command_popup, self._list_skills, tasks.start, self
+            composer.editor, lambda: composer.command_popup, self._list_skills, tasks.start, self
         )
         self._drops = FileDropFilter(self)
         self._drops.watch(window.stack)

@@ -1,0 +1,43 @@
+"""The timeline's row widgets, made by kind, and the warm-up of their rendering.
+
+:class:`TimelineView` imports this module with its first row (or its idle
+warm-up), not for the first frame: a new chat shows no row, so the widget stack
+(rich text, markdown, the Thinking card, sources, the answer's actions) loads
+when a thread opens. The inline editor's module loads on the first edit."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QWidget
+
+from mira_desktop.core.models import MessageRole
+
+from .markdown import render_markdown_blocks, warm_up
+from .message_state import MessageState, ViewOptions
+from .message_widget import AssistantMessageWidget, MessageWidget
+from .rich_text import RichTextView
+from .system_card import SystemCardWidget
+from .user_bubble import UserMessageWidget
+
+
+def create_row_widget(state: MessageState, options: ViewOptions, parent: QWidget) -> MessageWidget:
+    """The widget for ``state``: the inline editor, a question, a card or an answer."""
+    if state.is_user and state.editing:
+        from .message_editor import UserEditWidget  # on the first edit
+
+        return UserEditWidget(state, options, parent)
+    if state.is_user:
+        return UserMessageWidget(state, options, parent)
+    if state.message.role == MessageRole.SYSTEM_CARD:
+        return SystemCardWidget(state, options, parent)
+    return AssistantMessageWidget(state, options, parent)
+
+
+def warm_up_rendering(parent: QWidget, dark: bool) -> None:
+    """One-off costs (markdown parser, lexer, Qt's text set-up) paid while idle."""
+    warm_up()
+    import mira_desktop.core.knowledge  # noqa: F401  (an answer's sources, ~30 ms cold)
+
+    probe = RichTextView(parent)
+    probe.set_rendered(render_markdown_blocks("*warm* `up`", dark=dark))
+    probe.heightForWidth(400)
+    probe.deleteLater()
