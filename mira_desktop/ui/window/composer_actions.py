@@ -21,13 +21,12 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
 from ...core.errors import MiraError
 from ..composer.attachments_controller import AttachmentsController
 from ..composer.command_popup import CommandController, parse_compact
 from ..composer.file_drop import FileDropFilter
 from ..composer.mention_popup import MentionController
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -53,7 +52,7 @@ def skill_names(root: str) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-class ComposerActions(QObject):
+class ComposerActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -63,12 +62,7 @@ class ComposerActions(QObject):
         presenter: ConversationPresenter,
         context: ContextActions,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._chat = chat
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, chat, tasks, presenter)
         self._context = context
         composer = window.composer
         attachments = services.deferred("attachments")  # built with the first file

@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
 from ...core.errors import MiraError
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 NOTICE_MS = 6000
 
 
-class ContextActions(QObject):
+class ContextActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -48,12 +49,7 @@ class ContextActions(QObject):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._chat = chat
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, chat, tasks, presenter)
         self._draft_role: str | None = None
         self._draft_key: str | None = None
         self._compacting: set[str] = set()

@@ -17,14 +17,13 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
-
 from ...core.history import ThreadGroup
 from ...core.models import Thread
 from ..sidebar.batch import BatchSelection
 from ..sidebar.grouped_model import Grouping
 from ..sidebar.thread_filter import ThreadFilter
 from .confirm import ask_then
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -43,7 +42,7 @@ PAGE = 500
 RELOAD_ABOVE = 50
 
 
-class HistoryActions(QObject):
+class HistoryActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -52,11 +51,7 @@ class HistoryActions(QObject):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, chat, tasks, presenter)
         self._drafts: set[str] = set()
         self._connect_sidebar()
         chat.run_started.connect(self._on_run_started)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QInputDialog, QPlainTextEdit
 
 from ...core.models import Message
 from .conversation import VERSION_KINDS
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -53,7 +54,7 @@ class _UndoKeyGuard(QObject):
         return False
 
 
-class TreeActions(QObject):
+class TreeActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -62,12 +63,7 @@ class TreeActions(QObject):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._chat = chat
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, chat, tasks, presenter)
         self.guidance_dialog: QInputDialog | None = None
         self._guard = _UndoKeyGuard(self)
         window.composer.editor.installEventFilter(self._guard)
