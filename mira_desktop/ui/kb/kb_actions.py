@@ -21,6 +21,8 @@ import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction
 
+from ..window.window_actions import WindowActions
+
 if TYPE_CHECKING:
     from ...bootstrap import Services
     from ...core.knowledge import KnowledgeBaseStats
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class KbActions(QObject):
+class KbActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -40,11 +42,7 @@ class KbActions(QObject):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, tasks, presenter)
         self._draft_key: str | None = None
         self.dialog: KnowledgeBaseDialog | None = None
         self.manage_action = QAction(window)

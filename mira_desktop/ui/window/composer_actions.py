@@ -62,7 +62,8 @@ class ComposerActions(WindowActions):
         presenter: ConversationPresenter,
         context: ContextActions,
     ) -> None:
-        super().__init__(window, services, chat, tasks, presenter)
+        super().__init__(window, services, tasks, presenter)
+        self._chat = chat
         self._context = context
         composer = window.composer
         attachments = services.deferred("attachments")  # built with the first file

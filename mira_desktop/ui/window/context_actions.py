@@ -49,7 +49,8 @@ class ContextActions(WindowActions):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window, services, chat, tasks, presenter)
+        super().__init__(window, services, tasks, presenter)
+        self._chat = chat
         self._draft_role: str | None = None
         self._draft_key: str | None = None
         self._compacting: set[str] = set()

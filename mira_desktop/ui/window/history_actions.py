@@ -51,7 +51,7 @@ class HistoryActions(WindowActions):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window, services, chat, tasks, presenter)
+        super().__init__(window, services, tasks, presenter)
         self._drafts: set[str] = set()
         self._connect_sidebar()
         chat.run_started.connect(self._on_run_started)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QTimer
 
 from ...core.errors import MiraError
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -33,7 +34,7 @@ SOON_MS = 60
 TASK_KEY = "context-meter"
 
 
-class MeterActions(QObject):
+class MeterActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -43,11 +44,7 @@ class MeterActions(QObject):
         presenter: ConversationPresenter,
         attachments: AttachmentsController,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, tasks, presenter)
         self._attachments = attachments
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

@@ -63,7 +63,8 @@ class TreeActions(WindowActions):
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
-        super().__init__(window, services, chat, tasks, presenter)
+        super().__init__(window, services, tasks, presenter)
+        self._chat = chat
         self.guidance_dialog: QInputDialog | None = None
         self._guard = _UndoKeyGuard(self)
         window.composer.editor.installEventFilter(self._guard)

@@ -1,6 +1,7 @@
-"""``WindowActions``: the base of the window's action groups (composer, context,
-history, tree): each is a QObject owned by the window that reaches the window,
-the services, the chat controller, the task runner and the presenter."""
+"""``WindowActions``: the base of the window's action groups (composer,
+context, history, tree, meter, workspaces, knowledge bases): each is a QObject
+owned by the window that reaches the window, the services, the task runner and
+the presenter (groups that follow the runs keep the chat controller too)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from PySide6.QtCore import QObject
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
-    from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
     from .conversation import ConversationPresenter
     from .main_window import MainWindow
@@ -21,13 +21,11 @@ class WindowActions(QObject):
         self,
         window: MainWindow,
         services: Services,
-        chat: ChatController,
         tasks: TaskRunner,
         presenter: ConversationPresenter,
     ) -> None:
         super().__init__(window)
         self._w = window
         self._services = services
-        self._chat = chat
         self._tasks = tasks
         self._p = presenter

@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import Qt
 
 from ...core.models import Workspace
 from .confirm import ask_then
+from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class WorkspaceActions(QObject):
+class WorkspaceActions(WindowActions):
     def __init__(
         self,
         window: MainWindow,
@@ -34,11 +35,7 @@ class WorkspaceActions(QObject):
         presenter: ConversationPresenter,
         history: HistoryActions,
     ) -> None:
-        super().__init__(window)
-        self._w = window
-        self._services = services
-        self._tasks = tasks
-        self._p = presenter
+        super().__init__(window, services, tasks, presenter)
         self._history = history
         self.dialog: WorkspaceDialog | None = None
         sidebar = window.sidebar
