@@ -355,3 +355,32 @@ def test_stream_buffer_interval_adapts_to_the_cost_of_a_flush(qapp):
     assert buffer.next_interval_ms(0.020) > 100  # 20 ms flushes: ≥ 5× that between them
     assert buffer.next_interval_ms(5.0) <= 250  # never longer than the ceiling
     assert StreamBuffer(0).next_interval_ms(0.5) == 0
+
+
+def test_paced_steps_catch_up_while_streaming_even_if_the_timer_fires_early(qapp):
+    """The step timer is a coarse QTimer, which fires up to 5 % before the
+    pause the cadence asked for. The step must run all the same: refused as
+    "not due", it was pushed back by a whole pause every time and the markdown
+    of a paused stream never caught up (a CI flake of
+    ``test_streaming_is_coalesced``). The view's clock is frozen here, so every
+    firing is "early" by the cadence's reckoning."""
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    frozen = [1000.0]
+    view = RichTextView(clock=lambda: frozen[0])
+    view.setLineWrapColumnOrWidth(600)
+    text = "para **bold** `code` text\n\n" * 80
+    # what the message widget does on each step while the answer still streams
+    view.render_pending.connect(
+        lambda: view.set_markdown_live(text, dark=False, budget=300, paced=True)
+    )
+    view.set_markdown_live(text, dark=False, budget=300, paced=True)
+    assert view.markdown_pending()
+    deadline = time.monotonic() + 10
+    while view.markdown_pending() and time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.002)
+    assert not view.markdown_pending()
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert view.document().toPlainText() == full.toPlainText()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -56,7 +57,13 @@ class RichTextView(QTextBrowser):
     #: again (with the same text) to render the next step
     render_pending = Signal()
 
-    def __init__(self, parent: QWidget | None = None, *, object_name: str = "messageText"):
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        object_name: str = "messageText",
+        clock: Callable[[], float] = time.perf_counter,
+    ):
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -78,7 +85,7 @@ class RichTextView(QTextBrowser):
         self._step_timer.setSingleShot(True)
         self._step_timer.setInterval(STEP_INTERVAL_MS)
         self._step_timer.timeout.connect(self._on_step_due)
-        self._cadence = LiveCadence()
+        self._cadence = LiveCadence(clock=clock)
         self._paced = False
         self._step_budget = 0  # the budget of the last budgeted step (for ``prepare``)
         self._prepare_cost = 0.0
@@ -154,6 +161,12 @@ class RichTextView(QTextBrowser):
             self._prepare_cost = time.perf_counter() - started
             self._step_timer.start(0)
             return
+        # The timer waited for the cadence, so the step is due now even if the
+        # cadence's clock disagrees by a little: a coarse QTimer fires up to 5 %
+        # early (an 83 ms wait ends after ~80 ms), and a step refused for that
+        # would be pushed back by a whole pause again, every time — while the
+        # answer streams its markdown would never catch up.
+        self._cadence.release()
         self.render_pending.emit()  # the step, with the relayout it causes
         cost = time.perf_counter() - started + self._prepare_cost
         self._prepare_cost = 0.0
