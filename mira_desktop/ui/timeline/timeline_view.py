@@ -292,7 +292,14 @@ class TimelineView(QWidget):
 
     def _schedule_collapse(self, message_id: str) -> None:
         delay = int(COLLAPSE_DELAY_S * 1000) + 20
-        QTimer.singleShot(delay, self, lambda: self._refresh(message_id, relayout=True))
+        # precise: a coarse timer fires up to 5 % early, before the card's own
+        # clock says the second is over, and the card would stay open
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setTimerType(Qt.TimerType.PreciseTimer)
+        timer.timeout.connect(lambda: self._refresh(message_id, relayout=True))
+        timer.timeout.connect(timer.deleteLater)
+        timer.start(delay)
 
     def _warm_up(self) -> None:
         """One-off costs (the row widgets' modules, markdown, Qt's text) paid while idle."""
