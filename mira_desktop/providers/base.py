@@ -31,11 +31,18 @@ CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 300.0
 #: connect 10 s; read/write/pool 300 s (models can think long); no total limit.
 DEFAULT_TIMEOUT = httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT)
-#: Local model servers are never reached through a system proxy.
-_NO_PROXY_MOUNTS: dict[str, httpx.AsyncBaseTransport | None] = {
-    "all://localhost": None,
-    "all://127.0.0.1": None,
-}
+#: the hosts of model servers on this machine: never reached through a system
+#: proxy, and spoken to through aiohttp's C parser (see ``local_transport``)
+LOCAL_HOSTS = ("all://localhost", "all://127.0.0.1")
+
+
+def local_mounts(verify: ssl.SSLContext) -> dict[str, httpx.AsyncBaseTransport | None]:
+    """httpx mounts sending requests to local servers through one
+    :class:`~.local_transport.LocalTransport`."""
+    from .local_transport import LocalTransport
+
+    transport = LocalTransport(verify=verify)
+    return dict.fromkeys(LOCAL_HOSTS, transport)
 
 
 class HttpProvider(ABC):
@@ -57,9 +64,12 @@ class HttpProvider(ABC):
         self._api_key = api_key or None
         self._timeout = make_timeout(timeout) if timeout is not None else None
         self._owns_client = client is None
-        self._client = client or httpx.AsyncClient(
-            timeout=self._timeout or DEFAULT_TIMEOUT, mounts=_NO_PROXY_MOUNTS, verify=ssl_context()
-        )
+        if client is None:
+            verify = ssl_context()
+            client = httpx.AsyncClient(
+                timeout=self._timeout or DEFAULT_TIMEOUT, mounts=local_mounts(verify), verify=verify
+            )
+        self._client = client
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})"

@@ -8,8 +8,12 @@ can; we measure
   the whole answer; tokens/s = chunks / that time (the live markdown may still
   be catching up in bounded steps: "send → markdown fully rendered" waits for
   it too);
-* raw: bare ``httpx.AsyncClient`` reading the same stream line by line on the
-  same loop (the ceiling);
+* raw: bare ``httpx.AsyncClient`` (its default transport, httpcore over h11)
+  reading the same stream line by line on the same loop — the baseline the
+  issue names;
+* raw over Mira's transport (info): the same bare reader over
+  ``LocalTransport`` (aiohttp's C parser), which Mira's providers use for
+  servers on this machine — the floor of Mira's own transport;
 * the longest stall of the Qt event loop meanwhile: a 2 ms ``QTimer`` records
   every tick, and the largest gap between ticks from the send until the
   markdown has caught up is the stall (target: none over 16 ms, one frame).
@@ -137,6 +141,7 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
     import httpx
 
     from mira_desktop.bootstrap import build_services
+    from mira_desktop.providers.local_transport import LocalTransport
     from mira_desktop.ui.window.main_window import MainWindow
 
     services = build_services(folder)
@@ -151,16 +156,24 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
     monitor = StallMonitor()
     mira = MiraRun(window)
     raw_runs: list[dict[str, float]] = []
+    local_runs: list[dict[str, float]] = []
     mira_runs: list[dict[str, float]] = []
     try:
-        async with httpx.AsyncClient(timeout=60) as client:
+        async with (
+            httpx.AsyncClient(timeout=60) as client,
+            httpx.AsyncClient(timeout=60, transport=LocalTransport()) as local,
+        ):
             await _raw_run(client, url)  # warm-ups
+            await _raw_run(local, url)
             await mira.once()
             for _ in range(runs):
                 started = time.perf_counter()
                 seconds, count = await _raw_run(client, url)
                 gaps = monitor.gaps(started, started + seconds)
                 raw_runs.append({"seconds": seconds, "chunks": count, "stall": max(gaps)})
+                await asyncio.sleep(0.05)
+                seconds, count = await _raw_run(local, url)
+                local_runs.append({"seconds": seconds, "chunks": count})
                 await asyncio.sleep(0.1)
                 run = await mira.once()
                 # the stall window includes the markdown catching up after the run
@@ -174,7 +187,7 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
         await window.tasks.cancel_all()
         window.close()
         await services.aclose()
-    return {"raw": raw_runs, "mira": mira_runs}
+    return {"raw": raw_runs, "local": local_runs, "mira": mira_runs}
 
 
 def _serve(chunks: int) -> tuple[subprocess.Popen[str], str]:
@@ -204,8 +217,9 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
         server.stdin.close()
         requests = server.stdout.readline().strip()
         server.wait(10)
-    raw, mira = measured["raw"], measured["mira"]
+    raw, local, mira = measured["raw"], measured["local"], measured["mira"]
     raw_rate = median([chunks / r["seconds"] for r in raw])
+    local_rate = median([chunks / r["seconds"] for r in local])
     mira_rate = median([chunks / r["seconds"] for r in mira])
     window_rate = median([chunks / max(r["window"], 1e-9) for r in mira])
     rendered_rate = median([chunks / (r["seconds"] + r["render_tail"]) for r in mira])
@@ -242,6 +256,14 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "raw httpx tokens/s",
             note="the live markdown finishes in steps after the run ends",
         ),
+        Figure(
+            "tokens/s, send → answer shown, vs raw over Mira's transport",
+            mira_rate,
+            "tok/s",
+            local_rate,
+            "raw httpx over LocalTransport tokens/s",
+            note="the floor of Mira's own transport (aiohttp's parser) for local servers",
+        ),
         Figure("send → first delta", median([r["to_first"] for r in mira]) * 1000, "ms"),
     ]
     return {
@@ -250,8 +272,9 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "chunks": chunks,
             "runs": runs,
             "server_requests": int(requests or 0),
-            "expected_requests": 2 * runs + 2,
+            "expected_requests": 3 * runs + 3,
             "raw": [_rounded(r) for r in raw],
+            "raw_local_transport": [_rounded(r) for r in local],
             "mira": [_rounded(r) for r in mira],
         },
     }
