@@ -11,7 +11,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
@@ -37,6 +37,7 @@ from .streams import (
     drain,
     iter_sse_batches,
     loads_chunk,
+    loads_chunks,
     split_events,
 )
 
@@ -124,6 +125,26 @@ class OpenAIStreamParser:
             return self._finish()
         return self._chunk(loads_chunk(data, provider=self.provider), data)
 
+    def feed_batch(self, batch: list[SSEEvent]) -> tuple[list[StreamEvent], ProviderError | None]:
+        """The events of the SSE events of one network read (nothing after
+        ``[DONE]``), and the error that ends the stream among them, if any:
+        the events before it are returned all the same (the caller hands them
+        on, then raises). The chunks' JSON is parsed in one go
+        (:func:`~.streams.loads_chunks`)."""
+        datas = [sse.data.strip() for sse in batch]
+        end = datas.index("[DONE]") if "[DONE]" in datas else len(datas)
+        out: list[StreamEvent] = []
+        objs, error = loads_chunks(datas[:end], provider=self.provider)
+        try:
+            for obj, data in zip(objs, datas, strict=False):
+                out.extend(self._chunk(obj, data))
+        except ProviderError as exc:
+            return out, exc
+        if error is None and end < len(datas):
+            self.done = True
+            out.extend(self._finish())
+        return out, error
+
     def feed_completion(self, body: str) -> list[StreamEvent]:
         """A whole JSON answer (a server that ignored ``stream: true``, or an
         error object sent with status 200): its choices' ``message`` read as one
@@ -197,11 +218,11 @@ class OpenAIProvider(HttpProvider):
                 return
             batches = iter_sse_batches(response.aiter_bytes())
             async for batch in batches:
-                for sse in batch:
-                    for event in parser.feed(sse):
-                        yield event
-                    if parser.done:
-                        break
+                events, error = parser.feed_batch(batch)
+                for event in events:
+                    yield event
+                if error is not None:
+                    raise error
                 if parser.done:
                     break
             if parser.done:

@@ -159,6 +159,36 @@ async def iter_sse(lines: AsyncIterator[str]) -> AsyncIterator[SSEEvent]:
         yield event
 
 
+def loads_chunks(
+    datas: list[str], *, provider: str | None = None
+) -> tuple[list[Any], MalformedStreamError | None]:
+    """``json.loads`` of the chunks of one network read, in one call when they
+    all look like JSON objects: a fast stream brings ~90 per read, and parsing
+    them as one array costs ~1.5 µs a chunk instead of 3–5 µs (the per-call
+    overhead of ``json.loads`` is most of a small chunk's cost).
+
+    Returns the objects of the leading chunks that are JSON, and the error for
+    the first one that is not (``None`` if all are): the caller handles the
+    objects first, then raises, so what came before a bad chunk is not lost.
+    The joined parse is used only if it yields exactly one value per chunk;
+    otherwise the chunks are parsed one by one."""
+    if len(datas) > 1 and all(d[:1] == "{" and d[-1:] == "}" for d in datas):
+        try:
+            objs = json.loads("[" + ",".join(datas) + "]")
+        except ValueError:
+            pass  # one of them is broken: find which, below
+        else:
+            if len(objs) == len(datas):
+                return objs, None
+    objs = []
+    for data in datas:
+        try:
+            objs.append(loads_chunk(data, provider=provider))
+        except MalformedStreamError as exc:
+            return objs, exc
+    return objs, None
+
+
 def loads_chunk(data: str, *, provider: str | None = None) -> Any:
     """``json.loads`` of one stream chunk; a :class:`MalformedStreamError` quoting
     a short excerpt when it is not JSON."""

@@ -412,3 +412,60 @@ async def test_list_models_unauthorised(loopback, openai):
     loopback.enqueue("/v1/models", openai_json_error(401, "Missing bearer token"))
     with pytest.raises(AuthenticationError, match=r"^Missing bearer token$"):
         await openai.list_models()
+
+
+# --------------------------------------------------------------------------- one read, many chunks
+
+
+def _one_read(*pieces: bytes) -> list[bytes]:
+    """Everything in one write: the client gets it in one network read."""
+    return [b"".join(pieces)]
+
+
+async def test_many_chunks_in_one_read_keep_their_order_and_kinds(loopback, openai):
+    body = [sse(chunk({"reasoning_content": f"r{i} "})) for i in range(30)]
+    body += [sse(chunk({"content": f"t{i} "})) for i in range(60)]
+    body += [sse(chunk({}, finish="stop")), b"data: [DONE]\n\n"]
+    loopback.enqueue(PATH, raw_stream(_one_read(*body)))
+    events, error = await collect(openai)
+    assert error is None
+    assert events[:30] == [ThinkingDelta(f"r{i} ") for i in range(30)]
+    assert events[30:90] == [TextDelta(f"t{i} ") for i in range(60)]
+    assert events[90:] == [StreamDone("stop")]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b"data: {not json}\n\n",  # looks like an object, is not JSON
+        b'data: {"a": 1}, {"b": 2}\n\n',  # two values in one chunk
+        b"data: [1, 2]\n\n",  # JSON, but not a chunk object
+    ],
+    ids=["broken", "two-values", "array"],
+)
+async def test_a_bad_chunk_in_a_read_fails_after_the_chunks_before_it(loopback, openai, bad):
+    good = [sse(chunk({"content": f"t{i} "})) for i in range(20)]
+    after = [sse(chunk({"content": "never"})), b"data: [DONE]\n\n"]
+    loopback.enqueue(PATH, raw_stream(_one_read(*good, bad, *after)))
+    events, error = await collect(openai)
+    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert isinstance(error, MalformedStreamError)
+
+
+async def test_an_error_object_in_a_read_fails_after_the_chunks_before_it(loopback, openai):
+    err = {"message": "upstream crashed", "type": "server_error", "code": None}
+    good = [sse(chunk({"content": f"t{i} "})) for i in range(20)]
+    loopback.enqueue(PATH, raw_stream(_one_read(*good, sse({"error": err}), *good)))
+    events, error = await collect(openai)
+    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert isinstance(error, ServerError) and str(error) == "upstream crashed"
+
+
+async def test_nothing_after_done_in_the_same_read_is_read_as_answer(loopback, openai):
+    tail = sse(chunk({"content": "after the end"}))
+    loopback.enqueue(
+        PATH, raw_stream(_one_read(sse(chunk({"content": "x"})), b"data: [DONE]\n\n", tail))
+    )
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [TextDelta("x"), StreamDone(None)]

@@ -225,3 +225,18 @@ def test_sse_parser_matches_iter_sse_on_a_batch():
         SSEEvent("message", "x\ny"),
         SSEEvent("e", "z"),
     ]
+
+
+def test_loads_chunks_parses_a_read_in_one_go_and_stops_at_the_first_bad_chunk():
+    from mira_desktop.providers.streams import loads_chunks
+
+    datas = ['{"a": 1}', '{"b": "数据"}', '{"c": [1, {"d": null}]}']
+    assert loads_chunks(datas) == ([{"a": 1}, {"b": "数据"}, {"c": [1, {"d": None}]}], None)
+    objs, error = loads_chunks([*datas, '{"x": 1}, {"y": 2}', '{"z": 3}'], provider="p")
+    assert objs == [{"a": 1}, {"b": "数据"}, {"c": [1, {"d": None}]}]
+    assert isinstance(error, MalformedStreamError) and error.provider == "p"
+    objs, error = loads_chunks(['{"a": 1}', "[1, 2]", '{"b": 2}'])  # not all objects
+    assert objs == [{"a": 1}, [1, 2], {"b": 2}] and error is None
+    objs, error = loads_chunks(['{"a": 1', '"b": 2}'])  # halves never join into one
+    assert objs == [] and isinstance(error, MalformedStreamError)
+    assert loads_chunks([]) == ([], None)
