@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 
 #: characters of new markdown one budgeted step renders (~2 ms with its relayout)
 STEP_CHARS = 2000
+#: characters of not-yet-rendered text one budgeted update adds as plain text.
+#: Inserting and laying out plain text costs ~0.3 µs a character: an answer
+#: that arrived all at once (27 KB from a fast local server before the first
+#: repaint) would otherwise cost one ~10 ms pass just to show its rest plainly.
+PLAIN_STEP_CHARS = 4000
 
 
 def _utf16_len(text: str) -> int:
@@ -83,8 +88,16 @@ class LiveMarkdown:
 
     @property
     def pending(self) -> bool:
-        """Part of the text is still shown as plain text (a budgeted update)."""
-        return self._valid and self._tail_chars < len(self._source) and not self._blocked
+        """Part of the text is still shown as plain text, or not shown yet (a
+        budgeted update): a later call with the same text makes progress."""
+        if not self._valid:
+            return False
+        rendering = self._tail_chars < len(self._source) and not self._blocked
+        return rendering or not self._shown_all
+
+    @property
+    def _shown_all(self) -> bool:
+        return self._tail_chars + self._plain_shown >= len(self._source)
 
     @property
     def blocked(self) -> bool:
@@ -116,8 +129,10 @@ class LiveMarkdown:
         text = normalise_newlines(text)
         if not (self._valid and dark == self._dark and text.startswith(self._source)):
             self._reset(dark)
-        elif text == self._source and (
-            self._tail_chars >= len(text) or (budget is not None and self._blocked)
+        elif (
+            text == self._source
+            and (self._tail_chars >= len(text) or (budget is not None and self._blocked))
+            and self._shown_all
         ):
             return
         if len(text) > len(self._source):
@@ -162,7 +177,7 @@ class LiveMarkdown:
         ``budget``) that leaves the document alone: parse the markdown and
         import its HTML. True if there was such work (the step then only edits
         the document, unless the text changed in a way that voids it)."""
-        if not self.pending or self._stable_end == 0:
+        if self._blocked or not self.pending or self._stable_end == 0:
             return False
         end = self._step_end(budget)
         if end <= self._tail_chars:
@@ -250,7 +265,8 @@ class LiveMarkdown:
 
     def _append_plain(self) -> None:
         """Show the rest of ``source`` after the rendered tail as plain text, in
-        blocks of its own (only what is not shown yet is inserted)."""
+        blocks of its own (only what is not shown yet is inserted, at most
+        ``PLAIN_STEP_CHARS`` at a time: :attr:`pending` asks for the rest)."""
         rest_at = self._tail_chars + self._plain_shown
         if rest_at >= len(self._source):
             return
@@ -258,8 +274,9 @@ class LiveMarkdown:
         cursor.movePosition(QTextCursor.MoveOperation.End)
         if self._plain_shown == 0 and self._doc.characterCount() > 1:
             cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-        cursor.insertText(self._source[rest_at:], QTextCharFormat())
-        self._plain_shown = len(self._source) - self._tail_chars
+        piece = self._source[rest_at : rest_at + PLAIN_STEP_CHARS]
+        cursor.insertText(piece, QTextCharFormat())
+        self._plain_shown += len(piece)
 
     def _replace(
         self, position: int, until: int, html: str, fragment: QTextDocumentFragment | None = None

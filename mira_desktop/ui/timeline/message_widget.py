@@ -163,6 +163,8 @@ class AssistantMessageWidget(MessageWidget):
         self._status: StatusBox | None = None
         self._sources: SourcesWidget | None = None
         self._cited = CitationRenderer()
+        #: this widget showed the answer while it streamed (its end renders in steps)
+        self._saw_streaming = False
         self._body = RichTextView(self)
         self._body.anchorClicked.connect(self._on_body_anchor)
         self._body.render_pending.connect(lambda: self.height_changed.emit(self.message_id))
@@ -233,6 +235,7 @@ class AssistantMessageWidget(MessageWidget):
 
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark
+        self._saw_streaming = self._saw_streaming or state.is_streaming
         self._body.setVisible(bool(state.text))
         if not state.text:
             return
@@ -240,7 +243,14 @@ class AssistantMessageWidget(MessageWidget):
         if cited is not None:
             if not self._body.is_static_showing(cited):
                 self._body.set_rendered(cited)
-        elif state.is_streaming or self._body.is_live_extending(state.text, dark=dark):
+        elif (
+            state.is_streaming
+            or self._body.is_live_extending(state.text, dark=dark)
+            # an answer that streamed faster than the timeline's first flush
+            # ends with all its text at once: rendered in steps all the same,
+            # not in one long pass (27 KB of markdown cost ~30 ms in one go)
+            or self._saw_streaming
+        ):
             streaming = state.is_streaming  # a finished long last block renders at once
             budget = None if not streaming and self._body.markdown_blocked() else STEP_CHARS
             self._body.set_markdown_live(state.text, dark=dark, budget=budget, paced=streaming)
