@@ -13,7 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
@@ -26,7 +26,15 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
-from .streams import ThinkSplitter, as_dict, drain, iter_line_batches, loads_chunk, split_events
+from .streams import (
+    ThinkSplitter,
+    as_dict,
+    drain,
+    iter_line_batches,
+    loads_chunk,
+    loads_chunks,
+    split_events,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +87,27 @@ class OllamaStreamParser:
     def feed(self, line: str) -> list[StreamEvent]:
         if not line.strip():
             return []
-        obj = loads_chunk(line, provider=self.provider)
+        return self._object(loads_chunk(line, provider=self.provider), line)
+
+    def feed_batch(self, lines: list[str]) -> tuple[list[StreamEvent], ProviderError | None]:
+        """The events of the lines of one network read (nothing after the
+        ``done`` line), and the error that ends the stream among them, if any:
+        the events before it are returned all the same (the caller hands them
+        on, then raises). The lines' JSON is parsed in one go
+        (:func:`~.streams.loads_chunks`)."""
+        lines = [line for line in (raw.strip() for raw in lines) if line]
+        objs, error = loads_chunks(lines, provider=self.provider)
+        out: list[StreamEvent] = []
+        try:
+            for obj, line in zip(objs, lines, strict=False):
+                out.extend(self._object(obj, line))
+                if self.done:
+                    return out, None
+        except ProviderError as exc:
+            return out, exc
+        return out, error
+
+    def _object(self, obj: Any, line: str) -> list[StreamEvent]:
         if not isinstance(obj, dict):
             raise MalformedStreamError(
                 f"The server sent an unexpected line: {excerpt(line)!r}", provider=self.provider
@@ -145,11 +173,11 @@ class OllamaProvider(HttpProvider):
         async with self._open_stream(url, body, accept="application/x-ndjson") as response:
             batches = iter_line_batches(response.aiter_bytes())
             async for batch in batches:
-                for line in batch:
-                    for event in parser.feed(line):
-                        yield event
-                    if parser.done:
-                        break
+                events, error = parser.feed_batch(batch)
+                for event in events:
+                    yield event
+                if error is not None:
+                    raise error
                 if parser.done:
                     break
             if parser.done:

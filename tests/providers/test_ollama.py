@@ -15,6 +15,7 @@ from mira_desktop.core.errors import (
     MalformedStreamError,
     ModelNotFoundError,
     NetworkError,
+    ProviderError,
     RateLimitError,
     ServerError,
 )
@@ -272,3 +273,41 @@ async def test_list_models_garbage_is_malformed(loopback, ollama):
     loopback.enqueue("/api/tags", json_reply({"unexpected": True}))
     with pytest.raises(MalformedStreamError):
         await ollama.list_models()
+
+
+# --------------------------------------------------------------------------- one read, many lines
+
+
+async def test_many_lines_in_one_read_keep_their_order_and_stop_at_done(loopback, ollama):
+    body = [line({"thinking": f"r{i} "}) for i in range(20)]
+    body += [line({"content": f"t{i} "}) for i in range(60)]
+    body += [ndjson({"model": "m", "done": True, "done_reason": "stop", "eval_count": 60})]
+    body += [line({"content": "after the end"})]
+    loopback.enqueue(PATH, raw_stream([b"".join(body)]))
+    events, error = await collect(ollama)
+    assert error is None
+    assert events[:20] == [ThinkingDelta(f"r{i} ") for i in range(20)]
+    assert events[20:80] == [TextDelta(f"t{i} ") for i in range(60)]
+    assert events[80:] == [UsageReported(None, 60), StreamDone("stop")]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [b"{not json}\n", b'{"message": {"content": "x"}} {"done": true}\n', b"[1, 2]\n"],
+    ids=["broken", "two-values", "array"],
+)
+async def test_a_bad_line_in_a_read_fails_after_the_lines_before_it(loopback, ollama, bad):
+    good = [line({"content": f"t{i} "}) for i in range(20)]
+    loopback.enqueue(PATH, raw_stream([b"".join([*good, bad, *good])]))
+    events, error = await collect(ollama)
+    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert isinstance(error, MalformedStreamError)
+
+
+async def test_an_error_line_in_a_read_fails_after_the_lines_before_it(loopback, ollama):
+    good = [line({"content": f"t{i} "}) for i in range(20)]
+    bad = ndjson({"error": "model runner crashed"})
+    loopback.enqueue(PATH, raw_stream([b"".join([*good, bad, *good])]))
+    events, error = await collect(ollama)
+    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert isinstance(error, ProviderError) and "model runner crashed" in str(error)
