@@ -384,3 +384,31 @@ def test_paced_steps_catch_up_while_streaming_even_if_the_timer_fires_early(qapp
     full = QTextDocument()
     full.setHtml(render_markdown(text, dark=False))
     assert view.document().toPlainText() == full.toPlainText()
+
+
+def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
+    """An update adds at most ``PLAIN_STEP_CHARS`` of plain text; and a step's
+    edit (one edit block: one layout) covers the markdown it rendered, not the
+    plain text after it, which would be laid out again at every step (the
+    cost of a step then grew with the unrendered rest: 10-18 ms)."""
+    from mira_desktop.ui.timeline.live_markdown import PLAIN_STEP_CHARS, LiveMarkdown
+
+    text = "para **bold** text and more words\n\n" * 700  # ~25,000 characters
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(text[:200], dark=False, budget=500)  # a stable block exists
+    doc.documentLayout()  # contentsChange is emitted once the document has a layout
+    added: list[int] = []
+    doc.contentsChange.connect(lambda _pos, _gone, count: added.append(count))
+    live.set_text(text, dark=False, budget=500)
+    steps = 0
+    while live.pending:
+        live.set_text(text, dark=False, budget=500)
+        steps += 1
+        assert steps < 200
+    assert max(added) <= PLAIN_STEP_CHARS + 1  # (+1: a block separator)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
