@@ -23,7 +23,6 @@ Runs alternate (raw, Mira) after one warm-up of each; the medians are reported."
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import subprocess
 import sys
@@ -42,22 +41,44 @@ FRAME_MS = 16.0
 
 
 class StallMonitor:
-    """A precise QTimer on the Qt thread; ``worst(start, end)`` is the largest
-    gap between consecutive ticks that overlaps ``[start, end]``."""
+    """A precise QTimer on the Qt thread; ``gaps(start, end)`` are the gaps
+    between consecutive ticks that overlap ``[start, end]``, and
+    ``cpu_gaps(start, end)`` the Qt thread's own CPU time in each of them
+    (``time.thread_time``): a long gap with little CPU is the thread waiting
+    for a core (another process), not Mira's work."""
 
     def __init__(self) -> None:
         from PySide6.QtCore import Qt, QTimer
 
         self.ticks: list[float] = []
+        self.cpu: list[float] = []
         self._timer = QTimer()
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(TICK_MS)
-        self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self._timer.timeout.connect(self._tick)
         self._timer.start()
+
+    def _tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+        self.cpu.append(time.thread_time())
+
+    def _pairs(self, start: float, end: float) -> list[int]:
+        ticks = self.ticks
+        return [i for i in range(1, len(ticks)) if ticks[i] >= start and ticks[i - 1] <= end]
 
     def gaps(self, start: float, end: float) -> list[float]:
         ticks = self.ticks
-        return [b - a for a, b in itertools.pairwise(ticks) if b >= start and a <= end]
+        return [ticks[i] - ticks[i - 1] for i in self._pairs(start, end)]
+
+    def worst_at(self, start: float, end: float) -> float:
+        """When (seconds after ``start``) the longest gap in the window began."""
+        ticks = self.ticks
+        i = max(self._pairs(start, end), key=lambda i: ticks[i] - ticks[i - 1])
+        return ticks[i - 1] - start
+
+    def cpu_gaps(self, start: float, end: float) -> list[float]:
+        cpu = self.cpu
+        return [cpu[i] - cpu[i - 1] for i in self._pairs(start, end)]
 
     def stop(self) -> None:
         self._timer.stop()
@@ -170,15 +191,21 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
                 started = time.perf_counter()
                 seconds, count = await _raw_run(client, url)
                 gaps = monitor.gaps(started, started + seconds)
-                raw_runs.append({"seconds": seconds, "chunks": count, "stall": max(gaps)})
+                cpu = monitor.cpu_gaps(started, started + seconds)
+                raw_runs.append(
+                    {"seconds": seconds, "chunks": count, "stall": max(gaps), "stall_cpu": max(cpu)}
+                )
                 await asyncio.sleep(0.05)
                 seconds, count = await _raw_run(local, url)
                 local_runs.append({"seconds": seconds, "chunks": count})
                 await asyncio.sleep(0.1)
                 run = await mira.once()
                 # the stall window includes the markdown catching up after the run
-                gaps = monitor.gaps(run["start"], run["end"] + run["render_tail"])
+                span = (run["start"], run["end"] + run["render_tail"])
+                gaps = monitor.gaps(*span)
                 run["stall"] = max(gaps)
+                run["stall_cpu"] = max(monitor.cpu_gaps(*span))
+                run["stall_at"] = monitor.worst_at(*span)  # after the send
                 run["over_frame"] = sum(1 for g in gaps if g * 1000 > FRAME_MS)
                 mira_runs.append(run)
                 await asyncio.sleep(0.1)
@@ -247,6 +274,14 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             max(r["stall"] for r in raw) * 1000,
             "stall during raw httpx",
             max_value=FRAME_MS,
+        ),
+        Figure(
+            "longest Qt-thread CPU between two ticks while streaming",
+            max(r["stall_cpu"] for r in mira) * 1000,
+            "ms",
+            max(r["stall_cpu"] for r in raw) * 1000,
+            "same during raw httpx",
+            note="the stall's own work; the rest of a longer stall is waiting for a core",
         ),
         Figure(
             "tokens/s, send → markdown fully rendered",

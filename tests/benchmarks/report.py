@@ -130,8 +130,15 @@ def text_table(results: dict[str, Any]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     missed = misses(results)
-    lines.append("Missed targets:" if missed else "All targets met.")
+    failed = [name for name, section in results["sections"].items() if "error" in section]
+    if missed:
+        lines.append("Missed targets:")
+    elif failed:
+        lines.append("No target missed among the sections that ran.")
+    else:
+        lines.append("All targets met.")
     lines += [f"  - {m}" for m in missed]
+    lines += [f"  - {name}: did not run to the end (see its error)" for name in failed]
     return "\n".join(lines)
 
 
