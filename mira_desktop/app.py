@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .bootstrap import build_services, configure_logging
+from . import dataclass_cache
 from .cli.output import print_error
 from .cli.parser import parse_arguments
 from .core.errors import MiraError
@@ -31,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a ``--screenshot`` launch then ends it at once after its clean shut-down
     (``ui/launch.py``, ``end_process``); callers passing ``argv`` get the exit
     code back."""
+    dataclass_cache.install()  # before the modules defining dataclasses are imported
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     if args.install_desktop_entry:
         from .desktop_entry import install_desktop_entry
@@ -41,8 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print_error(f"Cannot use the data folder: {exc}")
         return 2
+    from .bootstrap import configure_logging
+
     configure_logging(data_dir, verbose=args.verbose)
     if args.command is None:
+        from .ui import pyside_imports
+
+        pyside_imports.install()  # before the window's modules: PySide6 checks each one
         from .ui.launch import end_process, run_window
 
         code = run_window(args, data_dir)
@@ -56,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[no-untyped-def]
+    from .bootstrap import build_services
+
     try:
         services = build_services(data_dir)
     except MiraError as exc:

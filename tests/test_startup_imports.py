@@ -166,6 +166,13 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
         # editor, and the row widgets (a new chat shows no row: rich text,
         # markdown, the Thinking card, sources load with a thread's first row)
         *FIRST_USE_UI,
+        # the batch export and import progress dialogs load with their first use,
+        # a thread's right-click menu with the first right-click
+        "mira_desktop.ui.export.progress_dialog",
+        "mira_desktop.ui.sidebar.thread_menu",
+        # ingestion reports, search hits, sources and the RAG context: the
+        # picker's statistics need only the bases' types of core.knowledge
+        "mira_desktop.core.knowledge_results",
     ]
     loaded = _loaded(
         f"""
@@ -179,6 +186,92 @@ def test_window_screenshot_launch_defers_what_the_first_frame_does_not_need(
     )
     assert [name for name, present in loaded.items() if present] == []
     assert (tmp_path / "w.png").stat().st_size > 0
+
+
+#: Qt classes the window uses only in dialogs (or, for the paths, in a
+#: translated language and a save dialog): PySide6 creates a class (and all its
+#: enums) on first access, so none is touched before the picture.
+DIALOG_CLASSES = {
+    "QtWidgets": ["QDialog", "QMessageBox", "QFileDialog", "QInputDialog", "QProgressDialog"],
+    "QtGui": ["QDesktopServices"],
+    "QtCore": ["QUrl", "QStandardPaths", "QLibraryInfo"],
+}
+
+
+def test_a_screenshot_launch_creates_no_dialog_classes(tmp_path: Path) -> None:
+    """Message boxes, file, input and progress dialogs (and ``QDesktopServices``)
+    are imported where they are opened, not at the top of the window's modules."""
+    done = _launch(
+        f"""
+        import json
+        from mira_desktop.app import main
+
+        rc = main(["--data-dir", {str(tmp_path / "d")!r}, "--screenshot", {str(tmp_path / "s.png")!r}])
+        assert rc == 0, rc
+        import PySide6.QtCore, PySide6.QtGui, PySide6.QtWidgets
+
+        created = []
+        for module, names in {DIALOG_CLASSES!r}.items():
+            members = vars(getattr(PySide6, module))
+            created += [name for name in names if name in members]
+        print(json.dumps(created))
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_pyside_module_check_reads_bytes_with_pysides_answers(tmp_path: Path) -> None:
+    """``ui.pyside_imports.install`` swaps PySide6's per-import source check
+    (``inspect.getsource``) for a read of the file's bytes, once; the answers
+    are PySide6's own for modules with and without "PySide6" in their source,
+    built-in and extension modules, and a module whose file is gone."""
+    done = _launch(
+        """
+        import json, sys, types
+        from mira_desktop.ui import pyside_imports
+
+        assert pyside_imports.install() and pyside_imports.install()
+        feature = sys.modules["shibokensupport.feature"]
+        check = feature._mod_uses_pyside
+        original = check.__wrapped__
+        assert getattr(check, "_mira_bytes_check") and not hasattr(original, "_mira_bytes_check")
+        import json as plain, _socket, mira_desktop.ui.theme as qt_user
+        gone = types.ModuleType("gone")
+        gone.__file__ = "/nonexistent/gone.py"
+        modules = [plain, _socket, sys, qt_user, pyside_imports, gone]
+        print(json.dumps([[check(m), original(m)] for m in modules]))
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    answers = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [ours for ours, _ in answers] == [False, False, False, True, True, False]
+    assert all(ours == theirs for ours, theirs in answers), answers
+
+
+def test_knowledge_results_load_through_core_knowledge() -> None:
+    """``core.knowledge`` names every result type in ``__all__`` and hands out
+    the classes of ``core.knowledge_results`` (one class each, not copies)."""
+    import importlib
+
+    knowledge = importlib.import_module("mira_desktop.core.knowledge")
+    results = importlib.import_module("mira_desktop.core.knowledge_results")
+    lazy = knowledge._RESULTS
+    assert lazy <= set(knowledge.__all__)
+    for name in knowledge.__all__:
+        value = getattr(knowledge, name)
+        if name in lazy:
+            assert value is getattr(results, name), name
+    public = {
+        n for n, v in vars(results).items() if getattr(v, "__module__", "") == results.__name__
+    }
+    assert public - {"_spans"} == set(lazy)
+    from mira_desktop.core.knowledge import RagOutcome, Source
+
+    assert Source.from_data(Source(1, "d", "p", {}, "s", "c", 0.5).to_data()).number == 1
+    assert RagOutcome("answer") is RagOutcome.ANSWER
 
 
 def test_command_names_match_the_command_modules() -> None:
@@ -514,3 +607,101 @@ def test_first_use_widgets_load_when_used(tmp_path: Path) -> None:
         tmp_path,
     )
     assert loaded == {"mira_desktop.ui.timeline.message_editor": True}
+
+
+# ---- the dataclasses' compiled methods, kept between runs -------------------------
+
+
+_DEFINE = """
+import dataclasses, json, sys
+from mira_desktop import dataclass_cache as code_cache
+
+sys.dont_write_bytecode = False
+cache = code_cache.install(code_cache.Path(sys.argv[1]))
+assert code_cache.install() is None  # once per process
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 2
+    tags: tuple[str, ...] = ()
+
+
+p = Point(1, tags=("a",))
+try:
+    p.x = 5
+    frozen = False
+except dataclasses.FrozenInstanceError:
+    frozen = True
+print(json.dumps({
+    "compiled": cache.compiled, "saved": len(cache.saved), "repr": repr(p),
+    "eq": p == Point(1, 2, ("a",)), "hash": hash(p) == hash(Point(1, 2, ("a",))),
+    "frozen": frozen, "fields": [f.name for f in dataclasses.fields(p)],
+}))
+"""
+
+
+def _define(cache_file: Path, tmp_path: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _DEFINE, str(cache_file)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_dataclass_methods_are_compiled_once_and_reused(tmp_path: Path) -> None:
+    """The first run compiles a dataclass's methods and writes them at exit;
+    the next builds the same class from the cached code (nothing compiled);
+    a damaged file is ignored and rewritten."""
+    cache_file = tmp_path / "pyc" / "dataclass-methods.marshal"
+    first = _define(cache_file, tmp_path)
+    assert first["compiled"] == 6 and first["saved"] == 0  # init repr eq hash setattr delattr
+    assert cache_file.stat().st_size > 0
+    second = _define(cache_file, tmp_path)
+    assert second["compiled"] == 0 and second["saved"] == 6
+    same = {k: v for k, v in first.items() if k not in ("compiled", "saved")}
+    assert {k: v for k, v in second.items() if k not in ("compiled", "saved")} == same
+    assert same["repr"] == "Point(x=1, y=2, tags=('a',))" and same["frozen"] and same["eq"]
+    cache_file.write_bytes(cache_file.read_bytes()[:40])  # truncated
+    assert _define(cache_file, tmp_path)["compiled"] == 6
+    assert _define(cache_file, tmp_path)["compiled"] == 0
+
+
+def test_the_code_cache_writes_nothing_without_byte_code(tmp_path: Path) -> None:
+    from mira_desktop.dataclass_cache import CodeCache
+
+    cache = CodeCache(tmp_path / "c.marshal")
+    namespace: dict[str, object] = {}
+    cache.exec("def f():\n    return 41 + 1\n", namespace)
+    assert cache.compiled == 1 and namespace["f"]() == 42  # type: ignore[operator]
+    saved = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        cache.save()
+    finally:
+        sys.dont_write_bytecode = saved
+    assert not (tmp_path / "c.marshal").exists()
+
+
+def test_the_entry_point_installs_the_cache_before_any_dataclass(tmp_path: Path) -> None:
+    """``import mira_desktop.app`` defines no dataclass (core.models loads in
+    ``main``), and a window launch runs with the cache installed."""
+    loaded = _loaded(
+        f"""
+        import dataclasses, sys
+        import mira_desktop.app
+        before = "mira_desktop.core.models" in sys.modules
+        rc = mira_desktop.app.main(["--data-dir", {str(tmp_path / "w")!r}, "--screenshot", {str(tmp_path / "w.png")!r}])
+        assert rc == 0 and not before, (rc, before)
+        assert type(dataclasses.exec.__self__).__name__ == "CodeCache"
+        """,
+        ["mira_desktop.core.models"],
+        tmp_path,
+    )
+    assert loaded == {"mira_desktop.core.models": True}

@@ -19,9 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
-    QLibraryInfo,
     QLocale,
-    QStandardPaths,
     QTranslator,
 )
 from PySide6.QtWidgets import QApplication
@@ -50,6 +48,8 @@ def resolve_language(language: str, system_locale: QLocale | None = None) -> str
 
 def default_cache_dir() -> Path:
     """Where compiled translations go when the caller does not say."""
+    from PySide6.QtCore import QStandardPaths  # a class PySide6 builds on first use
+
     base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     return Path(base or Path.home() / ".cache" / "mira-desktop") / "i18n"
 
@@ -112,6 +112,8 @@ def install_translator(
         log.warning("no usable translation for %s; falling back to English", resolved)
         _deliver_language_change()
         return "en"
+    from PySide6.QtCore import QLibraryInfo  # only for a translated language
+
     qt_dir = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
     qtbase = _load_translator(app, qt_dir / f"qtbase_{resolved}.qm")
     if qtbase is not None:

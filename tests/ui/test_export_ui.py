@@ -139,7 +139,8 @@ async def test_save_as_pdf_writes_a_pdf_with_the_threads_words(
     target = tmp_path / "thread.pdf"
     asked = save_to(target)
     sidebar_action(window, sample.thread_id, "export:pdf").trigger()
-    await until(lambda: target.exists() and target.stat().st_size > 1000, timeout=10)
+    # the notice follows the write (the file grows while it is written)
+    await until(lambda: str(target) in window.notice_label.text(), timeout=10)
     assert asked[0][1].endswith(".pdf")
     data = target.read_bytes()
     assert data.startswith(b"%PDF-")

@@ -32,7 +32,6 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -286,6 +285,8 @@ class ComposerWidget(QWidget):
 
     def choose_files(self) -> None:
         """The system file dialog (a fresh turn of the event loop: a click)."""
+        from PySide6.QtWidgets import QFileDialog
+
         paths, _ = QFileDialog.getOpenFileNames(
             self,
             self.tr("Attach files"),

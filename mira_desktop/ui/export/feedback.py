@@ -1,7 +1,8 @@
 """Small shared pieces of the export UI: running a modal dialog from a fresh
 turn of the event loop (never from inside an asyncio task: its nested event
 loop would stall the other tasks under qasync, see ``window/confirm.py``),
-error dialogs for :class:`MiraError` and the save-file question."""
+error dialogs for :class:`MiraError` and the save-file question. The dialogs'
+classes are imported when first shown (the window imports this module at start)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
 
 from ...core.errors import MiraError
 
@@ -32,17 +33,27 @@ def error_text(exc: BaseException) -> str:
 def show_error(parent: QWidget, title: str, exc: BaseException) -> None:
     """A warning dialog with the error's message and hint (soon, outside tasks)."""
     log.info("%s: %s", title, exc)
-    later(parent, lambda: QMessageBox.warning(parent, title, error_text(exc)))
+
+    def warn() -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.warning(parent, title, error_text(exc))
+
+    later(parent, warn)
 
 
 def default_folder() -> Path:
     """Where save dialogs start: the Documents folder, else the home folder."""
+    from PySide6.QtCore import QStandardPaths
+
     docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(docs) if docs and Path(docs).is_dir() else Path.home()
 
 
 def ask_save_path(parent: QWidget, title: str, name: str, filters: str) -> Path | None:
     """The file chosen in a save dialog proposing ``name``; ``None`` if cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
     chosen, _selected = QFileDialog.getSaveFileName(
         parent, title, str(default_folder() / name), filters
     )

@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog
 
 from .feedback import default_folder, later, show_error
-from .progress_dialog import progress_dialog, set_progress
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -56,6 +54,8 @@ class ImportConversations(QObject):
 
     def ask_and_import(self) -> None:
         """Ask for the file (outside any task), then import it."""
+        from PySide6.QtWidgets import QFileDialog
+
         chosen, _selected = QFileDialog.getOpenFileName(
             self._w,
             self.tr("Import conversations"),
@@ -67,6 +67,8 @@ class ImportConversations(QObject):
 
     def import_file(self, path: Path) -> None:
         """Import ``path`` with a progress dialog; report the outcome."""
+        from .progress_dialog import progress_dialog, set_progress
+
         dialog = progress_dialog(
             self._w, self.tr("Importing conversations"), path.name, cancel=False
         )

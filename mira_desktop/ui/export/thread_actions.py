@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QMenu
 
 from .feedback import ask_save_path, later, show_error
 from .import_dialog import ImportConversations
-from .progress_dialog import BatchExport
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrintPreviewDialog
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from ...services.export import ExportFormat, ExportService
     from ..controllers.tasks import TaskRunner
     from ..window.main_window import MainWindow
+    from .progress_dialog import BatchExport
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +45,17 @@ class ThreadActions(QObject):
         self._tasks = tasks
         self.preview: QPrintPreviewDialog | None = None
         self._header_actions: list[QAction] = []
-        self.batch = BatchExport(window, services, tasks)
+        self._batch: BatchExport | None = None
         self.importer = ImportConversations(window, services, tasks)
+
+    @property
+    def batch(self) -> BatchExport:
+        """The batch export (its progress dialog module loads on first use)."""
+        if self._batch is None:
+            from .progress_dialog import BatchExport
+
+            self._batch = BatchExport(self._w, self._services, self._tasks)
+        return self._batch
 
     @property
     def _exports(self) -> ExportService:
@@ -58,7 +67,7 @@ class ThreadActions(QObject):
         the timeline's answer menus and the File menu (import)."""
         w = self._w
         w.sidebar.thread_menu_opening.connect(self._on_sidebar_menu)
-        w.sidebar.batch_export_requested.connect(self.batch.start)
+        w.sidebar.batch_export_requested.connect(lambda ids: self.batch.start(ids))
         w.header.menu.aboutToShow.connect(self._fill_header_menu)
         w.timeline.message_menu_requested.connect(self.build_message_menu)
         self.importer.install()

@@ -14,6 +14,7 @@ advances the delegate's spinner; it stops when nothing runs."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QDate,
@@ -40,9 +41,11 @@ from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel, Grouping
 from mira_desktop.ui.sidebar.row_painting import magnifier_icon
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.sidebar.thread_list_view import ThreadListView
-from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
 from mira_desktop.ui.sidebar.view_bar import ViewBar
 from mira_desktop.ui.sidebar.workspace_list import WorkspaceListWidget
+
+if TYPE_CHECKING:
+    from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
 
 log = logging.getLogger(__name__)
 
@@ -257,6 +260,8 @@ class ThreadSidebar(QWidget):
         thread = self.grouped.thread_at(row)
         if thread is None:
             return None
+        from mira_desktop.ui.sidebar.thread_menu import ThreadMenu  # on the first right-click
+
         menu = ThreadMenu(thread, self.view(), self.workspaces(), self)
         menu.chosen.connect(lambda name, arg: self._on_menu_action(name, arg, thread.id))
         self.thread_menu = menu

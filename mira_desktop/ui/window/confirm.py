@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +19,8 @@ def ask_then(parent: QWidget, title: str, text: str, then: Callable[[], None]) -
     """Ask a yes/no question soon; call ``then()`` if the answer is yes."""
 
     def ask() -> None:
+        from PySide6.QtWidgets import QMessageBox  # its type and enums: on first use
+
         buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
         answer = QMessageBox.question(parent, title, text, buttons, QMessageBox.StandardButton.No)
         if answer == QMessageBox.StandardButton.Yes:

@@ -8,11 +8,10 @@ import logging
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -266,9 +265,14 @@ class MainWindow(QMainWindow):
         self._show_notice(f"{message} {hint}".strip())
 
     def _open_data_folder(self) -> None:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.services.data_dir)))
 
     def _about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self,
             self.tr("About Mira Desktop"),

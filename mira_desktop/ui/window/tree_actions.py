@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QPlainTextEdit
+from PySide6.QtWidgets import QPlainTextEdit
 
 from ...core.models import Message
 from .conversation import VERSION_KINDS
 from .window_actions import WindowActions
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QInputDialog
+
     from ...bootstrap import Services
     from ...core.events import RunStarted
     from ..controllers.chat_controller import ChatController, LiveRun
@@ -135,6 +137,8 @@ class TreeActions(WindowActions):
 
     def _ask_guidance(self, message_id: str) -> None:
         """A small multi-line input; opened, never ``exec()``-ed (qasync)."""
+        from PySide6.QtWidgets import QInputDialog
+
         dialog = QInputDialog(self._w)
         dialog.setObjectName("GuidanceDialog")
         dialog.setWindowTitle(self.tr("Custom guidance"))
