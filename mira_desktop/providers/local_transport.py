@@ -17,13 +17,16 @@ aiohttp's failures are raised as the httpx exceptions ``errormap`` knows (a
 refused connection is ``ConnectError``, a stream cut short is
 ``RemoteProtocolError``, timeouts are ``ConnectTimeout``/``ReadTimeout``),
 so messages and hints are the same whichever transport carried the request.
-aiohttp is imported on the first request, not at start-up.
+aiohttp is imported with the first request, in a worker thread (its import
+takes 100-160 ms), not at start-up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import ssl
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -178,6 +181,10 @@ class LocalTransport(httpx.AsyncBaseTransport):
             if name.lower() not in _SKIP_HEADERS
         ]
         body = await request.aread()
+        if "aiohttp" not in sys.modules:
+            # its import takes 100-160 ms: in a worker thread, not on the
+            # loop's (the Qt) thread, which keeps painting meanwhile
+            await asyncio.to_thread(importlib.import_module, "aiohttp")
         with _httpx_errors():
             response = await self._client().request(
                 request.method,

@@ -54,6 +54,7 @@ class ProviderService:
         self._factory = factory
         self._probe = ollama_probe
         self._live: dict[str, ChatProvider] = {}
+        self._building = asyncio.Lock()  # one adapter per provider, even when asked twice at once
 
     @property
     def keyring_description(self) -> str:
@@ -115,11 +116,19 @@ class ProviderService:
     async def chat_provider(self, name: str) -> tuple[ProviderConfig, ChatProvider]:
         """The live adapter for a configured provider (built once, reused)."""
         config = await self._store.get_provider(name)
-        live = self._live.get(name)
-        if live is None:
-            key = await asyncio.to_thread(self._secrets.get, config.id) if config.has_key else None
-            live = self._factory(config, key)
-            self._live[name] = live
+        async with self._building:
+            live = self._live.get(name)
+            if live is None:
+                key = (
+                    await asyncio.to_thread(self._secrets.get, config.id)
+                    if config.has_key
+                    else None
+                )
+                # The first adapter imports httpx, its module and (for a local
+                # server) builds an SSL context: 100-200 ms, in a worker thread
+                # rather than on the loop's (the Qt) thread.
+                live = await asyncio.to_thread(self._factory, config, key)
+                self._live[name] = live
         return config, live
 
     async def fetch_models(self, name: str) -> list[ModelInfo]:
@@ -172,7 +181,8 @@ class ProviderService:
             await provider.aclose()
 
     async def _forget(self, name: str) -> None:
-        live = self._live.pop(name, None)
+        async with self._building:
+            live = self._live.pop(name, None)
         if live is not None:
             await live.aclose()
 

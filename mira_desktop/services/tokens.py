@@ -38,6 +38,10 @@ class TiktokenCounter:
                 self._encoding = tiktoken.get_encoding(self._encoding_name)
         return self._encoding
 
+    def load(self) -> None:
+        """Load the encoding now (blocking; call it from a worker thread)."""
+        self._load()
+
     @property
     def loaded(self) -> bool:
         """Whether the encoding is in memory (the first count loads it: tiktoken's

@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SCREENSHOT_SIZE = (1280, 820)
+#: How long the start-up chores wait after the window shows: its first frames,
+#: the picker's bases and the context ring are not held up by maintenance.
+CHORES_DELAY_S = 0.1
+#: When the token counter's encoding is loaded (see ``start_token_warm_up``).
+TOKENS_DELAY_S = 0.4
 
 
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:
@@ -144,6 +149,7 @@ async def _main(
         await window.state.restore()
         window.show()
         chores = start_chores(window)
+        start_token_warm_up(window)
         if instance is not None:
             _serve_later_launches(instance, window, getattr(args, "files", None) or [])
         await _until_closed(app)
@@ -157,16 +163,34 @@ async def _main(
 
 def start_chores(window: MainWindow) -> asyncio.Task[None]:
     """Start the start-up chores (``Services.startup_maintenance``: the trash's
-    automatic purge, unused attachment files) once the window shows its first
-    content: their SQL and file work runs on the database thread, and the
-    services they build (attachments, the document readers) are not imported
-    before the first frame. The sidebar is reloaded when threads were purged."""
+    automatic purge, unused attachment files) ``CHORES_DELAY_S`` after the
+    window shows its first content: their SQL and file work runs on the
+    database thread, and the services they build (attachments, the document
+    readers; ~15-20 ms of imports on the Qt thread) are not imported while the
+    first frames are painted. The sidebar is reloaded when threads were purged."""
 
     async def chores() -> None:
+        await asyncio.sleep(CHORES_DELAY_S)
         if await window.services.startup_maintenance():
             window.thread_model.refresh()
 
     return window.tasks.start(chores(), key="startup-chores")
+
+
+def start_token_warm_up(window: MainWindow, delay_s: float = TOKENS_DELAY_S) -> None:
+    """Load the token counter's encoding ``delay_s`` after the window shows,
+    in a worker thread. Counting needs it (the context meter, the usage of an
+    answer the server did not count), and building tiktoken's BPE holds the
+    GIL for ~180 ms: the Qt thread cannot run meanwhile, wherever the load
+    runs. Done while the window settles, that pause is not the first send's
+    or the first keystrokes' (it was: a 180-220 ms freeze at the end of the
+    first answer)."""
+
+    async def warm_up() -> None:
+        await asyncio.sleep(delay_s)
+        await asyncio.to_thread(window.services.tokens.load)
+
+    window.tasks.start(warm_up(), key="token-warm-up")
 
 
 async def open_window(

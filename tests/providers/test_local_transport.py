@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import httpx
 import pytest
@@ -192,3 +193,31 @@ def test_aiohttp_loads_with_the_first_local_request_not_with_the_providers():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_first_request_imports_aiohttp_off_the_loop_thread():
+    """aiohttp's import takes 100-160 ms: on the loop's thread (the Qt thread
+    in the app) the window would freeze at the first local request."""
+    code = (
+        "import asyncio, sys, threading, httpx\n"
+        "from tests.support.loopback import LoopbackServer, json_reply\n"
+        "seen = []\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'aiohttp':\n"
+        "            seen.append(threading.get_ident())\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "from mira_desktop.providers.local_transport import LocalTransport\n"
+        "async def main():\n"
+        "    with LoopbackServer() as server:\n"
+        "        server.enqueue('/x', json_reply({'ok': True}))\n"
+        "        async with httpx.AsyncClient(transport=LocalTransport()) as c:\n"
+        "            r = await c.get(server.url + '/x')\n"
+        "    print(r.json()['ok'], len(seen), threading.get_ident() not in seen)\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert done.stdout.split() == ["True", "1", "True"]

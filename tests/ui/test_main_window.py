@@ -290,3 +290,16 @@ async def test_window_geometry_and_splitter_are_remembered(qtbot, services: Serv
     assert second.splitter.sizes() == expected
     await first.tasks.cancel_all()
     await second.tasks.cancel_all()
+
+
+async def test_the_token_encoding_loads_while_the_window_settles(window: MainWindow) -> None:
+    """tiktoken's BPE holds the GIL for ~180 ms while it is built, wherever it
+    runs: a normal launch loads it shortly after the window shows, off the
+    Qt thread, so that the first answer or keystrokes do not pay it."""
+    from mira_desktop.ui.launch import start_token_warm_up
+
+    tokens = window.services.tokens
+    assert not tokens.loaded  # nothing counted tokens yet
+    start_token_warm_up(window, delay_s=0.05)
+    await until(lambda: tokens.loaded, timeout=20)
+    assert tokens.count("Hello world") == 2
