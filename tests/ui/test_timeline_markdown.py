@@ -412,3 +412,29 @@ def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
     full.setTextWidth(600)
     full.setHtml(render_markdown(text, dark=False))
     assert doc.toPlainText() == full.toPlainText()
+
+
+def test_more_new_text_than_a_step_is_shown_plainly_first_then_rendered_in_steps(qapp):
+    """A fast stream's first flush (or an answer that arrived at once) brings
+    more text than one step renders: that pass only shows it as plain text
+    (it cost 7-11 ms to render and lay out with it), the steps follow."""
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    text = "para **bold** `code` text\n\n" * 200  # ~5,400 characters
+    view = RichTextView()
+    view.setLineWrapColumnOrWidth(600)
+    view.set_markdown_live(text, dark=False, budget=500, paced=True)
+    assert view.toPlainText().startswith("para **bold** `code` text")  # plain, not rendered
+    assert view.markdown_pending()
+    view.render_pending.connect(
+        lambda: view.set_markdown_live(text, dark=False, budget=500, paced=True)
+    )
+    deadline = time.monotonic() + 20
+    while view.markdown_pending() and time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.002)
+    assert not view.markdown_pending()
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert view.document().toPlainText() == full.toPlainText()
+    assert "**" not in view.toPlainText()

@@ -83,6 +83,11 @@ class LiveMarkdown:
         self._prepared: tuple[tuple[object, ...], MarkdownSplit, tuple] | None = None
 
     @property
+    def source_length(self) -> int:
+        """Characters of the text shown (rendered or plain, or still to show)."""
+        return len(self._source) if self._valid else 0
+
+    @property
     def code_blocks(self) -> tuple[str, ...]:
         return (*self._stable_code, *self._tail_code)
 

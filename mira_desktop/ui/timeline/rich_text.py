@@ -122,10 +122,15 @@ class RichTextView(QTextBrowser):
             self._cadence.release()  # the stream ended: finish the rendering
             self._step_timer.stop()
         self._paced = paced
-        if (
-            budget is not None
-            and (ended or self._step_timer.isActive() or not self._cadence.due())
-            and self._live.extends(text, dark)
+        extends = self._live.extends(text, dark)
+        # More new text than one step renders (a fast stream's first flush, an
+        # answer that arrived at once): this pass only shows it plainly, the
+        # step follows in passes of its own (prepare, then edit).
+        bulk = (
+            budget is not None and len(text) - (self._live.source_length if extends else 0) > budget
+        )
+        if budget is not None and (
+            bulk or (extends and (ended or self._step_timer.isActive() or not self._cadence.due()))
         ):
             # a step is not due yet (or the stream just ended: the end of a run
             # has enough to do in this pass): only show the new text (plainly) now
