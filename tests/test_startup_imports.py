@@ -48,8 +48,13 @@ def _loaded(code: str, names: list[str], tmp_path: Path) -> dict[str, bool]:
         """
     )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "MIRA_DATA_DIR": str(tmp_path / "data")}
+    return _json_of(script, env=env)
+
+
+def _json_of(script: str, *args: str, env: dict[str, str] | None = None) -> dict:
+    """Run ``script`` in a fresh interpreter; the JSON of its last line."""
     done = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", script, *args],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -57,8 +62,7 @@ def _loaded(code: str, names: list[str], tmp_path: Path) -> dict[str, bool]:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, bool] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_opening_a_data_folder_imports_no_heavy_stack(tmp_path: Path) -> None:
@@ -643,16 +647,7 @@ print(json.dumps({
 
 
 def _define(cache_file: Path, tmp_path: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", _DEFINE, str(cache_file)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return _json_of(_DEFINE, str(cache_file))
 
 
 def test_dataclass_methods_are_compiled_once_and_reused(tmp_path: Path) -> None:

@@ -370,20 +370,9 @@ def test_paced_steps_catch_up_while_streaming_even_if_the_timer_fires_early(qapp
     view = RichTextView(clock=lambda: frozen[0])
     view.setLineWrapColumnOrWidth(600)
     text = "para **bold** `code` text\n\n" * 80
-    # what the message widget does on each step while the answer still streams
-    view.render_pending.connect(
-        lambda: view.set_markdown_live(text, dark=False, budget=300, paced=True)
-    )
     view.set_markdown_live(text, dark=False, budget=300, paced=True)
     assert view.markdown_pending()
-    deadline = time.monotonic() + 10
-    while view.markdown_pending() and time.monotonic() < deadline:
-        qapp.processEvents()
-        time.sleep(0.002)
-    assert not view.markdown_pending()
-    full = QTextDocument()
-    full.setHtml(render_markdown(text, dark=False))
-    assert view.document().toPlainText() == full.toPlainText()
+    _step_until_rendered(qapp, view, text, budget=300, timeout=10)
 
 
 def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
@@ -426,10 +415,17 @@ def test_more_new_text_than_a_step_is_shown_plainly_first_then_rendered_in_steps
     view.set_markdown_live(text, dark=False, budget=500, paced=True)
     assert view.toPlainText().startswith("para **bold** `code` text")  # plain, not rendered
     assert view.markdown_pending()
+    _step_until_rendered(qapp, view, text, budget=500, timeout=20)
+    assert "**" not in view.toPlainText()
+
+
+def _step_until_rendered(qapp, view, text: str, *, budget: int, timeout: float) -> None:
+    """Run the view's steps (as the message widget does while an answer still
+    streams) until the markdown has caught up; it must equal the full render."""
     view.render_pending.connect(
-        lambda: view.set_markdown_live(text, dark=False, budget=500, paced=True)
+        lambda: view.set_markdown_live(text, dark=False, budget=budget, paced=True)
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + timeout
     while view.markdown_pending() and time.monotonic() < deadline:
         qapp.processEvents()
         time.sleep(0.002)
@@ -437,4 +433,3 @@ def test_more_new_text_than_a_step_is_shown_plainly_first_then_rendered_in_steps
     full = QTextDocument()
     full.setHtml(render_markdown(text, dark=False))
     assert view.document().toPlainText() == full.toPlainText()
-    assert "**" not in view.toPlainText()
