@@ -10,8 +10,8 @@ network read at once (~4 µs a chunk, measured with
 ``python -m tests.benchmarks --only streaming``). The adapters keep speaking
 httpx: requests, responses, status handling and content decoding are httpx's;
 only the bytes on the wire go through aiohttp. Remote providers keep httpx's
-transport (proxies from the environment, HTTP/2-free but battle-tested TLS
-set-up); local servers are never reached through a proxy anyway.
+transport (proxies from the environment, its TLS set-up); local servers are
+never reached through a proxy anyway.
 
 aiohttp's failures are raised as the httpx exceptions ``errormap`` knows (a
 refused connection is ``ConnectError``, a stream cut short is
