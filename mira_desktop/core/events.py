@@ -308,6 +308,28 @@ class DeltaCoalescer:
         return out
 
 
+def merge_deltas(events: list[StreamEvent]) -> list[StreamEvent]:
+    """``events`` with each run of adjacent text (or reasoning) deltas merged
+    into one, everything else kept in place and in order. A provider applies
+    it to the events of one network read: a fast server packs ~100 chunks
+    into a read, and one event instead of a hundred spares every layer above
+    (service, controller, timeline) the per-event cost; nothing waits longer."""
+    if len(events) < 2:
+        return events
+    out: list[StreamEvent] = []
+    pending = DeltaCoalescer()
+    for event in events:
+        if isinstance(event, TextDelta | ThinkingDelta):
+            pending.add(event)
+            continue
+        if pending:
+            out.extend(pending.take())
+        out.append(event)
+    if pending:
+        out.extend(pending.take())
+    return out
+
+
 __all__ = [
     "ACTIVE_CONTENT",
     "AssistantMessageStarted",
@@ -328,4 +350,5 @@ __all__ = [
     "ToolCallDelta",
     "UsageReported",
     "UserMessageSaved",
+    "merge_deltas",
 ]

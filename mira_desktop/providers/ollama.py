@@ -20,6 +20,7 @@ from mira_desktop.core.events import (
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
+    merge_deltas,
 )
 from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
@@ -94,7 +95,8 @@ class OllamaStreamParser:
         ``done`` line), and the error that ends the stream among them, if any:
         the events before it are returned all the same (the caller hands them
         on, then raises). The lines' JSON is parsed in one go
-        (:func:`~.streams.loads_chunks`)."""
+        (:func:`~.streams.loads_chunks`), and adjacent text or reasoning
+        deltas come out merged (:func:`~mira_desktop.core.events.merge_deltas`)."""
         lines = [line for line in (raw.strip() for raw in lines) if line]
         objs, error = loads_chunks(lines, provider=self.provider)
         out: list[StreamEvent] = []
@@ -102,10 +104,10 @@ class OllamaStreamParser:
             for obj, line in zip(objs, lines, strict=False):
                 out.extend(self._object(obj, line))
                 if self.done:
-                    return out, None
+                    return merge_deltas(out), None
         except ProviderError as exc:
-            return out, exc
-        return out, error
+            return merge_deltas(out), exc
+        return merge_deltas(out), error
 
     def _object(self, obj: Any, line: str) -> list[StreamEvent]:
         if not isinstance(obj, dict):

@@ -18,6 +18,7 @@ from mira_desktop.core.events import (
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
+    merge_deltas,
 )
 from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
@@ -130,20 +131,21 @@ class OpenAIStreamParser:
         ``[DONE]``), and the error that ends the stream among them, if any:
         the events before it are returned all the same (the caller hands them
         on, then raises). The chunks' JSON is parsed in one go
-        (:func:`~.streams.loads_chunks`)."""
+        (:func:`~.streams.loads_chunks`), and adjacent text or reasoning
+        deltas come out merged (:func:`~mira_desktop.core.events.merge_deltas`)."""
         datas = [sse.data.strip() for sse in batch]
         end = datas.index("[DONE]") if "[DONE]" in datas else len(datas)
         out: list[StreamEvent] = []
         objs, error = loads_chunks(datas[:end], provider=self.provider)
         try:
             for obj, data in zip(objs, datas, strict=False):
-                out.extend(self._chunk(obj, data))
+                self._chunk_into(obj, data, out)
         except ProviderError as exc:
-            return out, exc
+            return merge_deltas(out), exc
         if error is None and end < len(datas):
             self.done = True
             out.extend(self._finish())
-        return out, error
+        return merge_deltas(out), error
 
     def feed_completion(self, body: str) -> list[StreamEvent]:
         """A whole JSON answer (a server that ignored ``stream: true``, or an
@@ -158,6 +160,13 @@ class OpenAIStreamParser:
         return events + self._finish()
 
     def _chunk(self, obj: Any, raw: str) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        self._chunk_into(obj, raw, events)
+        return events
+
+    def _chunk_into(self, obj: Any, raw: str, out: list[StreamEvent]) -> None:
+        """Append the events of one chunk to ``out`` (one list for a whole
+        read: thousands of chunks a second pass through here)."""
         if not isinstance(obj, dict):
             raise MalformedStreamError(
                 f"The server sent an unexpected chunk: {excerpt(raw)!r}", provider=self.provider
@@ -166,29 +175,28 @@ class OpenAIStreamParser:
             error = error_from_stream_obj(obj, provider=self.provider)
             if error is not None:
                 raise error
-        if isinstance(obj.get("usage"), dict):
-            self._usage = obj["usage"]
-        events: list[StreamEvent] = []
-        for choice in obj.get("choices") or []:
+        usage = obj.get("usage")
+        if isinstance(usage, dict):
+            self._usage = usage
+        for choice in obj.get("choices") or ():
             if not isinstance(choice, dict) or choice.get("index", 0) != 0:
                 continue
             delta = choice.get("delta")
             if isinstance(delta, dict):
-                events.extend(self._delta(delta))
+                self._delta_into(delta, out)
             if choice.get("finish_reason"):
                 self._finish_reason = str(choice["finish_reason"])
-        return events
 
-    def _delta(self, delta: dict[str, Any]) -> list[StreamEvent]:
-        events: list[StreamEvent] = []
+    def _delta_into(self, delta: dict[str, Any], out: list[StreamEvent]) -> None:
         reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-        if isinstance(reasoning, str) and reasoning:
-            events.append(ThinkingDelta(reasoning))
+        if reasoning and isinstance(reasoning, str):
+            out.append(ThinkingDelta(reasoning))
         content = delta.get("content")
-        if isinstance(content, str) and content:
-            events.extend(split_events(self._splitter.feed(content)))
-        events.extend(_tool_call_events(delta.get("tool_calls")))
-        return events
+        if content and isinstance(content, str):
+            out.extend(split_events(self._splitter.feed(content)))
+        tool_calls = delta.get("tool_calls")
+        if tool_calls:
+            out.extend(_tool_call_events(tool_calls))
 
     def _finish(self) -> list[StreamEvent]:
         events = split_events(self._splitter.flush())

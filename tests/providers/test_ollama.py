@@ -25,6 +25,7 @@ from mira_desktop.core.events import (
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
+    merge_deltas,
 )
 from mira_desktop.core.models import ModelInfo
 from mira_desktop.providers.ollama import OllamaProvider
@@ -60,9 +61,8 @@ async def test_text_stream_and_usage(loopback, ollama):
     loopback.enqueue(PATH, ollama_stream(["Hi", " there"], prompt_eval_count=11, eval_count=3))
     events, error = await collect(ollama)
     assert error is None
-    assert events == [
-        TextDelta("Hi"),
-        TextDelta(" there"),
+    assert merge_deltas(events) == [
+        TextDelta("Hi there"),
         UsageReported(prompt_tokens=11, completion_tokens=3),
         StreamDone("stop"),
     ]
@@ -77,7 +77,7 @@ async def test_no_counts_means_no_usage_event(loopback, ollama):
 async def test_thinking_field(loopback, ollama):
     loopback.enqueue(PATH, ollama_stream(["4"], thinking_chunks=["2+2", "=4"]))
     events, _ = await collect(ollama)
-    assert events[:3] == [ThinkingDelta("2+2"), ThinkingDelta("=4"), TextDelta("4")]
+    assert merge_deltas(events)[:2] == [ThinkingDelta("2+2=4"), TextDelta("4")]
 
 
 async def test_think_tags_in_content_at_odd_cuts(loopback, ollama):
@@ -158,7 +158,7 @@ async def test_non_json_line_is_malformed(loopback, ollama):
 async def test_truncated_stream(loopback, ollama):
     loopback.enqueue(PATH, ollama_stream(["half", " an answer"], done=False))
     events, error = await collect(ollama)
-    assert events == [TextDelta("half"), TextDelta(" an answer")]
+    assert merge_deltas(events) == [TextDelta("half an answer")]
     assert isinstance(error, MalformedStreamError)
     assert str(error) == "The stream ended before the answer was complete"
 
@@ -278,7 +278,7 @@ async def test_list_models_garbage_is_malformed(loopback, ollama):
 # --------------------------------------------------------------------------- one read, many lines
 
 
-async def test_many_lines_in_one_read_keep_their_order_and_stop_at_done(loopback, ollama):
+async def test_many_lines_in_one_read_come_merged_in_order_and_stop_at_done(loopback, ollama):
     body = [line({"thinking": f"r{i} "}) for i in range(20)]
     body += [line({"content": f"t{i} "}) for i in range(60)]
     body += [ndjson({"model": "m", "done": True, "done_reason": "stop", "eval_count": 60})]
@@ -286,9 +286,12 @@ async def test_many_lines_in_one_read_keep_their_order_and_stop_at_done(loopback
     loopback.enqueue(PATH, raw_stream([b"".join(body)]))
     events, error = await collect(ollama)
     assert error is None
-    assert events[:20] == [ThinkingDelta(f"r{i} ") for i in range(20)]
-    assert events[20:80] == [TextDelta(f"t{i} ") for i in range(60)]
-    assert events[80:] == [UsageReported(None, 60), StreamDone("stop")]
+    assert events == [
+        ThinkingDelta("".join(f"r{i} " for i in range(20))),
+        TextDelta("".join(f"t{i} " for i in range(60))),
+        UsageReported(None, 60),
+        StreamDone("stop"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -300,7 +303,7 @@ async def test_a_bad_line_in_a_read_fails_after_the_lines_before_it(loopback, ol
     good = [line({"content": f"t{i} "}) for i in range(20)]
     loopback.enqueue(PATH, raw_stream([b"".join([*good, bad, *good])]))
     events, error = await collect(ollama)
-    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert events == [TextDelta("".join(f"t{i} " for i in range(20)))]
     assert isinstance(error, MalformedStreamError)
 
 
@@ -309,5 +312,5 @@ async def test_an_error_line_in_a_read_fails_after_the_lines_before_it(loopback,
     bad = ndjson({"error": "model runner crashed"})
     loopback.enqueue(PATH, raw_stream([b"".join([*good, bad, *good])]))
     events, error = await collect(ollama)
-    assert events == [TextDelta(f"t{i} ") for i in range(20)]
+    assert events == [TextDelta("".join(f"t{i} " for i in range(20)))]
     assert isinstance(error, ProviderError) and "model runner crashed" in str(error)

@@ -8,8 +8,12 @@ from mira_desktop.core.events import (
     ChatEvent,
     Completed,
     DeltaCoalescer,
+    StreamDone,
     TextDelta,
     ThinkingDelta,
+    ToolCallDelta,
+    UsageReported,
+    merge_deltas,
 )
 from mira_desktop.services.chat import SendRequest
 from tests.support.loopback import openai_stream
@@ -44,6 +48,31 @@ def test_coalescer_drops_empty_deltas() -> None:
     merger = DeltaCoalescer()
     merger.add(TextDelta(""))
     assert not merger and merger.take() == []
+
+
+def test_merge_deltas_keeps_other_events_in_place() -> None:
+    call = ToolCallDelta(0, "c1", "f", "{}")
+    events = [
+        ThinkingDelta("a"),
+        ThinkingDelta("b"),
+        TextDelta("c"),
+        call,
+        TextDelta("d"),
+        TextDelta(""),
+        TextDelta("e"),
+        UsageReported(1, 2),
+        StreamDone("stop"),
+    ]
+    assert merge_deltas(events) == [
+        ThinkingDelta("ab"),
+        TextDelta("c"),
+        call,
+        TextDelta("de"),
+        UsageReported(1, 2),
+        StreamDone("stop"),
+    ]
+    assert merge_deltas([TextDelta("x")]) == [TextDelta("x")]
+    assert merge_deltas([]) == []
 
 
 async def test_fast_stream_arrives_merged_with_the_exact_text(
