@@ -17,6 +17,7 @@ from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
+    TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
@@ -75,6 +76,10 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+#: the keys of a message that carries nothing but answer text
+_PLAIN_MESSAGE = frozenset(("role", "content"))
+
+
 class OllamaStreamParser:
     """Turns the NDJSON lines of one answer into stream events; ``done`` becomes
     true at the ``done: true`` line."""
@@ -101,13 +106,34 @@ class OllamaStreamParser:
         objs, error = loads_chunks(lines, provider=self.provider)
         out: list[StreamEvent] = []
         try:
-            for obj, line in zip(objs, lines, strict=False):
-                out.extend(self._object(obj, line))
-                if self.done:
-                    return merge_deltas(out), None
+            self._objects_into(objs, lines, out)
         except ProviderError as exc:
             return merge_deltas(out), exc
-        return merge_deltas(out), error
+        return merge_deltas(out), None if self.done else error
+
+    def _objects_into(self, objs: list[Any], lines: list[str], out: list[StreamEvent]) -> None:
+        """Append the events of a read's lines to ``out``, up to the ``done``
+        line. The usual line — a message holding only answer text, not done,
+        no error — takes a short path that gathers the text of consecutive
+        ones into one piece; any other line goes through :meth:`_object`."""
+        texts: list[str] = []
+        plain = _PLAIN_MESSAGE
+        for obj, line in zip(objs, lines, strict=False):
+            if type(obj) is dict and self._splitter.passthrough and obj.get("done") is False:
+                message = obj.get("message")
+                if type(message) is dict and message.keys() <= plain and not obj.get("error"):
+                    content = message.get("content")
+                    if content and type(content) is str:
+                        texts.append(content)
+                    continue
+            if texts:
+                out.append(TextDelta("".join(texts)))
+                texts = []
+            out.extend(self._object(obj, line))
+            if self.done:
+                return
+        if texts:
+            out.append(TextDelta("".join(texts)))
 
     def _object(self, obj: Any, line: str) -> list[StreamEvent]:
         if not isinstance(obj, dict):

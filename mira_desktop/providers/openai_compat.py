@@ -15,6 +15,7 @@ from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
+    TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
@@ -36,7 +37,7 @@ from .streams import (
     ThinkSplitter,
     as_dict,
     drain,
-    iter_sse_batches,
+    iter_sse_data,
     loads_chunk,
     loads_chunks,
     split_events,
@@ -108,6 +109,10 @@ def _tool_call_events(tool_calls: Any) -> list[StreamEvent]:
     return events
 
 
+#: the keys of a delta that carries nothing but answer text
+_PLAIN_DELTA = frozenset(("content", "role"))
+
+
 class OpenAIStreamParser:
     """Turns the SSE events of one answer into stream events; ``done`` becomes
     true at ``[DONE]``. Usage is remembered and reported just before the end."""
@@ -126,26 +131,57 @@ class OpenAIStreamParser:
             return self._finish()
         return self._chunk(loads_chunk(data, provider=self.provider), data)
 
-    def feed_batch(self, batch: list[SSEEvent]) -> tuple[list[StreamEvent], ProviderError | None]:
-        """The events of the SSE events of one network read (nothing after
+    def feed_batch(self, batch: list[str]) -> tuple[list[StreamEvent], ProviderError | None]:
+        """The events of the SSE ``data`` of one network read (nothing after
         ``[DONE]``), and the error that ends the stream among them, if any:
         the events before it are returned all the same (the caller hands them
         on, then raises). The chunks' JSON is parsed in one go
         (:func:`~.streams.loads_chunks`), and adjacent text or reasoning
         deltas come out merged (:func:`~mira_desktop.core.events.merge_deltas`)."""
-        datas = [sse.data.strip() for sse in batch]
+        datas = [data.strip() for data in batch]
         end = datas.index("[DONE]") if "[DONE]" in datas else len(datas)
         out: list[StreamEvent] = []
         objs, error = loads_chunks(datas[:end], provider=self.provider)
         try:
-            for obj, data in zip(objs, datas, strict=False):
-                self._chunk_into(obj, data, out)
+            self._chunks_into(objs, datas, out)
         except ProviderError as exc:
             return merge_deltas(out), exc
         if error is None and end < len(datas):
             self.done = True
             out.extend(self._finish())
         return merge_deltas(out), error
+
+    def _chunks_into(self, objs: list[Any], datas: list[str], out: list[StreamEvent]) -> None:
+        """Append the events of a read's chunks to ``out``. The usual chunk —
+        one choice whose delta holds only answer text, no finish, usage or
+        error — takes a short path that gathers the text of consecutive ones
+        into one piece; any other chunk goes through :meth:`_chunk_into`.
+        Thousands of chunks a second pass through here."""
+        texts: list[str] = []
+        plain = _PLAIN_DELTA
+        for obj, data in zip(objs, datas, strict=False):
+            if type(obj) is dict and self._splitter.passthrough:
+                choices = obj.get("choices")
+                if type(choices) is list and len(choices) == 1 and obj.get("usage") is None:
+                    choice = choices[0]
+                    if (
+                        type(choice) is dict
+                        and not choice.get("finish_reason")
+                        and choice.get("index", 0) == 0
+                        and not obj.get("error")
+                    ):
+                        delta = choice.get("delta")
+                        if type(delta) is dict and delta.keys() <= plain:
+                            content = delta.get("content")
+                            if content and type(content) is str:
+                                texts.append(content)
+                            continue
+            if texts:
+                out.append(TextDelta("".join(texts)))
+                texts = []
+            self._chunk_into(obj, data, out)
+        if texts:
+            out.append(TextDelta("".join(texts)))
 
     def feed_completion(self, body: str) -> list[StreamEvent]:
         """A whole JSON answer (a server that ignored ``stream: true``, or an
@@ -224,7 +260,7 @@ class OpenAIProvider(HttpProvider):
                 for event in parser.feed_completion(response.text):
                     yield event
                 return
-            batches = iter_sse_batches(response.aiter_bytes())
+            batches = iter_sse_data(response.aiter_bytes())
             async for batch in batches:
                 events, error = parser.feed_batch(batch)
                 for event in events:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -314,3 +315,53 @@ async def test_an_error_line_in_a_read_fails_after_the_lines_before_it(loopback,
     events, error = await collect(ollama)
     assert events == [TextDelta("".join(f"t{i} " for i in range(20)))]
     assert isinstance(error, ProviderError) and "model runner crashed" in str(error)
+
+
+def test_batch_parse_matches_line_by_line_parse():
+    # The usual line (plain answer text) takes a short path in feed_batch;
+    # every other shape must come out exactly as the one-line parser gives it.
+    from mira_desktop.providers.ollama import OllamaStreamParser
+
+    def obj(message=None, **extra):
+        return {
+            "model": "m",
+            "message": {"role": "assistant", **(message or {})},
+            "done": False,
+            **extra,
+        }
+
+    objs = [
+        obj({"content": ""}),
+        obj({"content": "  <think>"}),
+        obj({"content": "why</think>"}),
+        obj({"content": "\n\nAn"}),
+        obj({"content": "swer"}),
+        obj({"content": " with", "thinking": "late"}),
+        obj({"content": " 数据", "images": None}),
+        obj({"tool_calls": [{"function": {"name": "f", "arguments": {}}}]}),
+        {"model": "m", "message": {"content": " no role"}, "done": False},
+        obj({"content": " end"}, done=True, done_reason="stop", eval_count=5),
+        obj({"content": "after the end"}),
+    ]
+    lines = [json.dumps(o) for o in objs]
+    one = OllamaStreamParser("p")
+    expected = []
+    for line in lines:
+        if not one.done:
+            expected += one.feed(line)
+    for size in (1, 2, 3, len(lines)):
+        batched = OllamaStreamParser("p")
+        events = []
+        for start in range(0, len(lines), size):
+            if batched.done:
+                break
+            got, error = batched.feed_batch(lines[start : start + size])
+            assert error is None
+            events += got
+        assert merge_deltas(events) == merge_deltas(expected), size
+    assert merge_deltas(expected)[:4] == [
+        ThinkingDelta("why"),
+        TextDelta("Answer"),
+        ThinkingDelta("late"),
+        TextDelta(" with 数据"),
+    ]

@@ -473,3 +473,40 @@ async def test_nothing_after_done_in_the_same_read_is_read_as_answer(loopback, o
     events, error = await collect(openai)
     assert error is None
     assert events == [TextDelta("x"), StreamDone(None)]
+
+
+def test_batch_parse_matches_chunk_by_chunk_parse():
+    # The usual chunk (plain answer text) takes a short path in feed_batch;
+    # every other shape must come out exactly as the one-chunk parser gives it.
+    from mira_desktop.providers.openai_compat import OpenAIStreamParser
+    from mira_desktop.providers.streams import SSEEvent
+
+    call = {"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{}"}}
+    chunks = [
+        chunk({"role": "assistant", "content": ""}),
+        chunk({"content": "<think>"}),
+        chunk({"content": "why"}),
+        chunk({"content": "</think>An"}),
+        chunk({"content": "swer"}),
+        {**chunk({"content": " with"}), "usage": None, "system_fingerprint": "x"},
+        chunk({"content": " reasoning", "reasoning_content": None}),
+        chunk({"reasoning_content": "late thought"}),
+        chunk({"content": " 数据"}),
+        {"choices": [{"index": 1, "delta": {"content": "other choice"}}]},
+        {"choices": [{"delta": {"content": " no index"}}]},
+        chunk({"tool_calls": [call]}),
+        chunk({"content": " end"}, finish="stop"),
+        {**chunk({}), "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 4}},
+    ]
+    datas = [json.dumps(c) for c in chunks] + ["[DONE]"]
+    one = OpenAIStreamParser("p")
+    expected = [e for data in datas for e in one.feed(SSEEvent("message", data))]
+    for size in (1, 2, 3, len(datas)):
+        batched = OpenAIStreamParser("p")
+        events = []
+        for start in range(0, len(datas), size):
+            got, error = batched.feed_batch(datas[start : start + size])
+            assert error is None
+            events += got
+        assert merge_deltas(events) == merge_deltas(expected), size
+    assert merge_deltas(expected)[:2] == [ThinkingDelta("why"), TextDelta("Answer with reasoning")]

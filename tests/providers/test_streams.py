@@ -227,6 +227,39 @@ def test_sse_parser_matches_iter_sse_on_a_batch():
     ]
 
 
+FAST = "".join(f'data: {{"n": {i}}}\n\n' for i in range(6))
+
+
+def _datas_by_lines(lines: list[list[str]], fast: bool) -> list[str]:
+    parser = SSEParser()
+    out: list[str] = []
+    for batch in lines:
+        out += parser.feed_data(batch) if fast else [e.data for e in parser.feed(batch)]
+    return out + [e.data for e in parser.flush()]
+
+
+def test_sse_feed_data_matches_feed_at_every_read_boundary():
+    # the fast stream's shape, the mixed wire, and the two glued together, cut
+    # into two and three reads everywhere: the short path and the line-by-line
+    # one must give the same data in the same order
+    for wire in (FAST, WIRE, FAST + WIRE + FAST):
+        raw = wire.encode()
+        expected = _datas_by_lines([wire.splitlines()], fast=False)
+        for i in range(len(raw) + 1):
+            assert _datas_by_lines(_reads(raw, [i]), fast=True) == expected, (wire, i)
+        for i in range(0, len(raw) + 1, 7):
+            for j in range(i, len(raw) + 1, 11):
+                assert _datas_by_lines(_reads(raw, [i, j]), fast=True) == expected, (i, j)
+
+
+def _reads(raw: bytes, cuts: list[int]) -> list[list[str]]:
+    """The line batches a LineSplitter gives for ``raw`` cut at ``cuts``."""
+    splitter = LineSplitter()
+    bounds = [0, *cuts, len(raw)]
+    batches = [splitter.feed(raw[start:end]) for start, end in itertools.pairwise(bounds)]
+    return [*batches, splitter.flush()]
+
+
 def test_loads_chunks_parses_a_read_in_one_go_and_stops_at_the_first_bad_chunk():
     from mira_desktop.providers.streams import loads_chunks
 
@@ -240,3 +273,10 @@ def test_loads_chunks_parses_a_read_in_one_go_and_stops_at_the_first_bad_chunk()
     objs, error = loads_chunks(['{"a": 1', '"b": 2}'])  # halves never join into one
     assert objs == [] and isinstance(error, MalformedStreamError)
     assert loads_chunks([]) == ([], None)
+    # what only the stdlib's parser accepts still parses, chunk by chunk
+    big = '{"n": 123456789012345678901234567890}'
+    objs, error = loads_chunks(['{"a": 1}', '{"x": NaN}', big])
+    assert (
+        error is None and objs[0] == {"a": 1} and objs[2] == {"n": 123456789012345678901234567890}
+    )
+    assert objs[1]["x"] != objs[1]["x"]  # NaN

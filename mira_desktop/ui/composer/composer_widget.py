@@ -253,9 +253,11 @@ class ComposerWidget(QWidget):
 
     def set_running(self, running: bool) -> None:
         """While an answer streams the button becomes Stop and Esc emits ``stop_requested``."""
+        if running == self._running:
+            return
         self._running = running
         set_style_property(self.send_button, "running", running)
-        self._retranslate()
+        self._label_send_button()  # only the button: the rest of the texts did not change
         self._update_button()
 
     def enabled_reason(self) -> str | None:
@@ -355,6 +357,9 @@ class ComposerWidget(QWidget):
         self.attach_button.setIcon(
             paperclip_icon(self.palette().color(QPalette.ColorRole.ButtonText))
         )
+        self._label_send_button()
+
+    def _label_send_button(self) -> None:
         if self._running:
             self.send_button.setText(self.tr("Stop"))
             self.send_button.setToolTip(self.tr("Stop the answer (Esc)"))
