@@ -104,6 +104,24 @@ def test_opening_a_data_folder_imports_no_heavy_stack(tmp_path: Path) -> None:
     assert [name for name, present in loaded.items() if present] == []
 
 
+def test_opening_a_data_folder_lets_worker_threads_have_the_gil_promptly(tmp_path: Path) -> None:
+    """The database thread's writes wait for the GIL between SQLite calls;
+    ``build_services`` shortens Python's 5 ms switch interval for them."""
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        from pathlib import Path
+        before = sys.getswitchinterval()
+        from mira_desktop.bootstrap import SWITCH_INTERVAL_S, build_services
+        services = build_services(Path({str(tmp_path / "d")!r}))
+        services.store.close()
+        print(json.dumps([before, sys.getswitchinterval(), SWITCH_INTERVAL_S]))
+        """
+    )
+    before, after, wanted = _json_of(script)
+    assert before == 0.005 and after == wanted <= 0.001
+
+
 def test_services_are_built_on_first_use(tmp_path: Path) -> None:
     """A service's stack is imported when its attribute is first read, and a
     service is built once."""

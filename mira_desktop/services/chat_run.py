@@ -155,7 +155,11 @@ class ChatRun:
 
     async def _main(self) -> None:
         plan = self.plan
-        self._emit(
+        # The event goes out with the next loop turn, after this task has set
+        # off the user message's write or the request: the window builds the
+        # question's row while the server starts answering, not before.
+        asyncio.get_running_loop().call_soon(
+            self._emit,
             RunStarted(
                 thread_id=self.thread_id,
                 user_message=plan.user_message,
@@ -166,7 +170,7 @@ class ChatRun:
                 kind=plan.kind,
                 note=(plan.assistant.data or {}).get("note"),
                 escalated_from=(plan.assistant.data or {}).get("escalated_from"),
-            )
+            ),
         )
         try:
             if not plan.is_draft and plan.write_user:

@@ -264,6 +264,69 @@ def test_prepared_steps_only_edit_the_document_and_end_equal_to_the_full_render(
     assert live.code_blocks == render_markdown_blocks(text, dark=False).code_blocks
 
 
+def test_once_complete_a_long_last_block_renders_alone_then_the_steps_go_on(qapp):
+    """A block longer than a step waits (plain) while the text may still grow.
+    Once the text is complete that block is whole: one step renders it and only
+    a step's budget after it — not everything left, which was a 30 ms pass at
+    the end of a long answer."""
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
+
+    head = "word **b** " * 60  # one paragraph, ~660 characters
+    rest = "\n\n" + "para *i* text\n\n" * 100  # ~1,600 characters more
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(head, dark=False, budget=100)  # renders its first 100 characters
+    live.set_text(head, dark=False, budget=100)
+    assert live.blocked and not live.pending
+    live.set_text(head + rest, dark=False, budget=100, complete=True)
+    assert not live.blocked and live.pending
+    assert "**" not in doc.toPlainText()[: len(head) - 20]  # the long block is rendered
+    assert "para *i*" in doc.toPlainText()  # the rest waits for its steps
+    steps = 0
+    while live.pending:
+        live.set_text(head + rest, dark=False, budget=100, complete=True)
+        steps += 1
+    assert steps > 5
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(head + rest, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+
+
+def test_an_answer_ending_in_a_block_longer_than_a_step_renders_it_after_the_end(qapp):
+    """The view passes the end of the stream on (``paced=False``): a last block
+    longer than a step, left plain while it streamed, is rendered by a step of
+    its own after the end, without an unbudgeted pass."""
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    text = "intro *i*\n\n" + "word **b** " * 200  # the last paragraph: ~2,200 characters
+    view = RichTextView()
+    view.setLineWrapColumnOrWidth(600)
+    for end in range(100, len(text), 300):
+        view.set_markdown_live(text[:end], dark=False, budget=500, paced=True)
+    view.set_markdown_live(text, dark=False, budget=500, paced=True)
+    paced = [True]
+    view.render_pending.connect(  # what the message widget does when a step is due
+        lambda: view.set_markdown_live(text, dark=False, budget=500, paced=paced[0])
+    )
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.002)
+    assert "**" in view.toPlainText()  # streaming: the long last block waits, plain
+    assert "*i*" not in view.toPlainText()  # (what came before it is rendered)
+    paced[0] = False
+    view.set_markdown_live(text, dark=False, budget=500, paced=False)  # the answer ended
+    deadline = time.monotonic() + 10
+    while view.markdown_pending() and time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.002)
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert view.document().toPlainText() == full.toPlainText()
+
+
 def test_a_block_longer_than_the_budget_waits_and_renders_when_unbudgeted(qapp):
     from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
 
@@ -316,10 +379,10 @@ def test_paced_live_view_renders_in_spaced_steps_and_ends_equal_to_the_full_rend
     renders: list[int] = []
     real = rich_text.LiveMarkdown.set_text
 
-    def counting(self, text, *, dark, budget=None):
+    def counting(self, text, *, dark, budget=None, complete=False):
         if budget != 0:
             renders.append(len(text))
-        real(self, text, dark=dark, budget=budget)
+        real(self, text, dark=dark, budget=budget, complete=complete)
 
     rich_text.LiveMarkdown.set_text = counting
     try:
@@ -373,6 +436,50 @@ def test_paced_steps_catch_up_while_streaming_even_if_the_timer_fires_early(qapp
     view.set_markdown_live(text, dark=False, budget=300, paced=True)
     assert view.markdown_pending()
     _step_until_rendered(qapp, view, text, budget=300, timeout=10)
+
+
+def test_steps_shrink_on_a_machine_too_slow_for_their_budget(qapp):
+    """A step's longest pass should take ~4 ms (``STEP_TARGET_S``); the same
+    character budget takes longer on a slower machine, so the view renders
+    less per step there (never under a quarter of the budget). The view's
+    clock advances 20 ms at every reading here: every pass looks slow."""
+    from mira_desktop.ui.timeline.live_cadence import MIN_STEP_SCALE, adapted_step_scale
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    assert adapted_step_scale(1.0, 0.002, target_s=0.004) == 1.0  # fast enough: unchanged
+    assert adapted_step_scale(1.0, 0.008, target_s=0.004) == 0.75  # halfway to 0.5
+    assert adapted_step_scale(0.3, 0.1, target_s=0.004) == MIN_STEP_SCALE
+    assert adapted_step_scale(0.5, 0.0) == 0.5  # no measurement, no change
+
+    ticks = [0.0]
+
+    def slow_clock() -> float:
+        ticks[0] += 0.020
+        return ticks[0]
+
+    view = RichTextView(clock=slow_clock)
+    view.setLineWrapColumnOrWidth(600)
+    text = "para **bold** `code` text\n\n" * 200
+    view.set_markdown_live(text, dark=False, budget=1000, paced=True)
+    assert view.live_step_chars() == 0  # the first pass only showed the text plainly
+    seen: list[int] = []
+
+    def step() -> None:  # what the message widget does, noting each step's size
+        view.set_markdown_live(text, dark=False, budget=1000, paced=True)
+        seen.append(view.live_step_chars())
+
+    view.render_pending.connect(step)
+    deadline = time.monotonic() + 20
+    while view.markdown_pending() and time.monotonic() < deadline:
+        qapp.processEvents()
+        time.sleep(0.002)
+    assert not view.markdown_pending()
+    full = QTextDocument()
+    full.setHtml(render_markdown(text, dark=False))
+    assert view.document().toPlainText() == full.toPlainText()
+    assert seen[0] == 1000  # the first step had the whole budget
+    assert min(seen) == 1000 * MIN_STEP_SCALE  # then less and less
+    assert seen == sorted(seen, reverse=True)
 
 
 def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):

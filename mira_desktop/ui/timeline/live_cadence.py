@@ -23,6 +23,11 @@ FLOOR_MS = 80
 CEILING_MS = 220
 #: pause between steps once the stream has ended
 IDLE_MS = 8
+#: a step's longest pass (its preparation, or its edit with the relayout)
+#: aims at this; on a slower machine steps get smaller (``adapted_step_scale``)
+STEP_TARGET_S = 0.004
+#: steps shrink to no less than this share of the caller's budget
+MIN_STEP_SCALE = 0.25
 
 
 def paced_wait_ms(cost_s: float, *, share: float, floor_ms: int, ceiling_ms: int) -> int:
@@ -30,6 +35,25 @@ def paced_wait_ms(cost_s: float, *, share: float, floor_ms: int, ceiling_ms: int
     ``share`` of the time, clamped to ``[floor_ms, ceiling_ms]``."""
     wait = cost_s * (1.0 / share - 1.0) * 1000.0
     return int(min(ceiling_ms, max(floor_ms, wait)))
+
+
+def adapted_step_scale(
+    scale: float,
+    pass_cost_s: float,
+    *,
+    target_s: float = STEP_TARGET_S,
+    floor: float = MIN_STEP_SCALE,
+) -> float:
+    """The share of the step budget for the next step, after one at ``scale``
+    whose longest pass cost ``pass_cost_s``: halfway to the share that would
+    have cost ``target_s`` (a step's cost grows with the characters it
+    renders), within ``[floor, 1]``. A fixed character budget cannot bound a
+    step's time on every machine; one frame's stall is the step's longest pass
+    plus the paint after it."""
+    if pass_cost_s <= 0:
+        return scale
+    wanted = scale * target_s / pass_cost_s
+    return min(1.0, max(floor, (scale + wanted) / 2))
 
 
 class LiveCadence:

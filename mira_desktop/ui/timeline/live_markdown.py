@@ -77,6 +77,7 @@ class LiveMarkdown:
         self._tail_chars = 0  # source characters covered by the rendered tail
         self._plain_shown = 0  # characters of source[tail_chars:] shown as plain text
         self._blocked = False  # the last block alone exceeds a step's budget
+        self._complete = False  # the text will not grow: its last block is whole
         self._stable_code: list[str] = []
         self._tail_code: tuple[str, ...] = ()
         # (key, split, fragments) of the next step, done ahead by ``prepare``
@@ -97,7 +98,7 @@ class LiveMarkdown:
         budgeted update): a later call with the same text makes progress."""
         if not self._valid:
             return False
-        rendering = self._tail_chars < len(self._source) and not self._blocked
+        rendering = self._tail_chars < len(self._source) and not self.blocked
         return rendering or not self._shown_all
 
     @property
@@ -107,8 +108,9 @@ class LiveMarkdown:
     @property
     def blocked(self) -> bool:
         """A budgeted step cannot progress: the last block alone exceeds the
-        budget (it is rendered by an update without budget, or when it ends)."""
-        return self._valid and self._blocked
+        budget and may still grow (it is rendered once the text is complete:
+        then a step's budget counts from the end of that block)."""
+        return self._valid and self._blocked and not self._complete
 
     def is_showing(self, text: str, *, dark: bool) -> bool:
         return self._valid and self._dark == dark and self._source == normalise_newlines(text)
@@ -128,15 +130,21 @@ class LiveMarkdown:
         self._valid = False
         self.set_text(source, dark=self._dark)
 
-    def set_text(self, text: str, *, dark: bool, budget: int | None = None) -> None:
+    def set_text(
+        self, text: str, *, dark: bool, budget: int | None = None, complete: bool = False
+    ) -> None:
         """Show ``text``; with ``budget``, render at most about that many new
-        characters of markdown now (see :attr:`pending`)."""
+        characters of markdown now (see :attr:`pending`). ``complete``: the
+        text is final (the answer ended), so a last block longer than the
+        budget is rendered on its own in one step instead of staying plain."""
         text = normalise_newlines(text)
         if not (self._valid and dark == self._dark and text.startswith(self._source)):
             self._reset(dark)
-        elif (
+        if complete:
+            self._complete = True
+        if (
             text == self._source
-            and (self._tail_chars >= len(text) or (budget is not None and self._blocked))
+            and (self._tail_chars >= len(text) or (budget is not None and self.blocked))
             and self._shown_all
         ):
             return
@@ -153,6 +161,7 @@ class LiveMarkdown:
         self._stable_chars = self._stable_end = 0
         self._tail_chars = self._plain_shown = 0
         self._blocked = False
+        self._complete = False
         self._stable_code = []
         self._tail_code = ()
         self._prepared = None
@@ -165,6 +174,11 @@ class LiveMarkdown:
             end = start  # no markdown this time: the new text is shown plainly
         elif budget is not None and end - start > budget:
             end = source.rfind("\n", start, start + budget) + 1 or start + budget
+            if self._complete and end <= self._tail_chars:
+                # the text is final: a last block longer than a step is whole
+                # now, and is rendered once, up to its end (not with all after it)
+                blank = source.find("\n\n", self._tail_chars)
+                end = len(source) if blank < 0 else blank + 1
         return end
 
     def _prepared_key(self, end: int) -> tuple[object, ...]:
@@ -182,7 +196,7 @@ class LiveMarkdown:
         ``budget``) that leaves the document alone: parse the markdown and
         import its HTML. True if there was such work (the step then only edits
         the document, unless the text changed in a way that voids it)."""
-        if self._blocked or not self.pending or self._stable_end == 0:
+        if self.blocked or not self.pending or self._stable_end == 0:
             return False
         end = self._step_end(budget)
         if end <= self._tail_chars:

@@ -252,8 +252,9 @@ class AssistantMessageWidget(MessageWidget):
             or self._saw_streaming
         ):
             streaming = state.is_streaming  # a finished long last block renders at once
-            budget = None if not streaming and self._body.markdown_blocked() else STEP_CHARS
-            self._body.set_markdown_live(state.text, dark=dark, budget=budget, paced=streaming)
+            # (a last block longer than a step renders on its own once the answer
+            # has ended: see ``RichTextView.set_markdown_live``)
+            self._body.set_markdown_live(state.text, dark=dark, budget=STEP_CHARS, paced=streaming)
         elif not self._body.is_static_showing(state.rendered(dark)):
             self._body.set_rendered(state.rendered(dark))
 

@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
-from .live_cadence import IDLE_MS, LiveCadence
+from .live_cadence import IDLE_MS, LiveCadence, adapted_step_scale
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
 from .markdown import RenderedMarkdown, is_safe_link
 from .timeline_style import muted_colour
@@ -85,9 +85,12 @@ class RichTextView(QTextBrowser):
         self._step_timer.setSingleShot(True)
         self._step_timer.setInterval(STEP_INTERVAL_MS)
         self._step_timer.timeout.connect(self._on_step_due)
+        self._clock = clock
         self._cadence = LiveCadence(clock=clock)
         self._paced = False
         self._step_budget = 0  # the budget of the last budgeted step (for ``prepare``)
+        #: share of a caller's step budget a step renders (smaller on a slow machine)
+        self._step_scale = 1.0
         self._prepare_cost = 0.0
         self._static: RenderedMarkdown | None = None
         self._mode = ""  # "live" | "static" | "plain"
@@ -129,6 +132,8 @@ class RichTextView(QTextBrowser):
         bulk = (
             budget is not None and len(text) - (self._live.source_length if extends else 0) > budget
         )
+        if budget:
+            budget = max(1, int(budget * self._step_scale))
         if budget is not None and (
             bulk or (extends and (ended or self._step_timer.isActive() or not self._cadence.due()))
         ):
@@ -137,10 +142,10 @@ class RichTextView(QTextBrowser):
             budget = 0
         if budget:
             self._step_budget = budget
-        started = time.perf_counter()
-        self._live.set_text(text, dark=dark, budget=budget)
+        started = self._clock()
+        self._live.set_text(text, dark=dark, budget=budget, complete=not paced)
         if budget != 0:
-            self._cadence.spent(time.perf_counter() - started, paced=paced)
+            self._cadence.spent(self._clock() - started, paced=paced)
         self._schedule_step()
         self.updateGeometry()
 
@@ -152,18 +157,14 @@ class RichTextView(QTextBrowser):
         """A budgeted live update still shows part of the text as plain text."""
         return self._mode == "live" and self._live.pending
 
-    def markdown_blocked(self) -> bool:
-        """The last block is too long for a budgeted step (see ``LiveMarkdown.blocked``)."""
-        return self._mode == "live" and self._live.blocked
-
     def _on_step_due(self) -> None:
         if not self.markdown_pending():
             return
-        started = time.perf_counter()
+        started = self._clock()
         if self._step_budget and self._live.prepare(self._step_budget):
             # the step's parsing and HTML import in this pass, its edit in the
             # next one (the loop paints and handles input in between)
-            self._prepare_cost = time.perf_counter() - started
+            self._prepare_cost = self._clock() - started
             self._step_timer.start(0)
             return
         # The timer waited for the cadence, so the step is due now even if the
@@ -173,11 +174,17 @@ class RichTextView(QTextBrowser):
         # answer streams its markdown would never catch up.
         self._cadence.release()
         self.render_pending.emit()  # the step, with the relayout it causes
-        cost = time.perf_counter() - started + self._prepare_cost
+        edit_cost = self._clock() - started
+        cost = edit_cost + self._prepare_cost
+        self._step_scale = adapted_step_scale(self._step_scale, max(edit_cost, self._prepare_cost))
         self._prepare_cost = 0.0
         self._cadence.spent(cost, paced=self._paced)
         self._step_timer.stop()
         self._schedule_step()
+
+    def live_step_chars(self) -> int:
+        """Characters of markdown the last budgeted step was allowed to render."""
+        return self._step_budget
 
     def live_step_cost(self) -> float:
         """Seconds the last live rendering step took (for diagnostics)."""
