@@ -461,7 +461,7 @@ def test_steps_shrink_on_a_machine_too_slow_for_their_budget(qapp):
     view.setLineWrapColumnOrWidth(600)
     text = "para **bold** `code` text\n\n" * 200
     view.set_markdown_live(text, dark=False, budget=1000, paced=True)
-    assert view.live_step_chars() == 0  # the first pass only showed the text plainly
+    assert view.live_step_chars() == 1000  # the size of the first step (this pass: plain)
     seen: list[int] = []
 
     def step() -> None:  # what the message widget does, noting each step's size
@@ -480,6 +480,18 @@ def test_steps_shrink_on_a_machine_too_slow_for_their_budget(qapp):
     assert seen[0] == 1000  # the first step had the whole budget
     assert min(seen) == 1000 * MIN_STEP_SCALE  # then less and less
     assert seen == sorted(seen, reverse=True)
+    # a view sharing the sizer (the next answer of the timeline) starts there
+    from mira_desktop.ui.timeline.live_cadence import StepSizer
+
+    sizer = StepSizer()
+    first = RichTextView(clock=slow_clock, sizer=sizer)
+    first.set_markdown_live(text, dark=False, budget=1000, paced=False)
+    sizer.step_cost(0.1)
+    sizer.step_cost(0.1)
+    second = RichTextView(clock=slow_clock, sizer=sizer)
+    second.setLineWrapColumnOrWidth(600)
+    second.set_markdown_live(text[:600], dark=False, budget=1000, paced=True)
+    assert second.live_step_chars() == int(1000 * sizer.scale) < 1000
 
 
 def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):

@@ -327,3 +327,32 @@ def test_user_message_lists_its_attached_files(qtbot) -> None:  # type: ignore[n
     assert label is not None and label.isVisible()
     assert "report.pdf · 120 KB" in label.text() and "chart.png · 2.4 MB" in label.text()
     assert widget.height() >= widget.heightForWidth(widget.width()) - 1
+
+
+def test_height_estimates_count_lines_and_the_row_chrome():
+    """The guess every row gets before a widget measures it (5,000 of them
+    when a long thread opens): lines from line ends and characters, plus
+    the chrome of its kind."""
+    from mira_desktop.ui.timeline.message_state import (
+        MessageState,
+        estimate_height,
+        estimate_heights,
+    )
+
+    line, char, width = 20, 8.0, 524  # usable: 500 for an answer, ~384 for a question
+    text = "x" * 125 + "\n" + "y"  # two line ends' worth + 1,008 px of characters
+    cases = [
+        (_msg("a", text=text), 60 + (2 + 2) * line),
+        (_msg("u", MessageRole.USER, text=text), 44 + (2 + 2) * line),
+        (_msg("t", text=text, thinking="hmm"), 60 + line + 12 + 4 * line),
+        (_msg("f", text=text, status=MessageStatus.FAILED), 60 + 2 * line + 4 * line),
+        (_msg("n", text=text, data={"note": "escalated"}), 60 + line + 4 * line),
+        (_msg("x", text=text, data={"note": 3}), 60 + 4 * line),  # not a note
+        (_msg("c", MessageRole.SYSTEM_CARD, text=text * 9), 2 * line + 36),  # closed card
+    ]
+    states = [MessageState.from_message(m) for m, _ in cases]
+    estimate_heights(states, width, line, char)
+    assert [s.height for s in states] == [h for _, h in cases]
+    opened = MessageState.from_message(cases[-1][0])
+    opened.card_open = True
+    assert estimate_height(opened, width, line, char) > 2 * line + 36

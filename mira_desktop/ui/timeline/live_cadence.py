@@ -56,6 +56,27 @@ def adapted_step_scale(
     return min(1.0, max(floor, (scale + wanted) / 2))
 
 
+class StepSizer:
+    """The share of a step budget live steps render, learnt from what steps
+    cost (:func:`adapted_step_scale`). One is shared by the message widgets of
+    a timeline: the machine's speed is the same for every answer, so a new
+    answer's first step — the costliest, it also rebuilds the plain rest —
+    starts from what the last answers learnt, not from the full budget."""
+
+    __slots__ = ("scale",)
+
+    def __init__(self, scale: float = 1.0) -> None:
+        self.scale = scale
+
+    def budget(self, budget: int) -> int:
+        """``budget`` characters scaled (at least one)."""
+        return max(1, int(budget * self.scale))
+
+    def step_cost(self, pass_cost_s: float) -> None:
+        """A step's longest pass cost ``pass_cost_s`` seconds."""
+        self.scale = adapted_step_scale(self.scale, pass_cost_s)
+
+
 class LiveCadence:
     """Tracks when the next live step is due. See the module docstring."""
 

@@ -170,6 +170,11 @@ class LiveMarkdown:
         """Where the markdown rendered by a step with ``budget`` ends."""
         source, start = self._source, self._stable_chars
         end = len(source)
+        if budget and self._tail_chars == 0 and self._plain_shown:
+            # the first step also rebuilds the plain rest it imports over
+            # (``setHtml``): half the markdown keeps it as short as the others
+            # (only the first: a later one must be able to pass a long block)
+            budget = max(1, budget // 2)
         if budget == 0:
             end = start  # no markdown this time: the new text is shown plainly
         elif budget is not None and end - start > budget:
@@ -196,7 +201,7 @@ class LiveMarkdown:
         ``budget``) that leaves the document alone: parse the markdown and
         import its HTML. True if there was such work (the step then only edits
         the document, unless the text changed in a way that voids it)."""
-        if self.blocked or not self.pending or self._stable_end == 0:
+        if self.blocked or not self.pending:
             return False
         end = self._step_end(budget)
         if end <= self._tail_chars:
@@ -205,7 +210,10 @@ class LiveMarkdown:
         if self._prepared is not None and self._prepared[0] == key:
             return False
         split = render_markdown_split(key[2], dark=self._dark, code_base=len(self._stable_code))
-        fragments = (self._fragment(split.stable.html), self._fragment(split.tail.html))
+        # before the first stable block, that block is imported with ``setHtml``
+        # (see ``_replace``): only the tail's fragment can be made ahead
+        stable = self._fragment(split.stable.html) if self._stable_end else None
+        fragments = (stable, self._fragment(split.tail.html))
         self._prepared = (key, split, fragments)
         return True
 
@@ -223,7 +231,7 @@ class LiveMarkdown:
         self._blocked = False
         prepared, self._prepared = self._prepared, None
         fragments: tuple[QTextDocumentFragment | None, ...] = (None, None)
-        if prepared is not None and self._stable_end and prepared[0] == self._prepared_key(end):
+        if prepared is not None and prepared[0] == self._prepared_key(end):
             _key, split, fragments = prepared
         else:
             split = render_markdown_split(

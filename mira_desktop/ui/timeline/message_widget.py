@@ -165,14 +165,20 @@ class AssistantMessageWidget(MessageWidget):
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
         self._saw_streaming = False
-        self._body = RichTextView(self)
+        self._body = RichTextView(self, sizer=options.step_sizer)
         self._body.anchorClicked.connect(self._on_body_anchor)
-        self._body.render_pending.connect(lambda: self.height_changed.emit(self.message_id))
+        self._body.render_pending.connect(self._on_render_step)
         self._box.addWidget(self._body)
         self._box.addLayout(self._build_meta())
         self.apply()
         if state.is_streaming:  # its actions appear when it ends: make them meanwhile
             QTimer.singleShot(PREPARE_MS, self, self._meta.prepare)
+
+    def _on_render_step(self) -> None:
+        """The body asks for its next markdown step: only the body changes (the
+        rest of ``apply`` — meta line, actions, status — cost a step ~1 ms)."""
+        self._apply_body()
+        self.height_changed.emit(self.message_id)
 
     def _build_card(self) -> ThinkingCard:
         card = ThinkingCard(self._options.clock, self)

@@ -32,7 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
-from .live_cadence import IDLE_MS, LiveCadence, adapted_step_scale
+from .live_cadence import IDLE_MS, LiveCadence, StepSizer
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
 from .markdown import RenderedMarkdown, is_safe_link
 from .timeline_style import muted_colour
@@ -63,7 +63,9 @@ class RichTextView(QTextBrowser):
         *,
         object_name: str = "messageText",
         clock: Callable[[], float] = time.perf_counter,
+        sizer: StepSizer | None = None,
     ):
+        """``sizer``: the step sizes learnt so far (shared by a timeline's rows)."""
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -90,7 +92,7 @@ class RichTextView(QTextBrowser):
         self._paced = False
         self._step_budget = 0  # the budget of the last budgeted step (for ``prepare``)
         #: share of a caller's step budget a step renders (smaller on a slow machine)
-        self._step_scale = 1.0
+        self._sizer = sizer if sizer is not None else StepSizer()
         self._prepare_cost = 0.0
         self._static: RenderedMarkdown | None = None
         self._mode = ""  # "live" | "static" | "plain"
@@ -133,15 +135,16 @@ class RichTextView(QTextBrowser):
             budget is not None and len(text) - (self._live.source_length if extends else 0) > budget
         )
         if budget:
-            budget = max(1, int(budget * self._step_scale))
+            budget = self._sizer.budget(budget)
+            # the next step's size, also when this pass renders none: the
+            # first step after a bulk update can then be prepared too
+            self._step_budget = budget
         if budget is not None and (
             bulk or (extends and (ended or self._step_timer.isActive() or not self._cadence.due()))
         ):
             # a step is not due yet (or the stream just ended: the end of a run
             # has enough to do in this pass): only show the new text (plainly) now
             budget = 0
-        if budget:
-            self._step_budget = budget
         started = self._clock()
         self._live.set_text(text, dark=dark, budget=budget, complete=not paced)
         if budget != 0:
@@ -176,7 +179,7 @@ class RichTextView(QTextBrowser):
         self.render_pending.emit()  # the step, with the relayout it causes
         edit_cost = self._clock() - started
         cost = edit_cost + self._prepare_cost
-        self._step_scale = adapted_step_scale(self._step_scale, max(edit_cost, self._prepare_cost))
+        self._sizer.step_cost(max(edit_cost, self._prepare_cost))
         self._prepare_cost = 0.0
         self._cadence.spent(cost, paced=self._paced)
         self._step_timer.stop()

@@ -35,6 +35,7 @@ from .message_state import (
     MessageState,
     ViewOptions,
     estimate_height,
+    estimate_heights,
 )
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
 from .timeline_layout import TimelineLayout
@@ -104,8 +105,7 @@ class TimelineView(QWidget):
         metrics = self.fontMetrics()
         line_h, char_w = metrics.lineSpacing(), metrics.averageCharWidth()
         width = self._layout.content_width()
-        for state in self._states:
-            state.height = estimate_height(state, width, line_h, char_w)
+        estimate_heights(self._states, width, line_h, char_w)
         self._layout.reset(self._states)
         self._layout.relayout()
         self.rows_changed.emit()
@@ -325,7 +325,7 @@ class TimelineView(QWidget):
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)
-        widget.height_changed.connect(lambda mid: self._refresh(mid, relayout=True))
+        widget.height_changed.connect(self._remeasure)
         widget.reveal_requested.connect(self._reveal)
         return widget
 
@@ -354,6 +354,14 @@ class TimelineView(QWidget):
             self._layout.mark_dirty(index)
         if relayout:
             self._layout.relayout()
+
+    def _remeasure(self, message_id: str) -> None:
+        """A row changed its own content (a markdown step, a card opened):
+        measure it again and lay the rows out; it has applied itself."""
+        index = self._index_of.get(message_id)
+        if index is not None and self._layout.widget_at(index) is not None:
+            self._layout.mark_dirty(index)
+        self._layout.relayout()
 
     def _refresh_all(self) -> None:
         for index in self._layout.live_indices():
