@@ -112,7 +112,8 @@ def test_opening_a_data_folder_lets_worker_threads_have_the_gil_promptly(tmp_pat
         import json, sys
         from pathlib import Path
         before = sys.getswitchinterval()
-        from mira_desktop.bootstrap import SWITCH_INTERVAL_S, build_services
+        from mira_desktop.bootstrap import build_services
+        from mira_desktop.gil import SWITCH_INTERVAL_S
         services = build_services(Path({str(tmp_path / "d")!r}))
         services.store.close()
         print(json.dumps([before, sys.getswitchinterval(), SWITCH_INTERVAL_S]))

@@ -17,7 +17,6 @@ from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
-    TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
@@ -32,6 +31,7 @@ from .streams import (
     ThinkSplitter,
     as_dict,
     drain,
+    flush_text,
     iter_line_batches,
     loads_chunk,
     loads_chunks,
@@ -126,14 +126,11 @@ class OllamaStreamParser:
                     if content and type(content) is str:
                         texts.append(content)
                     continue
-            if texts:
-                out.append(TextDelta("".join(texts)))
-                texts = []
+            flush_text(texts, out)
             out.extend(self._object(obj, line))
             if self.done:
                 return
-        if texts:
-            out.append(TextDelta("".join(texts)))
+        flush_text(texts, out)
 
     def _object(self, obj: Any, line: str) -> list[StreamEvent]:
         if not isinstance(obj, dict):

@@ -15,7 +15,6 @@ from mira_desktop.core.errors import MalformedStreamError, ProviderError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
-    TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     UsageReported,
@@ -37,6 +36,7 @@ from .streams import (
     ThinkSplitter,
     as_dict,
     drain,
+    flush_text,
     iter_sse_data,
     loads_chunk,
     loads_chunks,
@@ -176,12 +176,9 @@ class OpenAIStreamParser:
                             if content and type(content) is str:
                                 texts.append(content)
                             continue
-            if texts:
-                out.append(TextDelta("".join(texts)))
-                texts = []
+            flush_text(texts, out)
             self._chunk_into(obj, data, out)
-        if texts:
-            out.append(TextDelta("".join(texts)))
+        flush_text(texts, out)
 
     def feed_completion(self, body: str) -> list[StreamEvent]:
         """A whole JSON answer (a server that ignored ``stream: true``, or an

@@ -316,6 +316,15 @@ class ThinkSplitter:
             out.append((thinking, text))
 
 
+def flush_text(pieces: list[str], out: list[StreamEvent]) -> None:
+    """Append the answer text gathered in ``pieces`` to ``out`` as one
+    ``TextDelta`` (nothing if there is none) and empty ``pieces``: the
+    parsers' short path for plain chunks gathers their text this way."""
+    if pieces:
+        out.append(TextDelta("".join(pieces)))
+        pieces.clear()
+
+
 def split_events(pieces: list[tuple[bool, str]]) -> list[StreamEvent]:
     """``ThinkSplitter`` pieces as ``ThinkingDelta`` / ``TextDelta`` events."""
     return [ThinkingDelta(text) if thinking else TextDelta(text) for thinking, text in pieces]

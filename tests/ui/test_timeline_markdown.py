@@ -318,13 +318,7 @@ def test_an_answer_ending_in_a_block_longer_than_a_step_renders_it_after_the_end
     assert "*i*" not in view.toPlainText()  # (what came before it is rendered)
     paced[0] = False
     view.set_markdown_live(text, dark=False, budget=500, paced=False)  # the answer ended
-    deadline = time.monotonic() + 10
-    while view.markdown_pending() and time.monotonic() < deadline:
-        qapp.processEvents()
-        time.sleep(0.002)
-    full = QTextDocument()
-    full.setHtml(render_markdown(text, dark=False))
-    assert view.document().toPlainText() == full.toPlainText()
+    _wait_until_rendered(qapp, view, text, timeout=10)
 
 
 def test_a_block_longer_than_the_budget_waits_and_renders_when_unbudgeted(qapp):
@@ -469,14 +463,7 @@ def test_steps_shrink_on_a_machine_too_slow_for_their_budget(qapp):
         seen.append(view.live_step_chars())
 
     view.render_pending.connect(step)
-    deadline = time.monotonic() + 20
-    while view.markdown_pending() and time.monotonic() < deadline:
-        qapp.processEvents()
-        time.sleep(0.002)
-    assert not view.markdown_pending()
-    full = QTextDocument()
-    full.setHtml(render_markdown(text, dark=False))
-    assert view.document().toPlainText() == full.toPlainText()
+    _wait_until_rendered(qapp, view, text, timeout=20)
     assert seen[0] == 1000  # the first step had the whole budget
     assert min(seen) == 1000 * MIN_STEP_SCALE  # then less and less
     assert seen == sorted(seen, reverse=True)
@@ -544,6 +531,12 @@ def _step_until_rendered(qapp, view, text: str, *, budget: int, timeout: float) 
     view.render_pending.connect(
         lambda: view.set_markdown_live(text, dark=False, budget=budget, paced=True)
     )
+    _wait_until_rendered(qapp, view, text, timeout=timeout)
+
+
+def _wait_until_rendered(qapp, view, text: str, *, timeout: float) -> None:
+    """Run the event loop until the view's markdown has caught up (its steps
+    connected already); it must equal the full render of ``text``."""
     deadline = time.monotonic() + timeout
     while view.markdown_pending() and time.monotonic() < deadline:
         qapp.processEvents()
