@@ -57,6 +57,10 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
                 return handed_over
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    # Closing the window ends ``_main`` (``_until_closed``), which then shuts
+    # down cleanly: tasks cancelled, chores awaited, the database closed. Qt's
+    # own quit on the last window would stop the loop under it instead.
+    app.setQuitOnLastWindowClosed(False)
     QCoreApplication.setApplicationName("Mira Desktop")
     QCoreApplication.setOrganizationName("Mira")
     app.setDesktopFileName("io.mira.Desktop")
@@ -137,7 +141,7 @@ async def _main(
     instance: SingleInstance | None = None,
 ) -> int:
     services = build_services(data_dir)
-    chores: asyncio.Task[None] | None = None
+    window: MainWindow | None = None
     try:
         await services.recover()  # interrupted answers become "stopped"
         window = await open_window(app, services, args)
@@ -148,16 +152,15 @@ async def _main(
         await window.start(args.gui_thread)
         await window.state.restore()
         window.show()
-        chores = start_chores(window)
+        start_chores(window)
         start_token_warm_up(window)
         if instance is not None:
             _serve_later_launches(instance, window, getattr(args, "files", None) or [])
         await _until_closed(app)
-        await window.tasks.cancel_all()
         return 0
     finally:
-        if chores is not None:  # never close the database under them
-            await asyncio.wait([chores])
+        if window is not None:  # its tasks (the chores too) end before the database
+            await window.tasks.close()
         await services.aclose()
 
 

@@ -1,6 +1,9 @@
 """``TaskRunner``: background coroutines of the window, kept referenced (so they
 are never garbage-collected mid-flight) and cancellable by key. Unexpected
-exceptions are logged and reported through a callback instead of vanishing."""
+exceptions are logged and reported through a callback instead of vanishing.
+Once closed (the window is closing, the services go next) it starts nothing:
+a late signal's task (the context meter re-measuring after the shut-down
+stopped an answer) would otherwise reach a closed database."""
 
 from __future__ import annotations
 
@@ -17,9 +20,15 @@ class TaskRunner:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._keyed: dict[str, asyncio.Task[Any]] = {}
         self._on_error = on_error
+        self._closed = False
 
     def start(self, coro: Coroutine[Any, Any, Any], key: str | None = None) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task (replacing the task of ``key`` in the index).
+        After :meth:`close` the task is cancelled before its first step: the
+        coroutine's body never runs."""
         task = asyncio.ensure_future(coro)
+        if self._closed:
+            task.cancel()
         self._tasks.add(task)
         if key is not None:
             self._keyed[key] = task
@@ -54,6 +63,15 @@ class TaskRunner:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Cancel every task and start no more (see :meth:`start`)."""
+        self._closed = True
+        await self.cancel_all()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def pending(self) -> int:
         return len(self._tasks)
