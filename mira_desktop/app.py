@@ -7,13 +7,12 @@ Nothing else builds services: both front ends get them from ``bootstrap``."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from . import dataclass_cache
+from . import dataclass_cache, startup_gc
 from .cli.output import print_error
 from .cli.parser import parse_arguments
 from .core.errors import MiraError
@@ -33,6 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     code back."""
     dataclass_cache.install()  # before the modules defining dataclasses are imported
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if args.command is None and argv is None:  # this process is a window's launch
+        startup_gc.pause()  # until the first frames (``ui/launch.py``)
     if args.install_desktop_entry:
         from .desktop_entry import install_desktop_entry
 
@@ -55,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.screenshot and argv is None:
             end_process(code)
         return code
+    import asyncio  # here: a window launch imports it with the collector paused
+
     try:
         return asyncio.run(_run_cli(args, data_dir))
     except KeyboardInterrupt:

@@ -8,7 +8,8 @@ with its text, tasks cancelled, chores awaited, the database closed) and exit
 0. Qt's automatic quit on the last window used to stop the event loop under
 it: exit code 1 and "Event loop stopped before Future completed" in the log
 on every close, with the launch's own shut-down skipped (the answer in this
-test was still saved, by the loop's teardown cancelling its task)."""
+test was still saved, by the loop's teardown cancelling its task). The same
+launch checks the garbage collector's start-up pause (``startup_gc``)."""
 
 from __future__ import annotations
 
@@ -34,18 +35,21 @@ CHAT = "/v1/chat/completions"
 REPO = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
-    import json, sys, time
+    import gc, json, sys, time
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
     from mira_desktop.app import main
+    from mira_desktop.ui.launch import GC_SETTLE_DELAY_S
 
     app = QApplication([])
     seen = {}
 
     def step(window, shown_at):
         texts = [window.timeline.message_text(i) for i in window.timeline.message_ids()]
-        if "Partial words" in texts:
+        settled = time.monotonic() - shown_at > GC_SETTLE_DELAY_S + 0.5
+        if "Partial words" in texts and settled:
             seen["running"] = window.composer.is_running()
+            seen["settled"] = [gc.isenabled(), gc.get_freeze_count() > 1000]
             window.close()  # as the close button, mid-answer
         else:
             QTimer.singleShot(50, lambda: step(window, shown_at))
@@ -59,7 +63,7 @@ SCRIPT = """
         def eventFilter(self, obj, event):
             if event.type() == QEvent.Type.Show and obj.objectName() == "MainWindow":
                 if "shown" not in seen:
-                    seen["shown"] = True
+                    seen["shown"] = gc.isenabled()
                     QTimer.singleShot(200, lambda: ask(obj))
             return False
 
@@ -67,7 +71,7 @@ SCRIPT = """
     app.installEventFilter(watch)
     sys.argv = ["mira-desktop", "--data-dir", DATA]
     code = main()
-    print(json.dumps({"code": code, **seen}))
+    print(json.dumps({"code": code, **seen, "after": gc.isenabled()}))
 """
 
 
@@ -138,3 +142,15 @@ def test_closing_mid_answer_stops_and_keeps_the_answer(closed_launch: dict[str, 
     status, text, threads = asyncio.run(_last_message(closed_launch["data"]))
     assert (status, text, threads) == (MessageStatus.STOPPED, "Partial words", 1)
     assert closed_launch["disconnected"]
+
+
+def test_the_launch_runs_without_the_collector_until_it_has_settled(
+    closed_launch: dict[str, Any],
+) -> None:
+    """No collection while the window is built and first shown;
+    ``GC_SETTLE_DELAY_S`` later one collection, start-up's objects frozen and
+    the collector back on."""
+    state = closed_launch["state"]
+    assert state["shown"] is False
+    assert state["settled"] == [True, True]
+    assert state["after"] is True

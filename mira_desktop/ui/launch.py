@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from .. import startup_gc
 from ..bootstrap import Services, build_services
 from ..paths import resource_path
 from .controllers.event_loop import new_event_loop
@@ -40,6 +41,10 @@ SCREENSHOT_SIZE = (1280, 820)
 CHORES_DELAY_S = 0.1
 #: When the token counter's encoding is loaded (see ``start_token_warm_up``).
 TOKENS_DELAY_S = 0.4
+#: When the garbage collector, paused through the launch, collects once and
+#: resumes (``startup_gc.settle``, ~16 ms): with the other deferred work,
+#: once the first frames, the chores and the picker are done.
+GC_SETTLE_DELAY_S = 0.4
 
 
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:
@@ -70,6 +75,7 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     try:
         return loop.run_until_complete(_main(app, args, data_dir, instance))
     finally:
+        startup_gc.settle(collect=False)  # a launch that ends before it settled
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         if instance is not None:
@@ -154,6 +160,7 @@ async def _main(
         window.show()
         start_chores(window)
         start_token_warm_up(window)
+        asyncio.get_running_loop().call_later(GC_SETTLE_DELAY_S, startup_gc.settle)
         if instance is not None:
             _serve_later_launches(instance, window, getattr(args, "files", None) or [])
         await _until_closed(app)
