@@ -93,6 +93,72 @@ async def test_pages_are_fetched_only_as_the_view_scrolls(qtbot) -> None:
     assert model.data(model.index(79), ThreadListModel.IdRole) == "t00079"
 
 
+async def test_nothing_is_fetched_before_the_first_refresh(qtbot) -> None:
+    """The window sets the saved view and workspace before its first refresh();
+    a page of the default list asked by the shown view meanwhile was thrown away."""
+    source = FakeThreadSource(500)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    await settle(model)
+    assert (source.page_calls, source.count_calls, model.rowCount()) == ([], 0, 0)
+    model.refresh()
+    await until(lambda: model.rowCount() == 20)
+    await settle(model)
+    assert (source.page_calls, source.count_calls) == ([(0, 20)], 1)
+
+
+async def test_the_first_page_is_asked_before_the_count_and_shown_without_it(qtbot) -> None:
+    """The rows are what the window shows first; the count (only for "more to
+    fetch") follows on the database thread."""
+    order: list[str] = []
+    gate = asyncio.Event()
+
+    class Source(FakeThreadSource):
+        async def fetch_page(self, offset: int, limit: int) -> list[Thread]:
+            order.append("page")
+            return await super().fetch_page(offset, limit)
+
+        async def count(self) -> int:
+            order.append("count")
+            await gate.wait()
+            return await super().count()
+
+    source = Source(500)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await asyncio.wait_for(model.wait_idle(), 5)
+    assert order == ["page", "count"] and model.rowCount() == 20 and model.total() is None
+    gate.set()
+    await until(lambda: model.total() == 500)
+
+
+async def test_a_thread_added_while_the_count_is_asked_is_counted_once(qtbot) -> None:
+    """The count may be taken before or after a new thread's write: a live
+    change during the count asks it again."""
+    gate = asyncio.Event()
+
+    class Source(FakeThreadSource):
+        async def count(self) -> int:
+            self.count_calls += 1
+            counted = len(self.threads)  # the database counts now...
+            await gate.wait()  # ...and the answer reaches the Qt thread later
+            return counted
+
+    source = Source(500)
+    sidebar = make_sidebar(qtbot, source)
+    model = sidebar.model()
+    model.refresh()
+    await asyncio.wait_for(model.wait_idle(), 5)
+    await until(lambda: source.count_calls == 1)
+    new = make_thread(500, minutes_ago=-1)
+    source.threads.insert(0, new)  # written after the count was taken...
+    model.upsert_thread(new)  # ...and shown before the count's answer
+    gate.set()
+    await until(lambda: model.total() is not None)
+    assert (model.total(), source.count_calls, model.row_of(new.id)) == (501, 2, 0)
+
+
 async def test_small_pages_keep_filling_a_tall_viewport(qtbot) -> None:
     source = FakeThreadSource(500)
     sidebar = make_sidebar(qtbot, source, page_size=3)
