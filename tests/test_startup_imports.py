@@ -323,16 +323,21 @@ def test_a_screenshot_launch_ends_the_process_after_closing_the_database(
     """As the program's own entry (``main()`` without ``argv``), a ``--screenshot``
     launch ends the process right after its clean shut-down, skipping the
     interpreter's and Qt's teardown: the exit code is kept, the PNG is written,
-    the database is closed (no WAL left, intact) and the log is flushed."""
+    the database is closed (no WAL left, intact) and the log is flushed.
+    PySide6's exit handler, which deletes the QApplication and every widget,
+    does not run either."""
     data, shot = tmp_path / "d", tmp_path / "shot.png"
     code = f"""
         import sys
+        from PySide6.QtWidgets import QApplication
 
         class Finalised:
             def __del__(self):
                 print("finalised", flush=True)
 
         keep = Finalised()  # freed only by the interpreter's teardown
+        app = QApplication([])  # the launch uses it
+        app.destroyed.connect(lambda: print("app deleted", flush=True))
         sys.argv = ["mira-desktop", "--data-dir", {str(data)!r}, "--screenshot", {{shot!r}}]
         from mira_desktop.app import main
 
@@ -342,6 +347,7 @@ def test_a_screenshot_launch_ends_the_process_after_closing_the_database(
     done = _launch(code.format(shot=str(shot)), tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "returned" not in done.stdout and "finalised" not in done.stdout
+    assert "app deleted" not in done.stdout
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     wal = data / "mira.sqlite3-wal"
     assert not wal.exists() or wal.stat().st_size == 0
