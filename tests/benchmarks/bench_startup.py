@@ -1,7 +1,7 @@
 """Start-up benchmark (issue 9 §4): wall time of ``mira-desktop --screenshot``
 in a fresh interpreter on the search data set (20,000 threads, 1,000,000
 messages; quick: 500 threads) against ``bare_window.py`` (a bare PySide6
-window screenshot with the same settling), median of N alternating runs.
+window screenshot with the same settling), median of ``RUNS`` alternating runs.
 
 References, not targets: Mira on an empty data folder (what the data costs)
 and ``python -c pass`` (the interpreter); plus the slowest top-level imports
@@ -23,6 +23,12 @@ from .common import Figure, dataset, median
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+#: Alternating runs of each command in a full run. A launch varies by 5-10%
+#: from run to run on a shared machine, and now and then a few runs in a row
+#: are slow: with 5 runs, three slow launches of Mira in a row (0.81, 0.77,
+#: 0.76 s against 0.63-0.64 s) made one median ratio 1.60x where the same
+#: hour gave 1.27-1.41x. With 9, such a spell has to last five runs.
+RUNS = 9
 
 
 def _env(pycache: Path | None = None) -> dict[str, str]:
@@ -74,7 +80,7 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
     threads, messages = search_sizes(quick)
     data = dataset(root, "search", [(threads, messages)])
     folder = Path(data["dir"])
-    runs = 1 if quick else 5
+    runs = 1 if quick else RUNS
     with tempfile.TemporaryDirectory(prefix="mira-bench-startup-") as tmp:
         work = Path(tmp)
         empty = work / "empty"
