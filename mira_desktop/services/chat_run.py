@@ -263,7 +263,8 @@ class ChatRun:
                 if not event.text:
                     continue
                 if not state.persisted:
-                    await self._persist_start()
+                    await self._persist_start(event)
+                    continue
                 self._add_delta(event)
                 continue
             if isinstance(event, ToolCallDelta) and not state.persisted:
@@ -272,7 +273,11 @@ class ChatRun:
             self._emit(event)
             self._maybe_flush()
 
-    async def _persist_start(self) -> None:
+    async def _persist_start(self, first: TextDelta | ThinkingDelta | None = None) -> None:
+        """Write the answer's row (and a draft's thread and question) before
+        its first text goes out; that text (``first``) goes out right after
+        the row's event, in the same loop turn, so the window shows the row
+        and its first words in one frame."""
         plan = self.plan
 
         def written() -> None:
@@ -282,6 +287,9 @@ class ChatRun:
                 self._emit(ThreadCreated(plan.thread))
                 self._emit(UserMessageSaved(plan.user_message))
             self._emit(AssistantMessageStarted(plan.assistant))
+            if first is not None:
+                self._state.apply(first)
+                self.queue.put_nowait(first)
 
         if plan.is_draft:
             write = self._writer.commit_draft(

@@ -128,12 +128,19 @@ class ChatController(QObject):
         return bool(key) and self._chat.stop_thinking(key)
 
     async def _consume(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
+        """Handle the run's events; Qt paints between bursts of a fast stream
+        (the pacer), but only after text: the events that arrive with the
+        first text (the thread, the question, the answer's row saved) and the
+        end are painted together with what follows them, in one frame."""
+        from ...core.events import TextDelta, ThinkingDelta
+
         try:
             pacer = LoopPacer()
             async with aclosing(events) as stream:
                 async for event in stream:
                     self._handle(live, event)
-                    await pacer.tick()  # let Qt paint between bursts of a fast stream
+                    if isinstance(event, TextDelta | ThinkingDelta):
+                        await pacer.tick()
         finally:
             if self._live.get(live.key) is live:  # not superseded by a redirect
                 del self._live[live.key]
