@@ -84,6 +84,35 @@ async def test_draft_is_written_only_when_the_first_content_arrives(
     assert thread.title == "Hi" and thread.active_leaf_id == final.message_id
 
 
+async def test_the_first_text_comes_in_the_same_loop_turn_as_the_answers_row(
+    services, loopback, loop_provider
+) -> None:
+    """The window can show the saved row and its first words in one frame: the
+    first delta is queued with AssistantMessageStarted, not a loop turn later
+    (it used to wait for the delta coalescer's end-of-turn flush)."""
+    loopback.enqueue(CHAT, openai_stream(["Hel", "lo"], delay=0.05))
+    turns = 0
+
+    async def count_turns() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    counter = asyncio.create_task(count_turns())
+    seen: list[tuple[str, int]] = []
+    try:
+        async for event in services.chat.send(SendRequest("Hi", provider=loop_provider, model="m")):
+            seen.append((type(event).__name__, turns))
+    finally:
+        counter.cancel()
+    kinds = [kind for kind, _ in seen]
+    started = kinds.index("AssistantMessageStarted")
+    assert kinds[started + 1] == "TextDelta"
+    assert seen[started][1] == seen[started + 1][1], seen  # no loop turn between them
+    assert kinds[started - 2 : started] == ["ThreadCreated", "UserMessageSaved"]
+
+
 async def test_draft_stopped_before_any_content_writes_nothing(
     services, loopback, loop_provider
 ) -> None:

@@ -129,17 +129,14 @@ class ChatController(QObject):
 
     async def _consume(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
         """Handle the run's events; Qt paints between bursts of a fast stream
-        (the pacer), but only after text: the events that arrive with the
-        first text (the thread, the question, the answer's row saved) and the
-        end are painted together with what follows them, in one frame."""
-        from ...core.events import TextDelta, ThinkingDelta
-
+        (the pacer), except after the end: the terminal event and "done"
+        (``running_changed``) are handled in one turn and painted together."""
         try:
             pacer = LoopPacer()
             async with aclosing(events) as stream:
                 async for event in stream:
                     self._handle(live, event)
-                    if isinstance(event, TextDelta | ThinkingDelta):
+                    if not live.finished:
                         await pacer.tick()
         finally:
             if self._live.get(live.key) is live:  # not superseded by a redirect
