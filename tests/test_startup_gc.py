@@ -7,30 +7,18 @@ left alone."""
 from __future__ import annotations
 
 import gc
-import json
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 from mira_desktop import startup_gc
 from mira_desktop.ui import launch
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.fresh import json_of
 
 
 def _run(code: str, tmp_path: Path) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        cwd=REPO,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "MIRA_DATA_DIR": str(tmp_path / "d")},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "MIRA_DATA_DIR": str(tmp_path / "d")}
+    return json_of(textwrap.dedent(code), env=env)
 
 
 def test_settle_frees_the_cycles_made_while_paused_and_freezes_the_rest(tmp_path: Path) -> None:

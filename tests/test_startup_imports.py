@@ -14,7 +14,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.support.fresh import json_of
+
 REPO = Path(__file__).resolve().parents[1]
+_json_of = json_of
 
 #: Never needed before a model is called, a file attached or a thread exported.
 HEAVY = ("httpx", "tiktoken", "pypdf", "docx", "openpyxl")
@@ -49,20 +52,6 @@ def _loaded(code: str, names: list[str], tmp_path: Path) -> dict[str, bool]:
     )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "MIRA_DATA_DIR": str(tmp_path / "data")}
     return _json_of(script, env=env)
-
-
-def _json_of(script: str, *args: str, env: dict[str, str] | None = None) -> dict:
-    """Run ``script`` in a fresh interpreter; the JSON of its last line."""
-    done = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_opening_a_data_folder_imports_no_heavy_stack(tmp_path: Path) -> None:
