@@ -268,23 +268,22 @@ class ThreadListModel(QAbstractListModel):
     # ---- loading ------------------------------------------------------------
     def _start(self, coro: Awaitable[None]) -> None:
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             log.error("ThreadListModel needs a running asyncio (qasync) loop to fetch threads")
             coro.close()  # type: ignore[attr-defined]
             return
-        task = loop.create_task(coro)  # type: ignore[arg-type]
-        self._pending = task
-        self._tasks.add(task)
-        task.add_done_callback(self._on_task_done)
+        self._pending = self._spawn(coro)
         self.loading_changed.emit(True)
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        """Run ``coro`` beside the pages: not waited for by ``wait_idle``,
-        failures reported as a page's."""
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        """Run ``coro`` as a task of the model, its failure reported (a page
+        load when ``_start`` makes it the pending one; else beside the pages,
+        not waited for by ``wait_idle``)."""
         task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
         self._tasks.add(task)
         task.add_done_callback(self._on_task_done)
+        return task
 
     def _clear_pending(self) -> None:
         if self._pending is not None:
