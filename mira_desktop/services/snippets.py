@@ -259,26 +259,28 @@ class FoldedQuery:
     ) -> tuple[str, tuple[Span, ...]]:
         """:func:`make_snippet` of the text (``folded``: :meth:`fold` of it, or
         the form :meth:`measure_all` gave; ``phrase_found``: as for :meth:`anchor`)."""
-        if len(text) <= width:  # the whole text, wherever the match is
-            snippet = _cut(text, (0, 0), width)
-        else:
-            if isinstance(folded, bytes):
-                # found in the bytes, then counted in characters: only the
-                # text before the match is decoded
-                span = self._bytes_anchor(folded, phrase_found)
-                if span is None:
-                    anchor: Span = (0, 0)
-                elif len(folded) == len(text):  # ASCII: bytes are characters
-                    anchor = span
-                else:
-                    start = len(folded[: span[0]].decode())
-                    anchor = (start, start + len(folded[span[0] : span[1]].decode()))
-            else:
-                anchor = self.anchor(text, folded, phrase_found=phrase_found)
-            snippet = _cut(text, anchor, width)
         plain, folded_patterns = (
             (self.patterns, self._folded_patterns) if phrase_found else self._scattered
         )
+        if len(text) <= width:  # the whole text, wherever the match is (_cut's result)
+            snippet = " ".join(text.split())
+        elif isinstance(folded, bytes):
+            # found in the bytes, then counted in characters: only the text
+            # before the match is decoded
+            span = self._bytes_anchor(folded, phrase_found)
+            if span is None:
+                anchor: Span = (0, 0)
+            elif len(folded) == len(text):  # ASCII: bytes are characters
+                anchor = span
+            else:
+                start = len(folded[: span[0]].decode())
+                anchor = (start, start + len(folded[span[0] : span[1]].decode()))
+            snippet = _cut(text, anchor, width)
+            # measure_all gives bytes only for foldable texts, and a piece of
+            # a foldable text (with "…") is foldable: fold() without its checks
+            return snippet, find_spans(snippet.encode().lower().decode(), folded_patterns)
+        else:
+            snippet = _cut(text, self.anchor(text, folded, phrase_found=phrase_found), width)
         small = self.fold(snippet)
         if small is None:
             return snippet, find_spans(snippet, plain)
