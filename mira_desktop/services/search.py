@@ -7,8 +7,9 @@ trigram ``MATCH`` for terms of three or more characters, a scan for shorter
 ones — see ``storage/search_sql.py``); this module ranks them — title hits
 above message hits, then exact phrase before scattered terms, then BM25
 relevance, then the most recent — a group and a tier at a time (messages are
-not even read when titles fill the list), and cuts a highlighted snippet for
-each hit returned.
+not even read when titles fill the list), and gives each hit returned a
+highlighted snippet, cut when first read (``SearchHit.cut_later``: the dialog
+reads only the rows it paints).
 Filters: today / this week / this month / this quarter (local time, injected
 clock), workspace, archived threads on or off. Trashed threads never appear."""
 
@@ -19,7 +20,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -141,7 +142,7 @@ def rank(
     at most ``per_thread`` message hits per thread.
 
     Tier by tier (:func:`_tiers`): when titles fill the list, messages are not
-    even read; snippets are cut for the returned hits only. Terms are found and
+    even read; a hit's snippet is cut when first read. Terms are found and
     counted on lower-cased text (:class:`FoldedQuery`), not by regex."""
     query = _folded_query(tuple(terms))
     if not query.patterns or limit <= 0:
@@ -155,15 +156,13 @@ def rank(
                     if per.get(c.thread_id, 0) >= per_thread:
                         continue
                     per[c.thread_id] = per.get(c.thread_id, 0) + 1
-                snippet, highlights = query.snippet(c.text, folded, phrase_found=exact)
                 score = 20.0 * is_title + 10.0 * exact + value / (1.0 + value)
-                hits.append(  # positional: SearchHit's fields in order
-                    SearchHit(
+                hits.append(  # positional: SearchHit.cut_later's parameters in order
+                    SearchHit.cut_later(
                         c.thread_id,
                         c.thread_title,
                         c.message_id,
-                        snippet,
-                        highlights,
+                        partial(query.snippet, c.text, folded, phrase_found=exact),
                         round(score, 4),
                         c.created_at,
                         c.workspace_id,

@@ -283,3 +283,39 @@ def test_a_search_as_the_user_types_reuses_its_query_and_ranks_the_same() -> Non
     terms = parse_query("machine learning").terms
     first = rank(terms, [], messages)
     assert rank(list(terms), [], messages) == first == reference_rank(terms, [], messages)
+
+
+def test_hits_cut_their_snippet_when_first_read_and_only_then() -> None:
+    rng = random.Random(11)
+    messages = candidates(rng, 200, titles=False)
+    terms = parse_query("machine learning").terms
+    hits = rank(terms, [], messages)
+    assert len(hits) == 50 and not any(hit.is_cut for hit in hits)
+    by_id = {c.message_id: c for c in messages}
+    third = hits[3]
+    assert third.snippet == make_snippet(by_id[third.message_id].text, terms)[0]
+    assert [hit.is_cut for hit in hits[:5]] == [False, False, False, True, False]
+    assert third.to_dict()["highlights"] == [list(span) for span in third.highlights]
+    # reading every hit gives the ranking scored the straightforward way
+    assert hits == reference_rank(terms, [], messages)
+    assert all(hit.is_cut for hit in hits)
+
+
+def test_a_hit_cut_later_is_the_value_of_the_hit_made_with_its_snippet() -> None:
+    calls: list[int] = []
+
+    def cut() -> tuple[str, tuple[tuple[int, int], ...]]:
+        calls.append(1)
+        return "a «machine» snippet", ((3, 10),)
+
+    later = SearchHit.cut_later("t1", "Title", "m1", cut, 10.5, "2024-01-01", "w")
+    made = SearchHit(
+        "t1", "Title", "m1", "a «machine» snippet", ((3, 10),), 10.5, "2024-01-01", "w"
+    )
+    assert made.is_cut and not later.is_cut and calls == []
+    assert later.highlights == ((3, 10),) and later.snippet == made.snippet
+    assert calls == [1]  # once, whatever is read after
+    assert later == made and hash(later) == hash(made) and repr(later) == repr(made)
+    assert later.to_dict() == made.to_dict()
+    assert later != SearchHit("t1", "Title", "m1", "other", (), 10.5, "2024-01-01", "w")
+    assert repr(made).startswith("SearchHit(thread_id='t1', thread_title='Title'")

@@ -201,6 +201,27 @@ async def test_debounce_and_stale_answers_are_dropped(qtbot: Any) -> None:
     assert "Type to search" in dialog.status_label.text()
 
 
+async def test_only_the_rows_painted_have_their_snippets_cut(
+    qtbot: Any, window: MainWindow, services: Services
+) -> None:
+    """A search returns 50 hits; the dialog shows a few rows, and only the hits
+    it paints are asked for their snippet (``SearchHit.cut_later``)."""
+    for n in range(60):
+        filler = " ".join(["filler"] * (n % 7 + 20))
+        await make_thread(services, f"Thread {n}", ["hello", f"{filler} machine learning {n}"])
+    dialog = await open_search(qtbot, window)
+    hits = await typed(qtbot, dialog, "learning")
+    assert len(hits) == 50
+    not_blank(dialog.grab().toImage())  # paints the visible rows
+    cut = [n for n, hit in enumerate(hits) if hit.is_cut]
+    assert 0 in cut and len(cut) < 20 and 49 not in cut, cut
+    dialog.results.scrollToBottom()
+    not_blank(dialog.grab().toImage())
+    assert hits[49].is_cut
+    assert "machine learning" in hits[49].snippet
+    dialog.reject()
+
+
 @pytest.mark.parametrize(
     ("theme", "language"), [("light", "en"), ("dark", "en"), ("light", "zh_CN")]
 )
