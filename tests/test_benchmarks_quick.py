@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.benchmarks.report import cpu_times, steal_line, steal_percent
 from tests.benchmarks.section import SECTIONS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,6 +44,8 @@ def test_quick_run_reports_every_section_with_numbers(tmp_path: Path) -> None:
     assert set(results["sections"]) == set(SECTIONS)
     for name, section in results["sections"].items():
         assert "error" not in section, (name, section.get("error"))
+        steal = section["host_steal_pct"]  # None where /proc/stat is missing
+        assert steal is None or 0.0 <= steal <= 100.0, (name, steal)
         figures = section["figures"]
         if name == "rag" and not (REPO / "tests/benchmarks/bench_rag.py").exists():
             continue
@@ -54,6 +57,23 @@ def test_quick_run_reports_every_section_with_numbers(tmp_path: Path) -> None:
             if figure["baseline"] is not None:
                 assert isinstance(figure["ratio"], int | float), (name, figure)
     assert "Missed targets" in done.stdout or "All targets met" in done.stdout
+    if Path("/proc/stat").exists():
+        assert "Host CPU steal during the sections: search " in done.stdout
+
+
+def test_host_steal_is_read_from_proc_stat(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 0 50 800 10 0 5 35 20 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n")
+    before = cpu_times(stat)
+    assert before == (35, 1000)  # guest (20) is counted in user already
+    stat.write_text("cpu  150 0 60 1700 10 0 5 75 20 0\n")
+    assert steal_percent(before, cpu_times(stat)) == 4.0  # 40 of 1,000 ticks
+    assert steal_percent(before, before) is None
+    assert cpu_times(tmp_path / "missing") is None
+    stat.write_text("intr 1 2 3\n")
+    assert cpu_times(stat) is None
+    results = {"sections": {"search": {"host_steal_pct": 4.0}, "thread": {"error": "x"}}}
+    assert steal_line(results) == "Host CPU steal during the sections: search 4.0%"
 
 
 def test_dev_seed_writes_threads_of_alternating_turns(tmp_path: Path) -> None:

@@ -32,7 +32,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .report import load_average, machine, machine_line, markdown_table, text_table
+from .report import (
+    cpu_times,
+    load_average,
+    machine,
+    machine_line,
+    markdown_table,
+    steal_line,
+    steal_percent,
+    text_table,
+)
 from .section import SECTIONS
 
 log = logging.getLogger(__name__)
@@ -94,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in names:
             print(f"[{name}] …", file=sys.stderr, flush=True)
+            before = cpu_times()
             section = _run_section(name, root, args.quick)
+            section["host_steal_pct"] = steal_percent(before, cpu_times())
             results["sections"][name] = section
             print(f"[{name}] {section.get('seconds', '?')} s", file=sys.stderr, flush=True)
     finally:
@@ -109,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False, default=str))
     if args.markdown:
-        args.markdown.write_text(markdown_table(results) + "\n")
+        steal = steal_line(results)
+        args.markdown.write_text(markdown_table(results) + "\n" + (f"\n{steal}\n" if steal else ""))
     failed = [n for n, s in results["sections"].items() if "error" in s]
     return 1 if failed else 0
 

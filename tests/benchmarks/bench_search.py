@@ -97,14 +97,17 @@ class Floor:
 
     def breakdown(self, query: str, repeats: int = 3) -> dict[str, float]:
         """Diagnostics, not timed with the figures: Mira's storage query
-        (``search_sql.candidates``) and its ranking (``rank``, snippets
-        included) on this connection, on the main thread, medians in ms;
-        ``sql_app_ms``: the storage query on a connection opened like the
-        app's (``storage.database.connect``: its page cache)."""
+        (``search_sql.candidates``) and its ranking (``rank``) on this
+        connection, on the main thread, medians in ms; ``sql_app_ms``: the
+        storage query on a connection opened like the app's
+        (``storage.database.connect``: its page cache); ``snippets_ms``:
+        reading every hit's snippet afterwards (a hit cuts it when first
+        read: the dialog reads the ~10 rows it paints, the CLI all 50)."""
         terms = parse_query(query).terms
         sql: list[float] = []
         sql_app: list[float] = []
         ranking: list[float] = []
+        snippets: list[float] = []
         for _ in range(repeats):
             started = time.perf_counter()
             titles, messages = candidates(self._db, terms, SearchFilters(), window=WINDOW)
@@ -113,12 +116,17 @@ class Floor:
             candidates(self._app_db, terms, SearchFilters(), window=WINDOW)
             sql_app.append(time.perf_counter() - started)
             started = time.perf_counter()
-            rank(terms, titles, messages)
+            hits = rank(terms, titles, messages)
             ranking.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            for hit in hits:
+                hit.snippet  # noqa: B018 (cuts it)
+            snippets.append(time.perf_counter() - started)
         return {
             "sql_ms": round(statistics.median(sql) * 1000, 2),
             "sql_app_ms": round(statistics.median(sql_app) * 1000, 2),
             "rank_ms": round(statistics.median(ranking) * 1000, 2),
+            "snippets_ms": round(statistics.median(snippets) * 1000, 2),
         }
 
     def close(self) -> None:

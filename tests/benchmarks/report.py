@@ -52,6 +52,28 @@ def load_average() -> list[float]:
         return []
 
 
+def cpu_times(stat: Path = Path("/proc/stat")) -> tuple[int, int] | None:
+    """(steal, total) CPU time of all cores since boot, in clock ticks (Linux's
+    ``/proc/stat``); None where there is no such file. Steal is the time the
+    hypervisor ran other guests while this machine's CPUs wanted to run."""
+    try:
+        first = stat.read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    if len(first) < 9 or first[0] != "cpu":
+        return None
+    # user nice system idle iowait irq softirq steal (guest time is in user)
+    ticks = [int(x) for x in first[1:9]]
+    return ticks[7], sum(ticks)
+
+
+def steal_percent(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float | None:
+    """Share of the CPU time between two :func:`cpu_times` the host stole, in %."""
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return round(100.0 * (after[0] - before[0]) / (after[1] - before[1]), 1)
+
+
 def machine() -> dict[str, Any]:
     """CPU, cores, RAM, OS and the versions that matter to the figures."""
     from PySide6.QtCore import qVersion
@@ -139,7 +161,21 @@ def text_table(results: dict[str, Any]) -> str:
         lines.append("All targets met.")
     lines += [f"  - {m}" for m in missed]
     lines += [f"  - {name}: did not run to the end (see its error)" for name in failed]
+    steal = steal_line(results)
+    if steal:
+        lines += ["", steal]
     return "\n".join(lines)
+
+
+def steal_line(results: dict[str, Any]) -> str:
+    """The host's CPU steal during each section: a slow run with steal was
+    the host's doing (other guests), not Mira's; empty where not measured."""
+    parts = [
+        f"{name} {section['host_steal_pct']:.1f}%"
+        for name, section in results["sections"].items()
+        if section.get("host_steal_pct") is not None
+    ]
+    return ("Host CPU steal during the sections: " + ", ".join(parts)) if parts else ""
 
 
 def markdown_table(results: dict[str, Any]) -> str:
