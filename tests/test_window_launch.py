@@ -9,7 +9,11 @@ with its text, tasks cancelled, chores awaited, the database closed) and exit
 it: exit code 1 and "Event loop stopped before Future completed" in the log
 on every close, with the launch's own shut-down skipped (the answer in this
 test was still saved, by the loop's teardown cancelling its task). The same
-launch checks the garbage collector's start-up pause (``startup_gc``)."""
+launch checks the garbage collector's start-up pause (``startup_gc``).
+
+The same again with ``QApplication.quit()`` instead of the close: Qt returns
+from its loop at once, and the launch must still shut down as on a close (it
+used to stop under ``_main``: exit 1, the shut-down skipped)."""
 
 from __future__ import annotations
 
@@ -50,7 +54,10 @@ SCRIPT = """
         if "Partial words" in texts and settled:
             seen["running"] = window.composer.is_running()
             seen["settled"] = [gc.isenabled(), gc.get_freeze_count() > 1000]
-            window.close()  # as the close button, mid-answer
+            if ACTION == "quit":  # as the desktop session ending, mid-answer
+                QApplication.quit()
+            else:
+                window.close()  # as the close button, mid-answer
         else:
             QTimer.singleShot(50, lambda: step(window, shown_at))
 
@@ -98,14 +105,22 @@ async def _last_message(data: Path) -> tuple[MessageStatus, str, int]:
         await services.aclose()
 
 
-@pytest.fixture(scope="module")
-def closed_launch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+@pytest.fixture(scope="module", params=["close", "quit"])
+def closed_launch(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[dict[str, Any]]:
+    """The launch, ended mid-answer by closing the window or by
+    ``QApplication.quit()`` (what a desktop session ending does)."""
     data = tmp_path_factory.mktemp("launch") / "data"
     with LoopbackServer() as loopback:
         asyncio.run(_prepare(data, loopback.url))
         loopback.enqueue(CHAT, raw_stream([_delta("Partial "), _delta("words"), Hang()]))
         done = subprocess.run(
-            [sys.executable, "-c", f"DATA = {str(data)!r}\n" + textwrap.dedent(SCRIPT)],
+            [
+                sys.executable,
+                "-c",
+                f"DATA = {str(data)!r}\nACTION = {request.param!r}\n" + textwrap.dedent(SCRIPT),
+            ],
             cwd=REPO,
             env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
             capture_output=True,

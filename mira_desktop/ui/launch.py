@@ -73,14 +73,44 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     app.setWindowIcon(QIcon(str(resource_path("icons", "mira.svg"))))
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
+    closing = asyncio.Event()
     try:
-        return loop.run_until_complete(_main(app, args, data_dir, instance))
+        main = loop.create_task(_main(app, args, data_dir, instance, closing))
+        return _run_to_end(app, loop, main, closing)
     finally:
         startup_gc.settle(collect=False)  # a launch that ends before it settled
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
         if instance is not None:
             instance.release()
+
+
+def _run_to_end(
+    app: QApplication,
+    loop: asyncio.AbstractEventLoop,
+    main: asyncio.Task[int],
+    closing: asyncio.Event,
+) -> int:
+    """Run the loop until ``_main`` has returned, and return its exit code.
+
+    Qt can end its loop under ``_main``: ``QApplication.quit()`` (the desktop
+    session ending, say) returns from ``exec()`` at once. Then the launch
+    closes as if the window were closed — the window's close, ``closing`` set
+    — and the loop runs again, so the shut-down (tasks cancelled, answers
+    stopped and saved, the database closed) awaits on a running loop.
+    (qasync's ``run_until_complete`` is not used: after the loop stops it
+    runs the pending callbacks once more with no loop running, where any task
+    that awaits fails with "no running event loop".)"""
+    main.add_done_callback(lambda _task: loop.stop())
+    while True:
+        loop.run_forever()
+        if main.done():
+            return main.result()
+        log.info("Qt quit with the window open; shutting down as on a close")
+        closing.set()
+        for widget in app.topLevelWidgets():
+            if isinstance(widget, MainWindow) and widget.isVisible():
+                widget.close()
 
 
 def end_process(code: int) -> None:
@@ -151,7 +181,10 @@ async def _main(
     args: argparse.Namespace,
     data_dir: Path,
     instance: SingleInstance | None = None,
+    closing: asyncio.Event | None = None,
 ) -> int:
+    """The launch: the window shown until it is closed (or ``closing`` is
+    set), then its shut-down; the exit code."""
     services = build_services(data_dir)
     window: MainWindow | None = None
     try:
@@ -169,7 +202,7 @@ async def _main(
         asyncio.get_running_loop().call_later(GC_SETTLE_DELAY_S, startup_gc.settle)
         if instance is not None:
             _serve_later_launches(instance, window, getattr(args, "files", None) or [])
-        await _until_closed(app)
+        await _until_closed(app, closing or asyncio.Event())
         return 0
     finally:
         if window is not None:  # its tasks (the chores too) end before the database
@@ -252,10 +285,9 @@ async def take_screenshot(window: MainWindow, path: Path, thread_id: str | None)
     return 0
 
 
-async def _until_closed(app: QApplication) -> None:
-    closed = asyncio.Event()
-    app.lastWindowClosed.connect(closed.set)
-    await closed.wait()
+async def _until_closed(app: QApplication, closing: asyncio.Event) -> None:
+    app.lastWindowClosed.connect(closing.set)
+    await closing.wait()
 
 
 def _install_error_hooks(window: MainWindow) -> None:
