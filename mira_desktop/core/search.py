@@ -115,13 +115,7 @@ class SearchHit:
         workspace_id: str,
     ) -> SearchHit:
         """A hit whose snippet and highlights ``cut()`` gives when first read."""
-        hit = cls.__new__(cls)
-        hit.thread_id = thread_id
-        hit.thread_title = thread_title
-        hit.message_id = message_id
-        hit.score = score
-        hit.created_at = created_at
-        hit.workspace_id = workspace_id
+        hit = cls(thread_id, thread_title, message_id, "", (), score, created_at, workspace_id)
         hit._cut = cut
         hit._snippet = None
         return hit
