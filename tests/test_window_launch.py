@@ -13,7 +13,8 @@ launch checks the garbage collector's start-up pause (``startup_gc``).
 
 The same again with ``QApplication.quit()`` instead of the close: Qt returns
 from its loop at once, and the launch must still shut down as on a close (it
-used to stop under ``_main``: exit 1, the shut-down skipped)."""
+used to stop under ``_main``: exit 1, the shut-down skipped). And with SIGTERM,
+which used to end the process on the spot."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ CHAT = "/v1/chat/completions"
 REPO = Path(__file__).resolve().parents[1]
 
 SCRIPT = """
-    import gc, json, sys, time
+    import gc, json, os, signal, sys, time
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
     from mira_desktop.app import main
@@ -56,6 +57,8 @@ SCRIPT = """
             seen["settled"] = [gc.isenabled(), gc.get_freeze_count() > 1000]
             if ACTION == "quit":  # as the desktop session ending, mid-answer
                 QApplication.quit()
+            elif ACTION == "term":  # as `kill` or a system shutting down
+                os.kill(os.getpid(), signal.SIGTERM)
             else:
                 window.close()  # as the close button, mid-answer
         else:
@@ -105,12 +108,25 @@ async def _last_message(data: Path) -> tuple[MessageStatus, str, int]:
         await services.aclose()
 
 
-@pytest.fixture(scope="module", params=["close", "quit"])
+@pytest.fixture(
+    scope="module",
+    params=[
+        "close",
+        "quit",
+        pytest.param(
+            "term",
+            marks=pytest.mark.skipif(
+                sys.platform == "win32", reason="no SIGTERM handler on Windows"
+            ),
+        ),
+    ],
+)
 def closed_launch(
     tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> Iterator[dict[str, Any]]:
-    """The launch, ended mid-answer by closing the window or by
-    ``QApplication.quit()`` (what a desktop session ending does)."""
+    """The launch, ended mid-answer by closing the window, by
+    ``QApplication.quit()`` (what a desktop session ending does) or by SIGTERM
+    (``kill``, a system shutting down)."""
     data = tmp_path_factory.mktemp("launch") / "data"
     with LoopbackServer() as loopback:
         asyncio.run(_prepare(data, loopback.url))

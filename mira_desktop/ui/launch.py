@@ -12,6 +12,7 @@ import asyncio
 import atexit
 import logging
 import os
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -102,15 +103,42 @@ def _run_to_end(
     runs the pending callbacks once more with no loop running, where any task
     that awaits fails with "no running event loop".)"""
     main.add_done_callback(lambda _task: loop.stop())
+    _close_on_signals(app, loop, closing)
     while True:
         loop.run_forever()
         if main.done():
             return main.result()
         log.info("Qt quit with the window open; shutting down as on a close")
-        closing.set()
-        for widget in app.topLevelWidgets():
-            if isinstance(widget, MainWindow) and widget.isVisible():
-                widget.close()
+        _close(app, closing)
+
+
+def _close(app: QApplication, closing: asyncio.Event) -> None:
+    """End the launch as the window's close button does: the window closed
+    (its state saved), then ``_main``'s shut-down (``closing`` set)."""
+    closing.set()
+    for widget in app.topLevelWidgets():
+        if isinstance(widget, MainWindow) and widget.isVisible():
+            widget.close()
+
+
+def _close_on_signals(
+    app: QApplication, loop: asyncio.AbstractEventLoop, closing: asyncio.Event
+) -> None:
+    """SIGTERM (``kill``, a system shutting down) and SIGINT (Ctrl+C in the
+    terminal that started Mira) close the window and shut down cleanly, the
+    answer in flight saved as stopped, instead of killing the process in the
+    middle of it. ``loop.close()`` removes the handlers. Not on Windows,
+    where asyncio has no signal handlers."""
+
+    def on_signal(name: str) -> None:
+        log.info("%s received; shutting down as on a close", name)
+        _close(app, closing)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, on_signal, sig.name)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, not the main thread
+            log.debug("no handler for %s here", sig.name)
 
 
 def end_process(code: int) -> None:
