@@ -127,14 +127,20 @@ def _close_on_signals(
     """SIGTERM (``kill``, a system shutting down) and SIGINT (Ctrl+C in the
     terminal that started Mira) close the window and shut down cleanly, the
     answer in flight saved as stopped, instead of killing the process in the
-    middle of it. ``loop.close()`` removes the handlers. Not on Windows,
-    where asyncio has no signal handlers."""
+    middle of it. A second signal ends the process at once (the signals'
+    default action), for a shut-down that does not end. ``loop.close()``
+    removes the handlers. Not on Windows, where asyncio has no signal
+    handlers."""
+    signals = (signal.SIGTERM, signal.SIGINT)
 
     def on_signal(name: str) -> None:
         log.info("%s received; shutting down as on a close", name)
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, signal.SIG_DFL)
         _close(app, closing)
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in signals:
         try:
             loop.add_signal_handler(sig, on_signal, sig.name)
         except (NotImplementedError, RuntimeError, ValueError):  # Windows, not the main thread
