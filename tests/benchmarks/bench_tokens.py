@@ -8,6 +8,9 @@
 * typing: measuring with a growing draft (the thread's total is cached under
   its fingerprint, only the draft is counted); p95;
 * cold: the first measurement of the thread (everything counted);
+* the longest the event loop went without a turn during an update after a
+  turn (a 1 ms ticker task beside it): on the Qt thread that is a frozen
+  window (info);
 * baseline: counting the whole thread from scratch with ``TiktokenCounter``
   (what a meter without caches would do on every update)."""
 
@@ -34,6 +37,29 @@ ANSWER = (
     "The trigram index cuts every text into overlapping three-character pieces, so "
     "机器学习 and 'machine learning' are both found by substring. " * 12
 )
+
+
+class LoopTicker:
+    """A task that wakes every millisecond; :meth:`stop` gives the longest
+    time between two of its wake-ups beyond the millisecond asked."""
+
+    def __init__(self) -> None:
+        self._longest = 0.0
+        self._running = True
+        self._task = asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        last = time.perf_counter()
+        while self._running:
+            await asyncio.sleep(0.001)
+            now = time.perf_counter()
+            self._longest = max(self._longest, now - last - 0.001)
+            last = now
+
+    async def stop(self) -> float:
+        self._running = False
+        await self._task
+        return self._longest
 
 
 def sizes(quick: bool) -> tuple[int, int]:
@@ -75,11 +101,14 @@ async def _bench(folder: Path, thread_id: str) -> dict[str, Any]:
             await meter.measure(thread_id, QUESTION[: n * 4])
             typing.append(time.perf_counter() - started)
         updates: list[float] = []
+        blocks: list[float] = []
         for _ in range(TURNS):
             await _add_turn(services, thread_id)
+            ticker = LoopTicker()
             started = time.perf_counter()
             after = await meter.measure(thread_id)
             updates.append(time.perf_counter() - started)
+            blocks.append(await ticker.stop())
     finally:
         await services.aclose()
     return {
@@ -93,6 +122,7 @@ async def _bench(folder: Path, thread_id: str) -> dict[str, Any]:
         "typing_p95_s": percentile(typing, 0.95),
         "update_s": median(updates),
         "update_max_s": max(updates),
+        "update_loop_block_s": max(blocks),
     }
 
 
@@ -111,6 +141,12 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "ms",
             result["full_count_s"] * ms,
             "count the whole thread",
+        ),
+        Figure(
+            "meter update, longest event-loop block",
+            result["update_loop_block_s"] * ms,
+            "ms",
+            note="the longest gap of a 1 ms ticker beside the update (max of the turns)",
         ),
         Figure(
             "meter while typing p95",
