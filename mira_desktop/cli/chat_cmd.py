@@ -33,7 +33,6 @@ import asyncio
 import signal
 import sys
 from collections.abc import AsyncIterator
-from contextlib import suppress
 
 from ..bootstrap import Services
 from ..core.context import SendWarning
@@ -50,6 +49,7 @@ from ..core.events import (
     ThinkingDelta,
 )
 from ..core.ids import new_id
+from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
@@ -220,7 +220,7 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
         services.chat.stop(run_key)
 
     loop = asyncio.get_running_loop()
-    installed = _install_sigint(loop, on_sigint)
+    installed = add_handler(loop, signal.SIGINT, on_sigint)
     printer = _JsonPrinter() if args.json else _PlainPrinter()
     if request is not None:
         for warning in await services.chat.preflight(request):
@@ -238,13 +238,6 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
     if isinstance(final, Stopped):
         return EXIT_INTERRUPTED if interrupted.is_set() else EXIT_FAILED
     return EXIT_FAILED
-
-
-def _install_sigint(loop: asyncio.AbstractEventLoop, callback: object) -> bool:
-    with suppress(NotImplementedError, RuntimeError, ValueError):
-        loop.add_signal_handler(signal.SIGINT, callback)  # type: ignore[arg-type]
-        return True
-    return False
 
 
 class _JsonPrinter:

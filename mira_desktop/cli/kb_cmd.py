@@ -24,6 +24,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.knowledge import IngestProgress, IngestReport, KnowledgeBaseStats, location_label
+from ..loop_signals import add_handler
 from ..services.readers import human_size
 from ..services.search import render_marked
 from .output import print_json, print_table
@@ -143,11 +144,7 @@ def _interruptible() -> Iterator[threading.Event]:
     """A cancel event set by Ctrl+C (so the summary still prints)."""
     cancel = threading.Event()
     loop = asyncio.get_running_loop()
-    try:
-        loop.add_signal_handler(signal.SIGINT, cancel.set)
-        installed = True
-    except (NotImplementedError, RuntimeError):  # Windows, or not the main thread
-        installed = False
+    installed = add_handler(loop, signal.SIGINT, cancel.set)
     try:
         yield cancel
     finally:

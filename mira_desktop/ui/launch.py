@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication
 
 from .. import startup_gc
 from ..bootstrap import Services, build_services
+from ..loop_signals import add_handler
 from ..paths import resource_path
 from .controllers.event_loop import new_event_loop
 from .i18n import install_translator
@@ -141,10 +142,7 @@ def _close_on_signals(
         _close(app, closing)
 
     for sig in signals:
-        try:
-            loop.add_signal_handler(sig, on_signal, sig.name)
-        except (NotImplementedError, RuntimeError, ValueError):  # Windows, not the main thread
-            log.debug("no handler for %s here", sig.name)
+        add_handler(loop, sig, on_signal, sig.name)
 
 
 def end_process(code: int) -> None:
