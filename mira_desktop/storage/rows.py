@@ -77,16 +77,23 @@ def usage(row: dict[str, Any]) -> Usage | None:
     )
 
 
+# The members by stored value: a dict lookup where ``MessageRole(value)`` goes
+# through Enum's call machinery (~0.8 µs; two a message, 5,000 messages when a
+# long thread opens). Unknown values still raise as the Enum call does.
+_ROLES = {member.value: member for member in MessageRole}
+_STATUSES = {member.value: member for member in MessageStatus}
+
+
 def message(row: dict[str, Any]) -> Message:
     return Message(
         id=row["id"],
         thread_id=row["thread_id"],
-        role=MessageRole(row["role"]),
+        role=_ROLES.get(row["role"]) or MessageRole(row["role"]),
         text=row["text"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         parent_id=row["parent_id"],
-        status=MessageStatus(row["status"]),
+        status=_STATUSES.get(row["status"]) or MessageStatus(row["status"]),
         thinking=row["thinking"],
         thinking_ms=row["thinking_ms"],
         model=row["model"],
