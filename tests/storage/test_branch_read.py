@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from mira_desktop.core.ids import new_id, utc_now
+from mira_desktop.core.ids import utc_now
 from mira_desktop.core.models import MessageRole, MessageStatus, Usage
 from mira_desktop.storage import messages_repo, rows
 from mira_desktop.storage.connection import Database
 from mira_desktop.storage.database import ensure_default_workspace, open_database
+
+from .raw_rows import insert_message, insert_thread
 
 
 @pytest.fixture
@@ -26,32 +28,11 @@ def db(tmp_path: Path) -> Database:
 
 
 def _thread(db: Database) -> str:
-    thread_id, now = new_id(), utc_now()
-    db.execute(
-        "INSERT INTO threads (id, title, workspace_id, created_at, updated_at)"
-        " VALUES (?, 'T', ?, ?, ?)",
-        (thread_id, ensure_default_workspace(db), now, now),
-    )
-    return thread_id
+    return insert_thread(db, ensure_default_workspace(db))
 
 
 def _message(db: Database, thread_id: str, parent: str | None, **extra: object) -> str:
-    message_id, now = new_id(), utc_now()
-    cols = {
-        "id": message_id,
-        "thread_id": thread_id,
-        "parent_id": parent,
-        "role": "user",
-        "text": f"text of {message_id}",
-        "created_at": now,
-        "updated_at": now,
-        **extra,
-    }
-    db.execute(
-        f"INSERT INTO messages ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
-        tuple(cols.values()),
-    )
-    return message_id
+    return insert_message(db, thread_id, "text", parent_id=parent, **extra)
 
 
 def _random_tree(db: Database, thread_id: str, rng: random.Random, size: int) -> list[str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mira_desktop.core.errors import StorageError
-from mira_desktop.core.ids import new_id, utc_now
+from mira_desktop.core.ids import utc_now
 from mira_desktop.storage import messages_repo
 from mira_desktop.storage.database import (
     DB_FILENAME,
@@ -25,44 +25,9 @@ from mira_desktop.storage.database import (
 from mira_desktop.storage.schema import MIGRATIONS
 from mira_desktop.storage.worker import DatabaseWorker
 
+from .raw_rows import insert_message, insert_thread
+
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _thread(conn: sqlite3.Connection, workspace_id: str, **extra: object) -> str:
-    thread_id = new_id()
-    now = utc_now()
-    cols = {
-        "id": thread_id,
-        "title": "T",
-        "workspace_id": workspace_id,
-        "created_at": now,
-        "updated_at": now,
-        **extra,
-    }
-    conn.execute(
-        f"INSERT INTO threads ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
-        tuple(cols.values()),
-    )
-    return thread_id
-
-
-def _message(conn: sqlite3.Connection, thread_id: str, text: str, **extra: object) -> str:
-    message_id = new_id()
-    now = utc_now()
-    cols = {
-        "id": message_id,
-        "thread_id": thread_id,
-        "role": "user",
-        "text": text,
-        "created_at": now,
-        "updated_at": now,
-        **extra,
-    }
-    conn.execute(
-        f"INSERT INTO messages ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
-        tuple(cols.values()),
-    )
-    return message_id
 
 
 def test_first_start_creates_layout_schema_and_default_workspace(data_dir: Path) -> None:
@@ -116,7 +81,7 @@ def test_pending_migration_backs_up_first_and_runs_once(data_dir: Path) -> None:
     db = open_database(data_dir)
     ws = db.execute("SELECT id FROM workspaces").fetchone()[0]
     with write(db) as conn:
-        _thread(conn, ws, title="keep me")
+        insert_thread(conn, ws, title="keep me")
     extra = (*MIGRATIONS, (99, "test_column", "ALTER TABLE threads ADD COLUMN extra TEXT;"))
     assert migrate(db, data_dir / "backups", extra) == [99]
     backups = list((data_dir / "backups").iterdir())
@@ -153,8 +118,8 @@ def test_deleting_a_knowledge_base_or_role_keeps_threads_and_messages(data_dir: 
             "INSERT INTO roles(id, name, created_at, updated_at) VALUES ('r', 'Role', ?, ?)",
             (now, now),
         )
-        tid = _thread(conn, ws, kb_id="kb", role_id="r")
-        _message(conn, tid, "precious history")
+        tid = insert_thread(conn, ws, kb_id="kb", role_id="r")
+        insert_message(conn, tid, "precious history")
     with write(db) as conn:
         conn.execute("DELETE FROM knowledge_bases WHERE id = 'kb'")
         conn.execute("DELETE FROM roles WHERE id = 'r'")
@@ -167,10 +132,10 @@ def test_full_text_index_finds_chinese_substrings_and_english_words(data_dir: Pa
     db = open_database(data_dir)
     ws = db.execute("SELECT id FROM workspaces").fetchone()[0]
     with write(db) as conn:
-        tid = _thread(conn, ws, title="机器学习 notes")
-        a = _message(conn, tid, "我们今天讨论了人工智能和机器学习的最新进展")
-        b = _message(conn, tid, "The quick brown fox jumps over the lazy dog")
-        _message(conn, tid, "nothing relevant here")
+        tid = insert_thread(conn, ws, title="机器学习 notes")
+        a = insert_message(conn, tid, "我们今天讨论了人工智能和机器学习的最新进展")
+        b = insert_message(conn, tid, "The quick brown fox jumps over the lazy dog")
+        insert_message(conn, tid, "nothing relevant here")
 
     def hits(query: str) -> list[str]:
         sql = "SELECT m.id FROM messages_fts f JOIN messages m ON m.seq = f.rowid WHERE messages_fts MATCH ? ORDER BY rank"
@@ -196,9 +161,11 @@ def test_recovery_only_touches_runs_whose_process_is_gone(data_dir: Path) -> Non
     db = open_database(data_dir)
     ws = db.execute("SELECT id FROM workspaces").fetchone()[0]
     with write(db) as conn:
-        tid = _thread(conn, ws)
-        dead = _message(conn, tid, "partial", role="assistant", status="streaming", owner="dead")
-        alive = _message(
+        tid = insert_thread(conn, ws)
+        dead = insert_message(
+            conn, tid, "partial", role="assistant", status="streaming", owner="dead"
+        )
+        alive = insert_message(
             conn, tid, "still going", role="assistant", status="streaming", owner="alive"
         )
     assert messages_repo.recover_streaming(db, lambda owner: owner == "alive") == 1

@@ -12,7 +12,7 @@ from mira_desktop.core.errors import StorageError
 from mira_desktop.storage.database import connect, ensure_default_workspace, migrate, write
 from mira_desktop.storage.schema import MIGRATIONS
 
-from .test_database import _message, _thread
+from .raw_rows import insert_message, insert_thread
 
 
 def test_history_migration_keeps_threads_and_marks_titles_auto(data_dir: Path) -> None:
@@ -20,8 +20,8 @@ def test_history_migration_keeps_threads_and_marks_titles_auto(data_dir: Path) -
     assert migrate(db, data_dir / "backups", MIGRATIONS[:1]) == [1]
     workspace_id = ensure_default_workspace(db)
     with write(db) as conn:
-        thread_id = _thread(conn, workspace_id, title="old title")
-        _message(conn, thread_id, "机器学习 hello")
+        thread_id = insert_thread(conn, workspace_id, title="old title")
+        insert_message(conn, thread_id, "机器学习 hello")
     assert 2 in migrate(db, data_dir / "backups")
     assert db.execute("SELECT title, title_source FROM threads").fetchall() == [
         ("old title", "auto")
