@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 import os
+import threading
 import unicodedata
 import zipfile
 from collections.abc import Callable
@@ -239,12 +240,26 @@ async def test_cancelled_batch_export_leaves_no_file(
     target = tmp_path / "cancelled.zip"
     batch = window.export_actions.batch
 
-    def press_cancel() -> None:  # as soon as the progress dialog exists
-        QTimer.singleShot(0, lambda: batch.dialog.canceled.emit())  # type: ignore[union-attr]
+    # The database thread waits until Cancel is pressed: a zero timer alone
+    # raced the export of three small threads (and lost now and then once
+    # reading got faster). The export's reads queue behind the wait.
+    gate = threading.Event()
+    held = asyncio.ensure_future(services.store.worker.run(lambda db: gate.wait(10)))
 
-    save_to(target, then=press_cancel)
-    window.sidebar.batch_export_requested.emit([s.thread_id for s in samples])
-    await until(lambda: "cancelled" in window.notice_label.text())
+    def press_cancel() -> None:  # as soon as the progress dialog exists
+        def cancel() -> None:
+            batch.dialog.canceled.emit()  # type: ignore[union-attr]
+            gate.set()
+
+        QTimer.singleShot(0, cancel)
+
+    try:
+        save_to(target, then=press_cancel)
+        window.sidebar.batch_export_requested.emit([s.thread_id for s in samples])
+        await until(lambda: "cancelled" in window.notice_label.text())
+    finally:
+        gate.set()
+        await held
     assert not target.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
 
