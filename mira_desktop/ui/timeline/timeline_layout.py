@@ -39,6 +39,10 @@ KEEP_ROWS = 2
 WidgetFactory = Callable[[MessageState], "MessageWidget"]
 
 
+#: overscan rows are built this long after the pass that showed the screen
+PREFETCH_DELAY_MS = 16
+
+
 class TimelineLayout:
     def __init__(self, canvas: QWidget, scrollbar: QScrollBar, factory: WidgetFactory):
         self._canvas = canvas
@@ -49,7 +53,12 @@ class TimelineLayout:
         self._widgets: dict[int, MessageWidget] = {}
         self._dirty: set[int] = set()
         self._busy = False
-        self._prefetch_queued = False
+        # a frame later: a zero timer fires before the paint (the platform
+        # schedules it on a timer of its own), and the first frame paid for it
+        self._prefetch_timer = QTimer(canvas)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(PREFETCH_DELAY_MS)
+        self._prefetch_timer.timeout.connect(self._prefetch)
         self._anchor_row: int | None = None
         self.scroll_y = 0
         self.pinned = True
@@ -173,8 +182,8 @@ class TimelineLayout:
 
     def relayout(self, *, prefetch: bool = False) -> None:
         """Materialise what is on screen now; rows in the overscan margin follow
-        from a zero-timer (``prefetch``) so the first paint only pays for what
-        is seen."""
+        a frame later (``prefetch``), so the first paint only pays for what is
+        seen."""
         if self._busy:
             return
         self._busy = True
@@ -182,12 +191,11 @@ class TimelineLayout:
             self._relayout(prefetch)
         finally:
             self._busy = False
-        if not prefetch and not self._prefetch_queued:
-            self._prefetch_queued = True
-            QTimer.singleShot(0, self._canvas, self._prefetch)
+        timer = self._prefetch_timer
+        if not prefetch and (not timer.isActive() or timer.remainingTime() <= 0):
+            timer.start()  # again if it fell due meanwhile: it would run before the paint
 
     def _prefetch(self) -> None:
-        self._prefetch_queued = False
         self.relayout(prefetch=True)
 
     def _relayout(self, prefetch: bool) -> None:
