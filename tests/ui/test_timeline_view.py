@@ -7,8 +7,15 @@ import time
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Slot
-from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QToolButton
+from PySide6.QtGui import QColor, QDesktopServices, QFont, QGuiApplication, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QToolButton,
+    QWidget,
+)
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus, Usage
 from mira_desktop.ui.timeline import TimelineView
@@ -82,6 +89,38 @@ def test_first_paint_comes_before_the_overscan_rows(view, qtbot):
     qtbot.waitUntil(lambda: view.live_widget_count() > on_screen, timeout=2000)
     canvas.removeEventFilter(spy)
     assert counts_at_paint[0] == on_screen < view.live_widget_count()
+
+
+def test_a_row_is_not_cut_after_a_font_change_and_a_narrower_width(qtbot):
+    """The text's size hint follows its current width. With a fixed vertical
+    policy the row's layout capped the text at a hint it had cached: after a
+    font change (a theme applied) a narrower row, measured taller by the
+    timeline, centred a cut-off text in it."""
+    from mira_desktop.ui.timeline.message_state import MessageState, ViewOptions
+    from mira_desktop.ui.timeline.row_widgets import create_row_widget
+
+    canvas = QWidget()
+    qtbot.addWidget(canvas)
+    canvas.resize(1000, 800)
+    canvas.show()
+    text = " ".join(f"word{i}" for i in range(150))
+    state = MessageState.from_message(_msg("a1", text=text, model="m"))
+    row = create_row_widget(state, ViewOptions(clock=time.monotonic), canvas)
+    row.apply()
+    row.show()
+    row.setGeometry(0, 0, 830, row.measure(830))
+    qtbot.wait(30)
+    bigger = QFont(canvas.font())
+    bigger.setPointSizeF(bigger.pointSizeF() + 2)
+    canvas.setFont(bigger)
+    qtbot.wait(30)
+    body = row.findChild(QTextBrowser)
+    top = row.layout().contentsMargins().top()
+    for width in (815, 700, 600):
+        row.setGeometry(0, 0, width, row.measure(width))
+        qtbot.wait(20)
+        assert body.height() >= body.document().size().height(), width
+        assert body.y() == top, width
 
 
 def test_scroll_to_middle_materialises_the_right_rows(view, qtbot):

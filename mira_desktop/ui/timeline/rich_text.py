@@ -78,7 +78,10 @@ class RichTextView(QTextBrowser):
         self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
         self.viewport().setAutoFillBackground(False)
         self.document().setDocumentMargin(1)
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        # The height comes from height-for-width. Not a fixed vertical policy:
+        # that caps the text at its size hint, which follows the current width
+        # and stays cached — after a font change a narrower row cut it off.
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.anchorClicked.connect(self._on_anchor_clicked)
