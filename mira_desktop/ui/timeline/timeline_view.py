@@ -100,8 +100,8 @@ class TimelineView(QWidget):
         """Show ``messages`` (oldest first), scrolled to the bottom."""
         self._buffer.clear()
         self._recent.clear()
-        self._states = [MessageState.from_message(m) for m in messages]
-        self._index_of = {s.id: i for i, s in enumerate(self._states)}
+        self._states = list(map(MessageState.from_message, messages))
+        self._index_of = {m.id: i for i, m in enumerate(messages)}
         metrics = self.fontMetrics()
         line_h, char_w = metrics.lineSpacing(), metrics.averageCharWidth()
         width = self._layout.content_width()
