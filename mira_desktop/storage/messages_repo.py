@@ -36,27 +36,31 @@ def get_message(db: Database, message_id: str) -> Message:
 def branch(db: Database, leaf_id: str) -> list[Message]:
     """Messages from the root down to ``leaf_id`` (inclusive), oldest first.
 
-    The thread's rows are read in one pass of its index and the parent chain is
-    walked here, siblings counted on the way. A recursive query looked every
-    message up twice by id and counted its siblings with two subqueries each:
-    a 5,000-message branch took 77-81 ms, now 51-53. A chain that leaves the
-    thread (never made by Mira) is followed by that query instead."""
+    A message is written after its parent, so its chain lies among the rows of
+    its thread up to it: those are read in one pass of the thread's index and
+    the chain is walked here, sibling positions counted on the way (later
+    siblings of the chain, from one grouped count). A recursive query looked
+    every message up twice by id and counted its siblings with two subqueries
+    each: a 5,000-message branch took 77-81 ms, now 51-53; a short chain early
+    in a long thread reads only the rows before it. A chain that breaks these
+    rules (never made by Mira: a parent in another thread, or written after its
+    child) is followed by that query instead."""
+    found = db.execute("SELECT thread_id, seq FROM messages WHERE id = ?", [leaf_id]).fetchone()
+    if found is None:
+        return []
+    thread_id, leaf_seq = found
     cursor = db.execute(
-        "SELECT * FROM messages WHERE thread_id = (SELECT thread_id FROM messages WHERE id = ?)"
-        " ORDER BY seq",
-        [leaf_id],
+        "SELECT * FROM messages WHERE thread_id = ? AND seq <= ? ORDER BY seq",
+        [thread_id, leaf_seq],
     )
     columns = [column[0] for column in cursor.description]
-    found = cursor.fetchall()
-    if not found:
-        return []
     at = {name: i for i, name in enumerate(columns)}
     i_id, i_parent, i_deleted = at["id"], at["parent_id"], at["deleted_at"]
     by_id: dict[str, tuple[Any, ...]] = {}
     # a message's sibling index: the live messages with its parent before it
     index: dict[str, int] = {}
-    live: dict[str | None, int] = {}  # parent id → live children
-    for row in found:
+    live: dict[str | None, int] = {}  # parent id → live children (so far)
+    for row in cursor:
         message_id, parent = row[i_id], row[i_parent]
         by_id[message_id] = row
         before = live.get(parent, 0)
@@ -68,13 +72,27 @@ def branch(db: Database, leaf_id: str) -> list[Message]:
     next_id: str | None = leaf_id
     while next_id is not None and next_id not in seen:
         row = by_id.get(next_id)
-        if row is None:  # the parent is in another thread
+        if row is None:  # the parent is in another thread, or came after its child
             return _branch_by_query(db, leaf_id)
         seen.add(next_id)
         chain.append(row)
         next_id = row[i_parent]
+    later = dict(
+        db.execute(
+            "SELECT parent_id, COUNT(*) FROM messages"
+            " WHERE thread_id = ? AND seq > ? AND deleted_at IS NULL GROUP BY parent_id",
+            [thread_id, leaf_seq],
+        ).fetchall()
+    )
     read = rows.message_reader(columns)
-    return [read(row, index[row[i_id]], live.get(row[i_parent], 0) or 1) for row in reversed(chain)]
+    return [
+        read(
+            row,
+            index[row[i_id]],
+            (live.get(row[i_parent], 0) + later.get(row[i_parent], 0)) or 1,
+        )
+        for row in reversed(chain)
+    ]
 
 
 def _branch_by_query(db: Database, leaf_id: str) -> list[Message]:

@@ -132,6 +132,29 @@ def test_a_chain_into_another_thread_is_followed_like_the_query(db: Database) ->
     assert branch == messages_repo._branch_by_query(db, leaf)
 
 
+def test_a_parent_written_after_its_child_is_followed_like_the_query(db: Database) -> None:
+    # the walk reads the rows up to the message; a parent with a later seq
+    # (an odd import, a hand-edited file) sends it to the recursive query
+    thread_id = _thread(db)
+    db.execute("PRAGMA foreign_keys = OFF")
+    child = _message(db, thread_id, "parent-to-come")
+    parent = _message(db, thread_id, None, role="assistant")
+    db.execute("UPDATE messages SET id = 'parent-to-come' WHERE id = ?", (parent,))
+    branch = messages_repo.branch(db, child)
+    assert [m.id for m in branch] == ["parent-to-come", child]
+    assert branch == messages_repo._branch_by_query(db, child)
+
+
+def test_later_siblings_of_the_chain_are_counted(db: Database) -> None:
+    thread_id = _thread(db)
+    root = _message(db, thread_id, None)
+    answer = _message(db, thread_id, root, role="assistant")
+    _message(db, thread_id, root, role="assistant")  # a regeneration, after it
+    _message(db, thread_id, root, role="assistant", deleted_at=utc_now())  # trashed
+    last = messages_repo.branch(db, answer)[-1]
+    assert (last.sibling_index, last.sibling_count) == (0, 2)
+
+
 def test_a_cycle_ends_the_walk(db: Database) -> None:
     # a parent loop cannot be made through the app; the walk must still end
     thread_id = _thread(db)
