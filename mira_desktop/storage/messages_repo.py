@@ -67,16 +67,9 @@ def branch(db: Database, leaf_id: str) -> list[Message]:
         index[message_id] = before
         if row[i_deleted] is None:
             live[parent] = before + 1
-    chain: list[tuple[Any, ...]] = []
-    seen: set[str] = set()
-    next_id: str | None = leaf_id
-    while next_id is not None and next_id not in seen:
-        row = by_id.get(next_id)
-        if row is None:  # the parent is in another thread, or came after its child
-            return _branch_by_query(db, leaf_id)
-        seen.add(next_id)
-        chain.append(row)
-        next_id = row[i_parent]
+    chain = _chain(by_id, leaf_id, i_parent)
+    if chain is None:
+        return _branch_by_query(db, leaf_id)
     later = dict(
         db.execute(
             "SELECT parent_id, COUNT(*) FROM messages"
@@ -95,8 +88,28 @@ def branch(db: Database, leaf_id: str) -> list[Message]:
     ]
 
 
+def _chain(
+    by_id: dict[str, tuple[Any, ...]], leaf_id: str, i_parent: int
+) -> list[tuple[Any, ...]] | None:
+    """The rows from ``leaf_id`` up to its root (a parent loop ends the walk);
+    None when a parent is not among ``by_id`` (in another thread, or written
+    after its child)."""
+    chain: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
+    next_id: str | None = leaf_id
+    while next_id is not None and next_id not in seen:
+        row = by_id.get(next_id)
+        if row is None:
+            return None
+        seen.add(next_id)
+        chain.append(row)
+        next_id = row[i_parent]
+    return chain
+
+
 def _branch_by_query(db: Database, leaf_id: str) -> list[Message]:
-    """:func:`branch` by a recursive query, for a chain across threads."""
+    """:func:`branch` by a recursive query, for a chain that leaves the thread
+    or has a parent written after its child."""
     sql = f"""
         WITH RECURSIVE chain(id, parent_id, depth) AS (
             SELECT id, parent_id, 0 FROM messages WHERE id = ?
