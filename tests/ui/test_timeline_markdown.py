@@ -509,6 +509,38 @@ def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
     assert doc.toPlainText() == full.toPlainText()
 
 
+def test_once_complete_the_plain_rest_runs_only_a_little_ahead_of_the_markdown(qapp):
+    """After the answer has ended, a step inserts about the plain text it
+    rendered, never the next ``PLAIN_STEP_CHARS`` until the whole rest is plain
+    (work the following steps undo: ~2 ms a step, a seventh of a frame)."""
+    from mira_desktop.ui.timeline.live_markdown import PLAIN_LEAD_CHARS, LiveMarkdown
+
+    paragraph = "para **bold** text and more words\n\n"
+    text = paragraph * 700  # ~25,000 characters
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    live = LiveMarkdown(doc)
+    live.set_text(text[:200], dark=False, budget=500)  # a stable block exists
+    doc.documentLayout()  # contentsChange is emitted once the document has a layout
+    added: list[int] = []
+    doc.contentsChange.connect(lambda _pos, _gone, count: added.append(count))
+    live.set_text(text, dark=False, budget=500, complete=True)
+    most_plain = 0
+    steps = 0
+    while live.pending:
+        # the markers a plain paragraph still shows; rendered ones show none
+        most_plain = max(most_plain, doc.toPlainText().count("**") // 2)
+        live.set_text(text, dark=False, budget=500, complete=True)
+        steps += 1
+        assert steps < 400
+    assert most_plain * len(paragraph) <= PLAIN_LEAD_CHARS + len(paragraph)
+    assert max(added) <= PLAIN_LEAD_CHARS + 1  # (+1: a block separator)
+    full = QTextDocument()
+    full.setTextWidth(600)
+    full.setHtml(render_markdown(text, dark=False))
+    assert doc.toPlainText() == full.toPlainText()
+
+
 def test_more_new_text_than_a_step_is_shown_plainly_first_then_rendered_in_steps(qapp):
     """A fast stream's first flush (or an answer that arrived at once) brings
     more text than one step renders: that pass only shows it as plain text
