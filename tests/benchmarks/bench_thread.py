@@ -4,7 +4,9 @@
 
 * first paint: from ``set_messages`` until the event-loop pass that paints the
   timeline has returned (an event filter on the timeline and its canvas sees
-  the paint; target < 100 ms); cold (first open) and the median of reopening;
+  the paint; target < 100 ms); cold (first open, after the idle warm-up the
+  view does a moment after it appears) and the median of reopening (the
+  spare rows made while the big thread loaded are used);
 * loading: ``ThreadService.get_active_messages`` (the database half of
   opening a thread, through the worker);
 * memory: RSS growth of loading + opening the big thread, and tracemalloc's
@@ -72,7 +74,7 @@ class PaintProbe:
 def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any]:
     """A synchronous driver: awaits run through ``loop.run_until_complete``
     and the timings outside any coroutine, where ``processEvents`` is safe."""
-    from mira_desktop.ui.timeline.timeline_view import TimelineView
+    from mira_desktop.ui.timeline.timeline_view import WARM_UP_DELAY_MS, TimelineView
 
     services = open_services(folder)
 
@@ -85,7 +87,9 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
         timeline = TimelineView()
         timeline.resize(*SIZE)
         timeline.show()
-        process_events(0.3)  # the idle warm-up (markdown, lexers) the app does before any open
+        # the idle warm-up the app does before a person opens a thread: markdown
+        # and lexers, then the spare rows (``row_pool``), a moment after start
+        process_events(WARM_UP_DELAY_MS / 1000 + 0.3)
         probe = PaintProbe(timeline)
         _, small = load(small_id)
         probe.time_open(timeline, small)

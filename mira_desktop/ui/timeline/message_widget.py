@@ -8,7 +8,8 @@ Sources list, ``ui/kb/sources_widget.py``, with its ``[n]`` citations as links)
 and the base of the right-aligned user bubble (``user_bubble.py``). The status
 box and the meta line with its lazily built actions live in ``answer_meta.py``.
 Widgets are disposable views: the timeline creates them when a row scrolls into
-view, calls :meth:`MessageWidget.apply` whenever the state changed (and
+view (or binds a skeleton it built while idle, :meth:`MessageWidget.bind`; see
+``row_pool.py``), calls :meth:`MessageWidget.apply` whenever the state changed (and
 :meth:`MessageWidget.apply_actions` when only the actions' availability did) and
 destroys them when the row leaves. Object names
 (``assistantMessage``, ``userMessage``, ``userBubble``, ``messageMeta``,
@@ -18,6 +19,7 @@ destroys them when the row leaves. Object names
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
@@ -67,9 +69,13 @@ class MessageWidget(QFrame):
     #: menu, emitted each time the menu is about to show (it is emptied first).
     menu_requested = Signal(str, object)
 
-    def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
+    def __init__(
+        self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
+    ):
+        """``state`` is None only for a spare built ahead of its row (see
+        ``row_pool``): :meth:`bind` gives it one before anything reads it."""
         super().__init__(parent)
-        self._state = state
+        self._state = cast(MessageState, state)
         self._options = options
         self._highlighted = False
 
@@ -84,6 +90,11 @@ class MessageWidget(QFrame):
     def apply(self) -> None:
         """Bring the widget in line with its state and the view options."""
         raise NotImplementedError
+
+    def bind(self, state: MessageState) -> None:
+        """Show ``state`` in a widget built without one (a spare)."""
+        self._state = state
+        self.apply()
 
     def apply_actions(self) -> None:
         """Bring only the actions in line with the view options (Edit,
@@ -151,9 +162,11 @@ class MessageWidget(QFrame):
 class AssistantMessageWidget(MessageWidget):
     """Full-width answer with its Thinking card, status, meta line and actions."""
 
-    def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
+    def __init__(
+        self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
+    ):
         super().__init__(state, options, parent)
-        self.setObjectName(_OBJECT_NAMES.get(state.message.role, "assistantMessage"))
+        self.setObjectName("assistantMessage")
         self._box = QVBoxLayout(self)
         self._box.setContentsMargins(0, 8, 0, 10)
         self._box.setSpacing(6)
@@ -170,6 +183,12 @@ class AssistantMessageWidget(MessageWidget):
         self._body.render_pending.connect(self._on_render_step)
         self._box.addWidget(self._body)
         self._box.addLayout(self._build_meta())
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: MessageState) -> None:
+        self._state = state
+        self.setObjectName(_OBJECT_NAMES.get(state.message.role, "assistantMessage"))
         self.apply()
         if state.is_streaming:  # its actions appear when it ends: make them meanwhile
             QTimer.singleShot(PREPARE_MS, self, self._meta.prepare)
@@ -194,11 +213,10 @@ class AssistantMessageWidget(MessageWidget):
         return box
 
     def _build_meta(self) -> AnswerMeta:
-        mid = self.message_id
         self._meta = AnswerMeta(
             self,
-            on_step=lambda step: self.version_step_requested.emit(mid, step),
-            on_regenerate=lambda preset: self.regenerate_requested.emit(mid, preset),
+            on_step=lambda step: self.version_step_requested.emit(self.message_id, step),
+            on_regenerate=lambda preset: self.regenerate_requested.emit(self.message_id, preset),
             on_copy=self.copy_to_clipboard,
             on_menu=self._fill_more_menu,
         )

@@ -9,27 +9,37 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from mira_desktop.core.models import MessageRole
-
 from .markdown import render_markdown_blocks, warm_up
 from .message_state import MessageState, ViewOptions
 from .message_widget import AssistantMessageWidget, MessageWidget
 from .rich_text import RichTextView
+from .row_pool import row_kind
 from .system_card import SystemCardWidget
 from .user_bubble import UserMessageWidget
 
 
 def create_row_widget(state: MessageState, options: ViewOptions, parent: QWidget) -> MessageWidget:
     """The widget for ``state``: the inline editor, a question, a card or an answer."""
-    if state.is_user and state.editing:
+    kind = row_kind(state)
+    if kind == "edit":
         from .message_editor import UserEditWidget  # on the first edit
 
         return UserEditWidget(state, options, parent)
-    if state.is_user:
-        return UserMessageWidget(state, options, parent)
-    if state.message.role == MessageRole.SYSTEM_CARD:
+    if kind == "card":
         return SystemCardWidget(state, options, parent)
-    return AssistantMessageWidget(state, options, parent)
+    return create_spare_widget(kind, options, parent, state)
+
+
+def create_spare_widget(
+    kind: str, options: ViewOptions, parent: QWidget, state: MessageState | None = None
+) -> MessageWidget:
+    """A question (``user``) or answer (``answer``) widget; without ``state``
+    a hidden skeleton that ``bind`` completes (see ``row_pool``)."""
+    if kind == "user":
+        return UserMessageWidget(state, options, parent)
+    if kind == "answer":
+        return AssistantMessageWidget(state, options, parent)
+    raise ValueError(f"no spare widget of kind {kind!r}")
 
 
 def warm_up_rendering(parent: QWidget, dark: bool) -> None:

@@ -37,6 +37,7 @@ from .message_state import (
     estimate_height,
     estimate_heights,
 )
+from .row_pool import RowPool
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
 from .timeline_layout import TimelineLayout
 from .timeline_style import timeline_style_sheet
@@ -88,11 +89,12 @@ class TimelineView(QWidget):
         self._scrollbar.setObjectName("timelineScrollBar")
         self._scrollbar.valueChanged.connect(self._on_scrollbar)
         self._layout = TimelineLayout(self._canvas, self._scrollbar, self._create_widget)
+        self._pool = RowPool(self._build_spare, self)
         self._recent: OrderedDict[str, MessageState] = OrderedDict()
         self._buffer = StreamBuffer(stream_interval_ms, self)
         self._buffer.flushed.connect(self._on_flush)
         self._apply_style_sheet()
-        QTimer.singleShot(WARM_UP_DELAY_MS, self, self._warm_up)  # after the first frame
+        QTimer.singleShot(WARM_UP_DELAY_MS, self, self.warm_up)  # after the first frame
 
     # -- public API ---------------------------------------------------------------
 
@@ -258,6 +260,10 @@ class TimelineView(QWidget):
     def message_count(self) -> int:
         return len(self._states)
 
+    def spare_row_count(self) -> int:
+        """Row widgets built ahead, not showing a message (for tests and benchmarks)."""
+        return self._pool.spare_count()
+
     def live_widget_count(self) -> int:
         """How many message widgets exist right now (for tests and benchmarks)."""
         return self._layout.live_count()
@@ -301,20 +307,33 @@ class TimelineView(QWidget):
         timer.timeout.connect(timer.deleteLater)
         timer.start(delay)
 
-    def _warm_up(self) -> None:
-        """One-off costs (the row widgets' modules, markdown, Qt's text) paid while idle."""
+    def warm_up(self) -> None:
+        """One-off costs (the row widgets' modules, markdown, Qt's text) paid
+        while idle; then spare rows are kept ready (``row_pool``). The view does
+        this on its own a moment after it is created."""
         from .row_widgets import warm_up_rendering
 
         warm_up_rendering(self._canvas, self._options.dark)
+        self._pool.start()
 
     # -- widgets ------------------------------------------------------------------
 
     def _create_widget(self, state: MessageState) -> MessageWidget:
-        from .row_widgets import create_row_widget  # with the first row, not the first frame
-
         self._remember_rendering(state)
-        widget = create_row_widget(state, self._options, self._canvas)
+        widget = self._pool.take(state)  # a skeleton built while idle, or a new one
+        if widget is None:
+            from .row_widgets import create_row_widget  # with the first row, not the first frame
+
+            widget = self._connect(create_row_widget(state, self._options, self._canvas))
         widget.set_highlighted(state.highlighted)
+        return widget
+
+    def _build_spare(self, kind: str) -> MessageWidget:
+        from .row_widgets import create_spare_widget
+
+        return self._connect(create_spare_widget(kind, self._options, self._canvas))
+
+    def _connect(self, widget: MessageWidget) -> MessageWidget:
         widget.retry_requested.connect(self.retry_requested)
         widget.stop_thinking_requested.connect(self._on_stop_thinking)
         widget.copy_requested.connect(self.copy_requested)
@@ -425,6 +444,7 @@ class TimelineView(QWidget):
             self._refresh_all()
         elif kind == QEvent.Type.LanguageChange:
             # Widgets are disposable: rebuilding them re-reads every string.
+            self._pool.clear()
             self._layout.drop_widgets()
             self._layout.relayout()
 

@@ -60,7 +60,9 @@ class _Bubble(QFrame):
 class UserMessageWidget(MessageWidget):
     """Right-aligned bubble with the person's text."""
 
-    def __init__(self, state: MessageState, options: ViewOptions, parent: QWidget | None = None):
+    def __init__(
+        self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
+    ):
         super().__init__(state, options, parent)
         self.setObjectName("userMessage")
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -81,7 +83,8 @@ class UserMessageWidget(MessageWidget):
         self._edit.setVisible(False)
         self._versions = self._version_switcher()
         self._hovered = False
-        self.apply()
+        if state is not None:
+            self.bind(state)
 
     def apply(self) -> None:
         self._text.set_plain(self._state.text)
