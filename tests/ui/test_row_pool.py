@@ -5,11 +5,15 @@ replaces the spares, whose strings are in the old language."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QToolButton
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
+from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget, MessageWidget
 from mira_desktop.ui.timeline.row_pool import SPARES
@@ -110,3 +114,58 @@ def test_a_language_change_replaces_the_spares(view, qtbot):
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     after = _spares(view)
     assert len(after) == FULL and not any(w.property("builtBefore") for w in after)
+
+
+@pytest.fixture
+def restorable_app(qapp: QApplication) -> Iterator[QApplication]:
+    palette, sheet, font, style = (
+        qapp.palette(),
+        qapp.styleSheet(),
+        qapp.font(),
+        qapp.style().name(),
+    )
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setPalette(palette)
+    qapp.setFont(font)
+    qapp.setStyle(style)
+    qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
+
+
+@pytest.mark.parametrize("restyled", ["no", "spares", "rows"])
+def test_rows_from_spares_look_like_new_rows(view, qtbot, restorable_app, restyled):
+    """Pixel for pixel: the same thread in a view without spares, also when a
+    theme and a larger font came after the spares were built, or after the
+    rows were (a label's smaller font is fixed when it is made)."""
+    messages = [
+        _msg("u1", MessageRole.USER, "How do I **list** files?\n\nIn 中文 too."),
+        _msg("a1", text="Use `ls`:\n\n```sh\nls -la\n```\n\n- one\n- two", model="m"),
+        _msg("t1", MessageRole.TOOL, "tool output"),
+        _msg("a2", text="Stopped here", status=MessageStatus.STOPPED, model="m"),
+    ]
+    spares = _spares(view)
+    view.set_actions_enabled(True)
+    if restyled == "rows":
+        view.set_messages(messages)
+    if restyled != "no":
+        apply_theme(restorable_app, "dark")
+        font = QFont(restorable_app.font())
+        font.setPointSizeF(font.pointSizeF() + 3)
+        restorable_app.setFont(font)
+        qtbot.waitUntil(lambda: view.spare_row_count() == FULL)
+        spares = _spares(view)  # made again under the new theme
+    fresh = TimelineView(stream_interval_ms=0)
+    qtbot.addWidget(fresh)
+    fresh.resize(800, 600)
+    fresh.show()
+    qtbot.waitExposed(fresh)
+    fresh.set_actions_enabled(True)
+    fresh.set_messages(messages)
+    if restyled != "rows":
+        view.set_messages(messages)
+    qtbot.wait(50)
+    for message in messages:
+        mine, theirs = view.message_widget(message.id), fresh.message_widget(message.id)
+        assert theirs not in spares and (mine in spares or restyled == "rows")
+        assert mine.size() == theirs.size(), message.id
+        assert mine.grab().toImage() == theirs.grab().toImage(), message.id

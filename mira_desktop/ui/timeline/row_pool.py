@@ -10,7 +10,8 @@ of its own, and hands one out bound to the row's state (``bind``).
 
 Only fresh skeletons are kept: a widget that has shown a message is destroyed
 when its row leaves, as before, so nothing of an old message (a selection, a
-live rendering, an open card) can reach a new one.
+live rendering, an open card) can reach a new one. A change of language, font
+or palette replaces the spares (a small label's font is fixed when it is made).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ class RowPool(QObject):
         return sum(map(len, self._spares.values()))
 
     def clear(self) -> None:
-        """Destroy the spares (their strings are in the old language); new ones follow."""
+        """Destroy the spares (made under an old language, font or palette);
+        new ones follow."""
         for spares in self._spares.values():
             for widget in spares:
                 widget.deleteLater()

@@ -435,7 +435,14 @@ class TimelineView(QWidget):
         super().changeEvent(event)
         kind = event.type()
         if kind in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
+            # spares made under the old theme would not match new rows: made
+            # again, while idle
+            self._pool.clear()
             self._apply_style_sheet()
+            if kind == QEvent.Type.FontChange:
+                # a row's small labels keep the size they were made with:
+                # rows are made again, like new ones
+                self._layout.drop_widgets()
             for index in self._layout.live_indices():
                 widget = self._layout.widget_at(index)
                 if widget is not None:
