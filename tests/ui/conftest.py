@@ -7,13 +7,14 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import qasync
 import shiboken6
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.bootstrap import Services, build_services
@@ -85,3 +86,21 @@ async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
     await win.start()
     yield win
     await win.tasks.cancel_all()
+
+
+@pytest.fixture
+def themed_app(qapp: QApplication) -> Iterator[QApplication]:
+    """The application, its palette, style sheet, font, style and colour
+    scheme put back after the test (a test that applies a theme)."""
+    palette, sheet, font, style = (
+        qapp.palette(),
+        qapp.styleSheet(),
+        qapp.font(),
+        qapp.style().name(),
+    )
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setPalette(palette)
+    qapp.setFont(font)
+    qapp.setStyle(style)
+    qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)

@@ -5,10 +5,8 @@ replaces the spares, whose strings are in the old language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QToolButton
 
@@ -18,6 +16,7 @@ from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget, MessageWidget
 from mira_desktop.ui.timeline.row_pool import SPARES
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
+from tests.ui.timeline_support import shown_timeline
 
 NOW = "2026-01-01T10:00:00Z"
 FULL = sum(SPARES.values())
@@ -36,11 +35,7 @@ def _thread(count: int) -> list[Message]:
 
 @pytest.fixture
 def view(qtbot):
-    widget = TimelineView(stream_interval_ms=0)
-    qtbot.addWidget(widget)
-    widget.resize(800, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
+    widget = shown_timeline(qtbot, stream_interval_ms=0)
     widget.warm_up()
     qtbot.waitUntil(lambda: widget.spare_row_count() == FULL)
     return widget
@@ -116,24 +111,8 @@ def test_a_language_change_replaces_the_spares(view, qtbot):
     assert len(after) == FULL and not any(w.property("builtBefore") for w in after)
 
 
-@pytest.fixture
-def restorable_app(qapp: QApplication) -> Iterator[QApplication]:
-    palette, sheet, font, style = (
-        qapp.palette(),
-        qapp.styleSheet(),
-        qapp.font(),
-        qapp.style().name(),
-    )
-    yield qapp
-    qapp.setStyleSheet(sheet)
-    qapp.setPalette(palette)
-    qapp.setFont(font)
-    qapp.setStyle(style)
-    qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
-
-
 @pytest.mark.parametrize("restyled", ["no", "spares", "rows"])
-def test_rows_from_spares_look_like_new_rows(view, qtbot, restorable_app, restyled):
+def test_rows_from_spares_look_like_new_rows(view, qtbot, themed_app, restyled):
     """Pixel for pixel: the same thread in a view without spares, also when a
     theme and a larger font came after the spares were built, or after the
     rows were (a label's smaller font is fixed when it is made)."""
@@ -148,17 +127,13 @@ def test_rows_from_spares_look_like_new_rows(view, qtbot, restorable_app, restyl
     if restyled == "rows":
         view.set_messages(messages)
     if restyled != "no":
-        apply_theme(restorable_app, "dark")
-        font = QFont(restorable_app.font())
+        apply_theme(themed_app, "dark")
+        font = QFont(themed_app.font())
         font.setPointSizeF(font.pointSizeF() + 3)
-        restorable_app.setFont(font)
+        themed_app.setFont(font)
         qtbot.waitUntil(lambda: view.spare_row_count() == FULL)
         spares = _spares(view)  # made again under the new theme
-    fresh = TimelineView(stream_interval_ms=0)
-    qtbot.addWidget(fresh)
-    fresh.resize(800, 600)
-    fresh.show()
-    qtbot.waitExposed(fresh)
+    fresh = shown_timeline(qtbot, stream_interval_ms=0)
     fresh.set_actions_enabled(True)
     fresh.set_messages(messages)
     if restyled != "rows":

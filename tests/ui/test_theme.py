@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPalette
@@ -33,22 +31,6 @@ TEXT_PAIRS = [
     (Role.Link, Role.Base),
     (Role.ToolTipText, Role.ToolTipBase),
 ]
-
-
-@pytest.fixture
-def themed_app(qapp: QApplication) -> Iterator[QApplication]:
-    palette, sheet, font, style = (
-        qapp.palette(),
-        qapp.styleSheet(),
-        qapp.font(),
-        qapp.style().name(),
-    )
-    yield qapp
-    qapp.setStyleSheet(sheet)
-    qapp.setPalette(palette)
-    qapp.setFont(font)
-    qapp.setStyle(style)
-    qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
 
 
 def test_dark_theme_applies_palette_and_style_sheet(themed_app: QApplication) -> None:

@@ -12,10 +12,10 @@ from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMenu, QToolButton
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
-from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_actions import REGENERATE_PRESETS
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
+from tests.ui.timeline_support import shown_timeline
 
 NOW = "2026-01-01T10:00:00Z"
 
@@ -26,12 +26,7 @@ def _msg(mid: str, role: MessageRole = MessageRole.ASSISTANT, text: str = "", **
 
 @pytest.fixture
 def view(qtbot):
-    widget = TimelineView(stream_interval_ms=0)
-    qtbot.addWidget(widget)
-    widget.resize(800, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown_timeline(qtbot, stream_interval_ms=0)
 
 
 def _enter(widget: QToolButton) -> None:

@@ -481,14 +481,11 @@ def test_steps_shrink_on_a_machine_too_slow_for_their_budget(qapp):
     assert second.live_step_chars() == int(1000 * sizer.scale) < 1000
 
 
-def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
-    """An update adds at most ``PLAIN_STEP_CHARS`` of plain text; and a step's
-    edit (one edit block: one layout) covers the markdown it rendered, not the
-    plain text after it, which would be laid out again at every step (the
-    cost of a step then grew with the unrendered rest: 10-18 ms)."""
-    from mira_desktop.ui.timeline.live_markdown import PLAIN_STEP_CHARS, LiveMarkdown
+def _live_after_a_stable_block(text: str):
+    """A ``LiveMarkdown`` showing the start of ``text`` (one stable block
+    rendered) and the characters each later document change adds."""
+    from mira_desktop.ui.timeline.live_markdown import LiveMarkdown
 
-    text = "para **bold** text and more words\n\n" * 700  # ~25,000 characters
     doc = QTextDocument()
     doc.setTextWidth(600)
     live = LiveMarkdown(doc)
@@ -496,6 +493,18 @@ def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
     doc.documentLayout()  # contentsChange is emitted once the document has a layout
     added: list[int] = []
     doc.contentsChange.connect(lambda _pos, _gone, count: added.append(count))
+    return doc, live, added
+
+
+def test_a_step_lays_out_only_what_it_changed_not_the_plain_rest_after_it(qapp):
+    """An update adds at most ``PLAIN_STEP_CHARS`` of plain text; and a step's
+    edit (one edit block: one layout) covers the markdown it rendered, not the
+    plain text after it, which would be laid out again at every step (the
+    cost of a step then grew with the unrendered rest: 10-18 ms)."""
+    from mira_desktop.ui.timeline.live_markdown import PLAIN_STEP_CHARS
+
+    text = "para **bold** text and more words\n\n" * 700  # ~25,000 characters
+    doc, live, added = _live_after_a_stable_block(text)
     live.set_text(text, dark=False, budget=500)
     steps = 0
     while live.pending:
@@ -513,17 +522,11 @@ def test_once_complete_the_plain_rest_runs_only_a_little_ahead_of_the_markdown(q
     """After the answer has ended, a step inserts about the plain text it
     rendered, never the next ``PLAIN_STEP_CHARS`` until the whole rest is plain
     (work the following steps undo: ~2 ms a step, a seventh of a frame)."""
-    from mira_desktop.ui.timeline.live_markdown import PLAIN_LEAD_CHARS, LiveMarkdown
+    from mira_desktop.ui.timeline.live_markdown import PLAIN_LEAD_CHARS
 
     paragraph = "para **bold** text and more words\n\n"
     text = paragraph * 700  # ~25,000 characters
-    doc = QTextDocument()
-    doc.setTextWidth(600)
-    live = LiveMarkdown(doc)
-    live.set_text(text[:200], dark=False, budget=500)  # a stable block exists
-    doc.documentLayout()  # contentsChange is emitted once the document has a layout
-    added: list[int] = []
-    doc.contentsChange.connect(lambda _pos, _gone, count: added.append(count))
+    doc, live, added = _live_after_a_stable_block(text)
     live.set_text(text, dark=False, budget=500, complete=True)
     most_plain = 0
     steps = 0

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.ui.timeline import TimelineView
+from tests.ui.timeline_support import shown_timeline
 
 NOW = "2026-01-01T10:00:00Z"
 
@@ -28,12 +29,7 @@ class FakeClock:
 
 
 def _make_view(qtbot, **kw) -> TimelineView:
-    view = TimelineView(**kw)
-    qtbot.addWidget(view)
-    view.resize(700, 500)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown_timeline(qtbot, (700, 500), **kw)
 
 
 @pytest.fixture

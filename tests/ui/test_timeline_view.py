@@ -21,6 +21,7 @@ from mira_desktop.core.models import Message, MessageRole, MessageStatus, Usage
 from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.stream_buffer import StreamBuffer
+from tests.ui.timeline_support import shown_timeline
 
 NOW = "2026-01-01T10:00:00Z"
 
@@ -42,12 +43,7 @@ def _thread(count: int) -> list[Message]:
 
 @pytest.fixture
 def view(qtbot):
-    widget = TimelineView()
-    qtbot.addWidget(widget)
-    widget.resize(800, 600)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown_timeline(qtbot)
 
 
 def _live_ids(view: TimelineView) -> list[str]:
