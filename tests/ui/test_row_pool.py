@@ -14,7 +14,7 @@ from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget, MessageWidget
-from mira_desktop.ui.timeline.row_pool import SPARES
+from mira_desktop.ui.timeline.row_pool import AFTER_TAKE_MS, SPARES
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
 from tests.ui.timeline_support import shown_timeline
 
@@ -63,6 +63,19 @@ def test_spares_are_hidden_and_a_thread_opens_with_them(view, qtbot):
     assert rows[0].text_view.toPlainText() == "text 0"
     assert rows[1].body.toPlainText() == "text 1"
     qtbot.waitUntil(lambda: view.spare_row_count() == FULL)  # made again while idle
+
+
+def test_spares_wait_while_a_run_starts(view, qtbot):
+    """A new message (a run starting: its rows, reads, paints) holds the
+    making of spares for a moment; a skeleton's pass would lengthen a frame."""
+    view.set_messages(_thread(2))
+    qtbot.waitUntil(lambda: view.spare_row_count() == FULL)
+    view.upsert_message(_msg("u9", MessageRole.USER, "next question"))
+    view.upsert_message(_msg("a9", status=MessageStatus.STREAMING, model="m"))
+    assert view.spare_row_count() == FULL - 2
+    qtbot.wait(AFTER_TAKE_MS // 5)
+    assert view.spare_row_count() == FULL - 2
+    qtbot.waitUntil(lambda: view.spare_row_count() == FULL)
 
 
 def test_a_row_from_a_spare_reports_its_own_message(view, qtbot):

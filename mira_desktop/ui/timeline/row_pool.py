@@ -6,7 +6,10 @@ showing a message in it. A thread that opens builds the ~7 rows on screen in
 one pass, and a new question and its answer each build a row in the pass that
 starts the run. :class:`RowPool` keeps a few skeletons of the two common kinds
 (a question, an answer), made one per timer shot so that each is a short pass
-of its own, and hands one out bound to the row's state (``bind``).
+of its own, and hands one out bound to the row's state (``bind``). While a
+thread loads, the loop is idle and spares are made again at once; while a
+run starts (a new message) they wait until the loop has been left alone for
+a moment (``hold``).
 
 Only fresh skeletons are kept: a widget that has shown a message is destroyed
 when its row leaves, as before, so nothing of an old message (a selection, a
@@ -35,6 +38,8 @@ log = logging.getLogger(__name__)
 SPARES = {"user": 5, "answer": 5}
 #: pause between two skeletons (each is a pass of ~1.5 ms)
 REFILL_MS = 10
+#: pause before making more after a message was added (see ``RowPool.hold``)
+AFTER_TAKE_MS = 500
 
 
 def row_kind(state: MessageState) -> str:
@@ -77,6 +82,13 @@ class RowPool(QObject):
         self._schedule()
         return widget
 
+    def hold(self) -> None:
+        """The loop is busy for a moment (a run starts: its first reads, its
+        rows, their paints): make no spare until it has been left alone for
+        ``AFTER_TAKE_MS`` (a skeleton's pass there would lengthen a frame)."""
+        if self._started:
+            self._timer.start(AFTER_TAKE_MS)
+
     def spare_count(self) -> int:
         return sum(map(len, self._spares.values()))
 
@@ -98,7 +110,7 @@ class RowPool(QObject):
 
     def _schedule(self) -> None:
         if self._started and not self._timer.isActive() and self._missing() is not None:
-            self._timer.start()
+            self._timer.start(REFILL_MS)
 
     def _refill_one(self) -> None:
         kind = self._missing()

@@ -177,6 +177,7 @@ class TimelineView(QWidget):
         """Add ``message`` at the end, or replace the message with its id."""
         index = self._index_of.get(message.id)
         if index is None:
+            self._pool.hold()  # a run is starting: spares are made after it
             state = MessageState.from_message(message)
             metrics = self.fontMetrics()
             state.height = estimate_height(
