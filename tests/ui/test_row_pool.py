@@ -14,7 +14,7 @@ from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.timeline import TimelineView
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget, MessageWidget
-from mira_desktop.ui.timeline.row_pool import AFTER_TAKE_MS, SPARES
+from mira_desktop.ui.timeline.row_pool import HOLD_MS, SPARES
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
 from tests.ui.timeline_support import shown_timeline
 
@@ -73,7 +73,7 @@ def test_spares_wait_while_a_run_starts(view, qtbot):
     view.upsert_message(_msg("u9", MessageRole.USER, "next question"))
     view.upsert_message(_msg("a9", status=MessageStatus.STREAMING, model="m"))
     assert view.spare_row_count() == FULL - 2
-    qtbot.wait(AFTER_TAKE_MS // 5)
+    qtbot.wait(HOLD_MS // 5)
     assert view.spare_row_count() == FULL - 2
     qtbot.waitUntil(lambda: view.spare_row_count() == FULL)
 

@@ -39,7 +39,7 @@ SPARES = {"user": 5, "answer": 5}
 #: pause between two skeletons (each is a pass of ~1.5 ms)
 REFILL_MS = 10
 #: pause before making more after a message was added (see ``RowPool.hold``)
-AFTER_TAKE_MS = 500
+HOLD_MS = 500
 
 
 def row_kind(state: MessageState) -> str:
@@ -85,9 +85,9 @@ class RowPool(QObject):
     def hold(self) -> None:
         """The loop is busy for a moment (a run starts: its first reads, its
         rows, their paints): make no spare until it has been left alone for
-        ``AFTER_TAKE_MS`` (a skeleton's pass there would lengthen a frame)."""
+        ``HOLD_MS`` (a skeleton's pass there would lengthen a frame)."""
         if self._started:
-            self._timer.start(AFTER_TAKE_MS)
+            self._timer.start(HOLD_MS)
 
     def spare_count(self) -> int:
         return sum(map(len, self._spares.values()))
