@@ -1,7 +1,8 @@
 """Spare row widgets: the timeline builds skeletons of questions and answers
-while idle and opens a thread with them; a row made from a spare is the same
-as a new one (its text, its kind, its signals), and a language change
-replaces the spares, whose strings are in the old language."""
+while idle (not while a run starts) and opens a thread with them; a row made
+from a spare is the same as a new one (its text, its kind, its signals, its
+pixels, also after a theme and font change), and a language change replaces
+the spares, whose strings are in the old language."""
 
 from __future__ import annotations
 
