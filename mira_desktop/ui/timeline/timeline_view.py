@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -37,7 +36,7 @@ from .message_state import (
     estimate_height,
     estimate_heights,
 )
-from .row_pool import RowPool
+from .row_factory import RowFactory
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
 from .timeline_layout import TimelineLayout
 from .timeline_style import timeline_style_sheet
@@ -48,9 +47,6 @@ if TYPE_CHECKING:  # the row widgets load with the first row (``row_widgets``)
 log = logging.getLogger(__name__)
 
 HIGHLIGHT_MS = 1600
-#: finished renderings kept for rows that scrolled away (re-rendering is cheap,
-#: the HTML of thousands of answers is not)
-RENDER_CACHE_ROWS = 200
 WARM_UP_DELAY_MS = 1500  # the markdown warm-up (~0.1 s) waits until the window is up
 
 
@@ -88,9 +84,8 @@ class TimelineView(QWidget):
         self._scrollbar = QScrollBar(Qt.Orientation.Vertical, self)
         self._scrollbar.setObjectName("timelineScrollBar")
         self._scrollbar.valueChanged.connect(self._on_scrollbar)
-        self._layout = TimelineLayout(self._canvas, self._scrollbar, self._create_widget)
-        self._pool = RowPool(self._build_spare, self)
-        self._recent: OrderedDict[str, MessageState] = OrderedDict()
+        self._rows = RowFactory(self._canvas, self._options, self._connect, self)
+        self._layout = TimelineLayout(self._canvas, self._scrollbar, self._rows.create)
         self._buffer = StreamBuffer(stream_interval_ms, self)
         self._buffer.flushed.connect(self._on_flush)
         self._apply_style_sheet()
@@ -101,13 +96,10 @@ class TimelineView(QWidget):
     def set_messages(self, messages: Sequence[Message]) -> None:
         """Show ``messages`` (oldest first), scrolled to the bottom."""
         self._buffer.clear()
-        self._recent.clear()
+        self._rows.forget_renderings()
         self._states = list(map(MessageState.from_message, messages))
         self._index_of = {m.id: i for i, m in enumerate(messages)}
-        metrics = self.fontMetrics()
-        line_h, char_w = metrics.lineSpacing(), metrics.averageCharWidth()
-        width = self._layout.content_width()
-        estimate_heights(self._states, width, line_h, char_w)
+        estimate_heights(self._states, *self._estimate_measures())
         self._layout.reset(self._states)
         self._layout.relayout()
         self.rows_changed.emit()
@@ -177,15 +169,9 @@ class TimelineView(QWidget):
         """Add ``message`` at the end, or replace the message with its id."""
         index = self._index_of.get(message.id)
         if index is None:
-            self._pool.hold()  # a run is starting: spares are made after it
+            self._rows.hold()  # a run is starting: spares are made after it
             state = MessageState.from_message(message)
-            metrics = self.fontMetrics()
-            state.height = estimate_height(
-                state,
-                self._layout.content_width(),
-                metrics.lineSpacing(),
-                metrics.averageCharWidth(),
-            )
+            state.height = estimate_height(state, *self._estimate_measures())
             self._index_of[state.id] = len(self._states)
             self._states.append(state)
             self._layout.append(state)
@@ -263,7 +249,7 @@ class TimelineView(QWidget):
 
     def spare_row_count(self) -> int:
         """Row widgets built ahead, not showing a message (for tests and benchmarks)."""
-        return self._pool.spare_count()
+        return self._rows.spare_count()
 
     def live_widget_count(self) -> int:
         """How many message widgets exist right now (for tests and benchmarks)."""
@@ -280,6 +266,12 @@ class TimelineView(QWidget):
     def flush_stream(self) -> None:
         """Apply buffered deltas now instead of at the next tick."""
         self._buffer.flush()
+
+    def _estimate_measures(self) -> tuple[int, int, int]:
+        """(content width, line height, average character width): what a row's
+        height is estimated from before it has a widget."""
+        metrics = self.fontMetrics()
+        return self._layout.content_width(), metrics.lineSpacing(), metrics.averageCharWidth()
 
     # -- streaming ----------------------------------------------------------------
 
@@ -312,27 +304,9 @@ class TimelineView(QWidget):
         """One-off costs (the row widgets' modules, markdown, Qt's text) paid
         while idle; then spare rows are kept ready (``row_pool``). The view does
         this on its own a moment after it is created."""
-        from .row_widgets import warm_up_rendering
-
-        warm_up_rendering(self._canvas, self._options.dark)
-        self._pool.start()
+        self._rows.warm_up()
 
     # -- widgets ------------------------------------------------------------------
-
-    def _create_widget(self, state: MessageState) -> MessageWidget:
-        self._remember_rendering(state)
-        widget = self._pool.take(state)  # a skeleton built while idle, or a new one
-        if widget is None:
-            from .row_widgets import create_row_widget  # with the first row, not the first frame
-
-            widget = self._connect(create_row_widget(state, self._options, self._canvas))
-        widget.set_highlighted(state.highlighted)
-        return widget
-
-    def _build_spare(self, kind: str) -> MessageWidget:
-        from .row_widgets import create_spare_widget
-
-        return self._connect(create_spare_widget(kind, self._options, self._canvas))
 
     def _connect(self, widget: MessageWidget) -> MessageWidget:
         widget.retry_requested.connect(self.retry_requested)
@@ -358,13 +332,6 @@ class TimelineView(QWidget):
     def _on_edit_submitted(self, message_id: str, text: str) -> None:
         self.end_edit(message_id)
         self.edit_submitted.emit(message_id, text)
-
-    def _remember_rendering(self, state: MessageState) -> None:
-        recent = self._recent
-        recent[state.id] = state
-        recent.move_to_end(state.id)
-        while len(recent) > RENDER_CACHE_ROWS:
-            recent.popitem(last=False)[1].drop_render_cache()
 
     def _refresh(self, message_id: str, *, relayout: bool = False) -> None:
         index = self._index_of.get(message_id)
@@ -436,23 +403,22 @@ class TimelineView(QWidget):
         super().changeEvent(event)
         kind = event.type()
         if kind in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
-            # spares made under the old theme would not match new rows: made
-            # again, while idle
-            self._pool.clear()
+            self._rows.replace_spares()
             self._apply_style_sheet()
             if kind == QEvent.Type.FontChange:
                 # a row's small labels keep the size they were made with:
                 # rows are made again, like new ones
                 self._layout.drop_widgets()
-            for index in self._layout.live_indices():
-                widget = self._layout.widget_at(index)
-                if widget is not None:
-                    widget.refresh_colours()
+            else:
+                for index in self._layout.live_indices():
+                    widget = self._layout.widget_at(index)
+                    if widget is not None:
+                        widget.refresh_colours()
             self._layout.invalidate_measurements()
             self._refresh_all()
         elif kind == QEvent.Type.LanguageChange:
             # Widgets are disposable: rebuilding them re-reads every string.
-            self._pool.clear()
+            self._rows.replace_spares()
             self._layout.drop_widgets()
             self._layout.relayout()
 
