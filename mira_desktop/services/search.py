@@ -217,5 +217,6 @@ class SearchService:
             filters,
             window=max(self._window, limit * 2),
             scan_rows=self._scan_rows,
+            shown=limit,  # titles that fill the list leave messages unread
         )
         return rank(parsed.terms, titles, messages, limit=limit)

@@ -107,10 +107,17 @@ class HistoryStore:
 
     # search
     async def search(
-        self, terms: Sequence[str], filters: SearchFilters, *, window: int, scan_rows: int
+        self,
+        terms: Sequence[str],
+        filters: SearchFilters,
+        *,
+        window: int,
+        scan_rows: int,
+        shown: int | None = None,
     ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
-        """(title candidates, message candidates), in one trip to the database."""
-        return await self.worker.run(self._search, list(terms), filters, window, scan_rows)
+        """(title candidates, message candidates), in one trip to the database;
+        ``shown``: the most hits the search shows (``search_sql.candidates``)."""
+        return await self.worker.run(self._search, list(terms), filters, window, scan_rows, shown)
 
     def _search(
         self,
@@ -119,12 +126,13 @@ class HistoryStore:
         filters: SearchFilters,
         window: int,
         scan_rows: int,
+        shown: int | None,
     ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
         from . import search_sql as search
 
         floor = self._since_floor(db, filters.since) if filters.since else 0
         return search.candidates(
-            db, terms, filters, window=window, scan_rows=scan_rows, floor=floor
+            db, terms, filters, window=window, scan_rows=scan_rows, floor=floor, shown=shown
         )
 
     def _since_floor(self, db: Database, since: str) -> int:

@@ -183,13 +183,14 @@ def candidates(
     window: int = 200,
     scan_rows: int = 50_000,
     floor: int = 0,
+    shown: int | None = None,
 ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
     """Title candidates and message candidates of one search. When the titles
-    fill the window no message is read: every title hit ranks above every
-    message hit, and a search shows at most ``window`` hits (the service asks
-    for twice its limit), so those messages could never be shown."""
+    fill the list no message is read: every title hit ranks above every
+    message hit, and a search shows at most ``shown`` hits (its limit; at
+    most ``window``), so those messages could never be shown."""
     titles = title_candidates(db, terms, filters, window=window, scan_rows=scan_rows)
-    if len(titles) >= window:
+    if len(titles) >= (window if shown is None else min(window, shown)):
         return titles, []
     messages = message_candidates(
         db, terms, filters, window=window, scan_rows=scan_rows, floor=floor

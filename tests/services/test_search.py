@@ -6,6 +6,7 @@ workspaces and the trash."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -249,3 +250,36 @@ async def test_messages_are_not_read_when_titles_fill_the_window(services: Servi
     search = SearchService(HistoryStore(worker), window=2)
     assert [h.snippet for h in await search.search("kiwi", limit=1)] == ["kiwi 2"]
     assert len(await search.search("kiwi", limit=6)) == 6  # window 12: messages too
+
+
+async def test_messages_are_not_read_when_titles_fill_the_list(services: Services) -> None:
+    """With as many matching titles as the search shows, its message query
+    could only add hits below the last one shown: it does not run."""
+    for n in range(3):
+        await make_thread(services, f"fig {n}", [f"fig message {n}"])
+    worker = services.store.worker
+    statements: list[str] = []
+
+    def trace(db: Any, on: bool) -> None:
+        db.conn.set_trace_callback(statements.append if on else None)
+
+    async def search(limit: int) -> list[SearchHit]:
+        statements.clear()
+        await worker.run(trace, True)
+        try:
+            return await services.search.search("fig", limit=limit)
+        finally:
+            await worker.run(trace, False)
+
+    hits = await search(3)
+    assert [h.thread_title for h in hits] == ["fig 2", "fig 1", "fig 0"]
+    assert all(h.message_id is None for h in hits)
+    assert any("threads_fts" in sql for sql in statements)
+    assert not any("messages_fts" in sql for sql in statements)
+    hits = await search(4)  # one more than the titles: the newest message joins them
+    assert [h.snippet for h in hits][3] == "fig message 2"
+    assert any("messages_fts" in sql for sql in statements)
+    titles, messages = await worker.run(
+        search_sql.candidates, ["fig"], SearchFilters(), window=200, shown=3
+    )
+    assert len(titles) == 3 and messages == []
