@@ -191,7 +191,7 @@ async def test_debounce_and_stale_answers_are_dropped(qtbot: Any) -> None:
     await until(lambda: dialog.model.query == "abc")
     qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Backspace)  # "ab": slow
     await until(lambda: fake.queries == ["abc", "ab"])
-    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_D)  # "abd": fast, typed meanwhile
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_D)  # "abd": fast, runs once "ab" ends
     await until(lambda: dialog.model.query == "abd")
     await asyncio.sleep(0.5)  # the slow answer for "ab" arrives (or is cancelled) too late
     assert dialog.model.query == "abd"
@@ -199,6 +199,34 @@ async def test_debounce_and_stale_answers_are_dropped(qtbot: Any) -> None:
     dialog.query_edit.clear()
     await until(lambda: dialog.model.rowCount() == 0)
     assert "Type to search" in dialog.status_label.text()
+
+
+async def test_one_search_at_a_time_and_the_newest_query_follows(qtbot: Any) -> None:
+    """Keys typed while a search runs start none of their own (their SQL
+    would queue on the database thread): when it ends, the newest query runs,
+    once; a filter changed meanwhile is part of it."""
+    fake = ScriptedSearch({"x": 0.5})
+    dialog = SearchDialog(fake, [Workspace("w", "Mira BASE", is_default=True)])  # type: ignore[arg-type]
+    qtbot.addWidget(dialog)
+    dialog.show()
+    pause = DEBOUNCE_MS / 1000 + 0.05  # each key's debounce ends while "x" runs
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_X)
+    await until(lambda: fake.queries == ["x"])
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Y)
+    await asyncio.sleep(pause)
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Z)
+    await asyncio.sleep(pause)
+    dialog.chips["week"].click()
+    await asyncio.sleep(pause)
+    assert fake.queries == ["x"]  # still running
+    await until(lambda: dialog.model.query == "xyz")
+    await asyncio.sleep(pause)
+    assert fake.queries == ["x", "xyz"]
+    assert [h.thread_title for h in dialog.hits()] == ["Result for xyz"]
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Backspace)  # nothing running: at once
+    await until(lambda: dialog.model.query == "xy")
+    assert fake.queries == ["x", "xyz", "xy"]
+    dialog.reject()
 
 
 async def test_only_the_rows_painted_have_their_snippets_cut(
