@@ -286,3 +286,22 @@ async def test_search_dialog_screenshots(
     finally:
         install_translator(app, "en")
         apply_theme(app, "light")
+
+
+def test_highlights_count_in_utf16_after_an_emoji(qapp: Any) -> None:
+    """Search gives highlight spans in code points; Qt lays text out in UTF-16
+    units, where an emoji is two: the span moves with it."""
+    from PySide6.QtGui import QFont, QPalette
+
+    from mira_desktop.ui.search.search_results import mark_format, text_layout, utf16_spans
+
+    text = "ok 😀 apple pie 苹果"
+    apple, chinese = (text.index("apple"), text.index("apple") + 5), (text.index("苹果"), len(text))
+    assert text[apple[0] : apple[1]] == "apple"
+    assert utf16_spans(text, (apple, chinese)) == ((6, 11), (16, 18))
+    assert utf16_spans("苹果 apple", ((3, 8),)) == ((3, 8),)  # BMP only: as given
+    layout = text_layout(text, (apple,), QFont(), mark_format(QPalette(), bold=False), 400.0, 2)
+    (marked,) = layout.formats()
+    assert (marked.start, marked.length) == (6, 5)
+    assert text.encode("utf-16-le")[12:22].decode("utf-16-le") == "apple"
+    assert layout.lineCount() == 1

@@ -1,9 +1,13 @@
 """The result list of the search dialog: ``SearchResultsModel`` holds the hits
 of the latest query (``SearchHit``, best first) and ``SearchResultDelegate``
 draws each as two lines — the thread's title with the hit's age and workspace
-on the right, then the snippet with the matched words highlighted (the
-service's ``render_html`` turned into Qt rich text). A title hit highlights the
-title itself and says so on the second line."""
+on the right, then the snippet with the matched words highlighted. A title hit
+highlights the title itself and says so on the second line.
+
+Text is laid out with ``QTextLayout`` and the highlights are format ranges:
+rich text (a ``QTextDocument`` a line, parsing HTML and a style sheet) made a
+row's paint ~0.6 ms, and the list repaints every row on screen each time new
+results arrive, i.e. with every key typed."""
 
 from __future__ import annotations
 
@@ -20,19 +24,19 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
     QColor,
     QFont,
     QFontMetrics,
     QPainter,
     QPalette,
-    QTextDocument,
+    QTextCharFormat,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ...core.models import Workspace
 from ...core.search import SearchHit
-from ...services.snippets import render_html
 from ..sidebar.row_painting import paint_dot
 from ..sidebar.thread_delegate import relative_time
 
@@ -72,11 +76,63 @@ class SearchResultsModel(QAbstractListModel):
         return self._hits[row] if 0 <= row < len(self._hits) else None
 
 
-def _mark_style(palette: QPalette) -> str:
+Spans = tuple[tuple[int, int], ...]
+
+
+def mark_format(palette: QPalette, *, bold: bool) -> QTextCharFormat:
+    """How a matched word looks: dark text on yellow (light themes), light
+    text on amber (dark themes), semi-bold (bold in a bold title)."""
     dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
-    background = "#7a5d00" if dark else "#ffe58a"
-    color = "#fff6d5" if dark else "#1f2328"
-    return f"b {{ background-color: {background}; color: {color}; font-weight: 600; }}"
+    mark = QTextCharFormat()
+    mark.setBackground(QColor("#7a5d00" if dark else "#ffe58a"))
+    mark.setForeground(QColor("#fff6d5" if dark else "#1f2328"))
+    mark.setFontWeight(QFont.Weight.Bold if bold else QFont.Weight.DemiBold)
+    return mark
+
+
+def utf16_spans(text: str, spans: Spans) -> Spans:
+    """``spans`` (offsets in ``text``'s code points, as search gives them) in
+    UTF-16 units, as Qt counts: they differ after a character beyond the
+    BMP (an emoji)."""
+    if not text or max(text) <= "\uffff":
+        return spans
+
+    def unit(at: int) -> int:
+        return len(text[:at].encode("utf-16-le")) // 2
+
+    return tuple((unit(start), unit(end)) for start, end in spans)
+
+
+def text_layout(
+    text: str, spans: Spans, font: QFont, mark: QTextCharFormat, width: float, lines: int
+) -> QTextLayout:
+    """``text`` laid out in at most ``lines`` lines of ``width`` (one line
+    that is not wrapped when ``lines`` is 1), ``spans`` formatted as ``mark``."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(
+        QTextOption.WrapMode.NoWrap
+        if lines == 1
+        else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+    )
+    layout.setTextOption(option)
+    ranges = []
+    for start, end in utf16_spans(text, spans):
+        marked = QTextLayout.FormatRange()
+        marked.start, marked.length, marked.format = start, end - start, mark
+        ranges.append(marked)
+    layout.setFormats(ranges)
+    layout.beginLayout()
+    y = 0.0
+    for _ in range(lines):
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        line.setPosition(QPointF(0, y))
+        y += line.height()
+    layout.endLayout()
+    return layout
 
 
 class SearchResultDelegate(QStyledItemDelegate):
@@ -111,24 +167,19 @@ class SearchResultDelegate(QStyledItemDelegate):
         top = QRectF(rect.left() + _PAD, rect.top() + 6, rect.width() - 2 * _PAD, line + 2)
         right = self._paint_meta(painter, option, hit, top, selected)
         title_box = top.adjusted(0, 0, right - top.right() - 8, 0)
-        title_html = self._title_html(hit)
-        self._paint_html(
-            painter, option, title_html, title_box, palette.color(text_role), bold=True
+        title: tuple[str, Spans] = (
+            (hit.snippet, hit.highlights)  # a title hit: the snippet is the title
+            if hit.message_id is None
+            else (hit.thread_title, ())
         )
+        self._paint_text(painter, option, title, title_box, palette.color(text_role), bold=True)
         second = QRectF(top.left(), top.bottom() + 2, top.width(), 2 * line + 2)
         muted = palette.color(text_role if selected else QPalette.ColorRole.PlaceholderText)
         snippet = (
-            self.title_hit_text
-            if hit.message_id is None
-            else render_html(hit.snippet, hit.highlights, tag="b")
+            (self.title_hit_text, ()) if hit.message_id is None else (hit.snippet, hit.highlights)
         )
-        self._paint_html(painter, option, snippet, second, muted, bold=False)
+        self._paint_text(painter, option, snippet, second, muted, bold=False)
         painter.restore()
-
-    def _title_html(self, hit: SearchHit) -> str:
-        if hit.message_id is None:  # a title hit: the snippet is the title
-            return render_html(hit.snippet, hit.highlights, tag="b")
-        return render_html(hit.thread_title, (), tag="b")
 
     def _paint_meta(
         self,
@@ -161,35 +212,28 @@ class SearchResultDelegate(QStyledItemDelegate):
             left -= 14
         return left
 
-    def _paint_html(
+    def _paint_text(
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,
-        html: str,
+        text_spans: tuple[str, Spans],
         box: QRectF,
         color: QColor,
         *,
         bold: bool,
     ) -> None:
-        """Rich text in ``box``: one line when bold (the title), else wrapped."""
-        document = QTextDocument()
+        """Text with its highlights in ``box``: one line when bold (the title),
+        else wrapped to two."""
+        text, spans = text_spans
         font = QFont(option.font)
         font.setBold(bold)
-        document.setDefaultFont(font)
-        document.setDocumentMargin(0)
-        document.setDefaultStyleSheet(_mark_style(option.palette))
-        if bold:
-            document.setHtml(f'<span style="white-space: pre;">{html}</span>')
-            document.setTextWidth(-1)
-        else:
-            document.setHtml(html)
-            document.setTextWidth(box.width())
+        # one line: a line break or tab in a title is a space (same length,
+        # so the spans still fit)
+        flat = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        mark = mark_format(option.palette, bold=bold)
+        layout = text_layout(flat, spans, font, mark, box.width(), 1 if bold else 2)
         painter.save()
-        painter.translate(box.topLeft())
-        clip = QRectF(0, 0, box.width(), box.height())
-        painter.setClipRect(clip)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette.setColor(QPalette.ColorRole.Text, color)
-        context.clip = clip
-        document.documentLayout().draw(painter, context)
+        painter.setClipRect(box)
+        painter.setPen(color)
+        layout.draw(painter, box.topLeft())
         painter.restore()
