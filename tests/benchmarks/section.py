@@ -30,6 +30,8 @@ SECTIONS = {
     "export": "bench_export",
     "tokens": "bench_tokens",
     "rag": "bench_kb",
+    # info, after the numbered ones: search as the reader types it
+    "search_dialog": "bench_search_dialog",
 }
 
 

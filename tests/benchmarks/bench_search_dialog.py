@@ -1,0 +1,154 @@
+"""Search as you type (info; the reader's side of issue 9 §1): the real
+``SearchDialog`` offscreen on the search section's data set (1,000,000
+messages; quick: 5,000), queries typed into its field one key at a time.
+
+* last key → results: from the last key until the dialog has shown the
+  results of the whole query (``results_shown``), typed at a brisk 120 ms a
+  key (a search a key) and in a 30 ms burst (keys coalesce into fewer
+  searches);
+* searches run per query, counted by the search object the dialog is given;
+* the Qt thread's longest gap while typing, from a 2 ms precise timer (p99
+  too): what each result costs the thread that also draws the field.
+
+    .venv/bin/python -m tests.benchmarks.section search_dialog --root DIR --out F"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from .bench_search import sizes as search_sizes
+from .common import Figure, dataset, open_services, percentile, qt_loop
+
+QUERIES = ["python error", "machine learning", "数据库 server", "Docker", "customer invoice", "性能优化"]  # fmt: skip
+PACES_S = (0.12, 0.03)
+
+
+class CountedSearch:
+    """The search service, counting the searches the dialog starts."""
+
+    def __init__(self, service: Any) -> None:
+        self._service = service
+        self.count = 0
+
+    async def search(self, query: str, **filters: Any) -> Any:
+        self.count += 1
+        return await self._service.search(query, **filters)
+
+
+class GapProbe:
+    """The longest waits between shots of a 2 ms precise timer on the Qt thread."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.gaps: list[float] = []
+        self.on = False
+        self._last = time.perf_counter()
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(2)
+        self._timer.timeout.connect(self._shot)
+        self._timer.start()
+
+    def _shot(self) -> None:
+        now = time.perf_counter()
+        if self.on:
+            self.gaps.append(now - self._last)
+        self._last = now
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+async def _type(dialog: Any, counted: CountedSearch, probe: GapProbe, query: str, pace: float) -> dict[str, Any]:  # fmt: skip
+    shown: dict[str, float] = {}
+
+    def on_shown(text: str, _n: int) -> None:
+        shown.setdefault(text, time.perf_counter())
+
+    dialog.query_edit.clear()
+    await asyncio.sleep(0.3)
+    dialog.results_shown.connect(on_shown)
+    counted.count = 0
+    probe.on = True
+    last = time.perf_counter()
+    for char in query:
+        dialog.query_edit.insert(char)
+        last = time.perf_counter()
+        await asyncio.sleep(pace)
+    deadline = last + 10.0
+    while query not in shown and time.perf_counter() < deadline:
+        await asyncio.sleep(0.001)
+    probe.on = False
+    dialog.results_shown.disconnect(on_shown)
+    if query not in shown:
+        raise RuntimeError(f"no results shown for {query!r} within 10 s")
+    return {
+        "ms": round((shown[query] - last) * 1000, 1),
+        "searches": counted.count,
+        "keys": len(query),
+    }
+
+
+async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
+    from mira_desktop.ui.search.search_dialog import SearchDialog
+
+    services = open_services(folder)
+    counted = CountedSearch(services.search)
+    dialog = SearchDialog(counted, [])  # type: ignore[arg-type]
+    dialog.resize(680, 520)
+    dialog.show()
+    probe = GapProbe()
+    try:
+        await _type(dialog, counted, probe, "warm up", 0.05)  # fonts, the first paint
+        probe.gaps.clear()
+        runs: dict[str, dict[str, Any]] = {}
+        for pace in PACES_S:
+            runs[f"{round(pace * 1000)} ms"] = {
+                q: await _type(dialog, counted, probe, q, pace) for q in queries
+            }
+        return {"runs": runs, "gaps": probe.gaps}
+    finally:
+        probe.stop()
+        dialog.done(0)
+        await services.aclose()
+
+
+def run(quick: bool, root: Path) -> dict[str, Any]:
+    threads, messages = search_sizes(quick)
+    data = dataset(root, "search", [(threads, messages)])
+    _app, loop = qt_loop()
+    measured = loop.run_until_complete(
+        _measure(Path(data["dir"]), QUERIES[:2] if quick else QUERIES)
+    )
+    figures = []
+    for pace, per_query in measured["runs"].items():
+        times = [r["ms"] for r in per_query.values()]
+        searches = sum(r["searches"] for r in per_query.values())
+        keys = sum(r["keys"] for r in per_query.values())
+        figures.append(
+            Figure(
+                f"search dialog: last key → results, a key per {pace}",
+                statistics.median(times),
+                "ms",
+                note=f"median of {len(times)} queries, max {max(times):.1f} ms;"
+                f" {searches} searches for {keys} keys",
+            )
+        )
+    gaps = measured["gaps"]
+    figures.append(
+        Figure(
+            "search dialog: Qt thread's longest gap while typing",
+            max(gaps) * 1000,
+            "ms",
+            note=f"p99 {percentile(gaps, 0.99) * 1000:.1f} ms of {len(gaps)} timer shots (2 ms)",
+        )
+    )
+    return {
+        "figures": [f.to_dict() for f in figures],
+        "details": {"messages": threads * messages, "runs": measured["runs"]},
+    }
