@@ -95,6 +95,7 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
         probe.time_open(timeline, small)
         rss_before = _settled_rss()
         load_cold, big = load(big_id)
+        spares_cold = timeline.spare_row_count()
         big_return, big_paint = probe.time_open(timeline, big)
         process_events(0.2)
         rss_after = _settled_rss()
@@ -124,6 +125,7 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
         "rss_delta_mb": (rss_after - rss_before) / 1e6,
         "traced_mb": traced / 1e6,
         "live_widgets": widgets,
+        "spare_rows_before_cold_open": spares_cold,
     }
 
 
