@@ -229,6 +229,29 @@ async def test_one_search_at_a_time_and_the_newest_query_follows(qtbot: Any) -> 
     dialog.reject()
 
 
+async def test_searching_is_said_only_of_a_slow_search(qtbot: Any) -> None:
+    """A search answered within SEARCHING_NOTE_MS leaves the status line alone
+    until its results (no blink of "Searching…" with every key); a slower one
+    says it is searching."""
+    fake = ScriptedSearch({"quick": 0.1, "slow": 0.6})
+    dialog = SearchDialog(fake, [Workspace("w", "Mira BASE", is_default=True)])  # type: ignore[arg-type]
+    qtbot.addWidget(dialog)
+    dialog.show()
+    seen: list[str] = []
+    qtbot.keyClicks(dialog.query_edit, "quick")
+    while dialog.model.query != "quick":
+        seen.append(dialog.status_label.text())
+        await asyncio.sleep(0.01)
+    assert fake.queries == ["quick"] and not any("Searching" in text for text in seen), seen
+    assert "1 result(s)" in dialog.status_label.text()
+    dialog.query_edit.setText("slow")
+    await until(lambda: "Searching" in dialog.status_label.text())
+    assert dialog.model.query == "quick"  # the last results stay meanwhile
+    await until(lambda: dialog.model.query == "slow")
+    assert "1 result(s)" in dialog.status_label.text()
+    dialog.reject()
+
+
 async def test_only_the_rows_painted_have_their_snippets_cut(
     qtbot: Any, window: MainWindow, services: Services
 ) -> None:

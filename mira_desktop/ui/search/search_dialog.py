@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 #: the wait after a key is most of what the reader sees: 150 ms made results
 #: come ~160 ms after the last key, and never while typing at a brisk pace
 DEBOUNCE_MS = 40
+#: "Searching…" only for a search still running after this long: shown for
+#: every search, it would blink in the status line with each key
+SEARCHING_NOTE_MS = 200
 RESULT_LIMIT = 50
 SINCE = ("today", "week", "month", "quarter")
 
@@ -75,6 +78,10 @@ class SearchDialog(QDialog):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._start_search)
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(SEARCHING_NOTE_MS)
+        self._note_timer.timeout.connect(self._note_searching)
         self._build_query()
         self._build_filters(workspace_id)
         self._build_results()
@@ -198,9 +205,13 @@ class SearchDialog(QDialog):
             self.model.set_hits([], "")
             self._set_status(self.tr("Type to search titles and messages."))
             return
-        self._set_status(self.tr("Searching…"))
+        self._note_timer.start()
         self._task = asyncio.ensure_future(self._search_now(generation, query))
         self._task.add_done_callback(self._on_done)
+
+    def _note_searching(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._set_status(self.tr("Searching…"))
 
     async def _search_now(self, generation: int, query: str) -> None:
         hits = await self._search.search(
@@ -216,6 +227,7 @@ class SearchDialog(QDialog):
         self._show(hits, query)
 
     def _on_done(self, task: asyncio.Task[None]) -> None:
+        self._note_timer.stop()
         if task.cancelled():
             return
         error = task.exception()
