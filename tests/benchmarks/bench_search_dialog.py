@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .bench_search import sizes as search_sizes
-from .common import Figure, dataset, open_services, percentile, qt_loop
+from .common import Figure, dataset, open_services, percentile, qt_loop, settle_gc
 
 QUERIES = ["python error", "machine learning", "数据库 server", "Docker", "customer invoice", "性能优化"]  # fmt: skip
 PACES_S = (0.12, 0.03)
@@ -102,6 +102,7 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
     dialog = SearchDialog(counted, [])  # type: ignore[arg-type]
     dialog.resize(680, 520)
     dialog.show()
+    settle_gc()  # as the launch does after the window shows (common.qt_loop)
     probe = GapProbe()
     try:
         await _type(dialog, counted, probe, "warm up", 0.05)  # fonts, the first paint

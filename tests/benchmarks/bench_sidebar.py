@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import Figure, dataset, median, open_services, percentile, qt_loop
+from .common import Figure, dataset, median, open_services, percentile, qt_loop, settle_gc
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,7 @@ async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
         sidebar.resize(*SIZE)
         sidebar.show()
         await asyncio.sleep(0.1)
+        settle_gc()  # as the launch does after the window shows (common.qt_loop)
         view = sidebar.list_view
         started = time.perf_counter()
         model.refresh()

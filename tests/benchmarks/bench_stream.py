@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import Figure, median, qt_loop
+from .common import Figure, median, qt_loop, settle_gc
 from .stream_server import CHAT
 
 log = logging.getLogger(__name__)
@@ -174,6 +174,7 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
     window.resize(1180, 780)
     window.show()
     await window.start()
+    settle_gc()  # as the launch does after the window shows (common.qt_loop)
     monitor = StallMonitor()
     mira = MiraRun(window)
     raw_runs: list[dict[str, float]] = []

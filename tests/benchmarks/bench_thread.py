@@ -23,7 +23,16 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from .common import Figure, dataset, median, open_services, process_events, qt_loop, rss_bytes
+from .common import (
+    Figure,
+    dataset,
+    median,
+    open_services,
+    process_events,
+    qt_loop,
+    rss_bytes,
+    settle_gc,
+)
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +99,7 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
         # the idle warm-up the app does before a person opens a thread: markdown
         # and lexers, then the spare rows (``row_pool``), a moment after start
         process_events(WARM_UP_DELAY_MS / 1000 + 0.3)
+        settle_gc()  # as the launch does after the window shows (common.qt_loop)
         probe = PaintProbe(timeline)
         _, small = load(small_id)
         probe.time_open(timeline, small)
