@@ -10,6 +10,11 @@ messages; quick: 5,000), queries typed into its field one key at a time.
 * the Qt thread's longest gap while typing, from a 2 ms precise timer (p99
   too): what each result costs the thread that also draws the field.
 
+Baselines, measured in the same run: for the latency, ``SearchService.search``
+of the same queries awaited directly (the search itself: the rest is the
+debounce and the dialog); for the gap, the same timer's longest gap while
+the dialog sits idle for as long as the typing took (the host's own noise).
+
     .venv/bin/python -m tests.benchmarks.section search_dialog --root DIR --out F"""
 
 from __future__ import annotations
@@ -95,7 +100,7 @@ async def _type(dialog: Any, counted: CountedSearch, probe: GapProbe, query: str
 
 
 async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
-    from mira_desktop.ui.search.search_dialog import SearchDialog
+    from mira_desktop.ui.search.search_dialog import RESULT_LIMIT, SearchDialog
 
     services = open_services(folder)
     counted = CountedSearch(services.search)
@@ -108,11 +113,23 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
         await _type(dialog, counted, probe, "warm up", 0.05)  # fonts, the first paint
         probe.gaps.clear()
         runs: dict[str, dict[str, Any]] = {}
+        started = time.perf_counter()
         for pace in PACES_S:
             runs[f"{round(pace * 1000)} ms"] = {
                 q: await _type(dialog, counted, probe, q, pace) for q in queries
             }
-        return {"runs": runs, "gaps": probe.gaps}
+        typing_s = time.perf_counter() - started
+        typed_gaps = list(probe.gaps)
+        probe.gaps.clear()
+        probe.on = True
+        await asyncio.sleep(typing_s)  # idle, as long as the typing took
+        probe.on = False
+        service: list[float] = []
+        for query in queries * 3:
+            started = time.perf_counter()
+            await services.search.search(query, limit=RESULT_LIMIT)
+            service.append(time.perf_counter() - started)
+        return {"runs": runs, "gaps": typed_gaps, "idle_gaps": probe.gaps, "service": service}
     finally:
         probe.stop()
         dialog.done(0)
@@ -127,6 +144,7 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
         _measure(Path(data["dir"]), QUERIES[:2] if quick else QUERIES)
     )
     figures = []
+    service_ms = statistics.median(measured["service"]) * 1000
     for pace, per_query in measured["runs"].items():
         times = [r["ms"] for r in per_query.values()]
         searches = sum(r["searches"] for r in per_query.values())
@@ -136,6 +154,8 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
                 f"search dialog: last key → results, a key per {pace}",
                 statistics.median(times),
                 "ms",
+                service_ms,
+                "SearchService.search, same queries",
                 note=f"median of {len(times)} queries, max {max(times):.1f} ms;"
                 f" {searches} searches for {keys} keys",
             )
@@ -146,6 +166,8 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "search dialog: Qt thread's longest gap while typing",
             max(gaps) * 1000,
             "ms",
+            max(measured["idle_gaps"]) * 1000,
+            "same timer, dialog idle",
             note=f"p99 {percentile(gaps, 0.99) * 1000:.1f} ms of {len(gaps)} timer shots (2 ms)",
         )
     )
