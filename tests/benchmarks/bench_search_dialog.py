@@ -45,12 +45,16 @@ class CountedSearch:
 
 
 class GapProbe:
-    """The longest waits between shots of a 2 ms precise timer on the Qt thread."""
+    """The waits between shots of a 2 ms precise timer on the Qt thread, each
+    with what happened last before it ended (``event``: the dialog's latest
+    results, else the latest key)."""
 
     def __init__(self) -> None:
         from PySide6.QtCore import Qt, QTimer
 
         self.gaps: list[float] = []
+        self.events: list[str] = []
+        self.event = ""
         self.on = False
         self._last = time.perf_counter()
         self._timer = QTimer()
@@ -63,7 +67,17 @@ class GapProbe:
         now = time.perf_counter()
         if self.on:
             self.gaps.append(now - self._last)
+            self.events.append(self.event)
         self._last = now
+
+    def clear(self) -> None:
+        self.gaps.clear()
+        self.events.clear()
+
+    def longest(self, count: int) -> list[tuple[float, str]]:
+        """The ``count`` longest gaps (ms) and their events."""
+        ranked = sorted(zip(self.gaps, self.events, strict=True), reverse=True)[:count]
+        return [(round(gap * 1000, 1), event) for gap, event in ranked]
 
     def stop(self) -> None:
         self._timer.stop()
@@ -74,6 +88,7 @@ async def _type(dialog: Any, counted: CountedSearch, probe: GapProbe, query: str
 
     def on_shown(text: str, _n: int) -> None:
         shown.setdefault(text, time.perf_counter())
+        probe.event = f"results for {text!r}"
 
     dialog.query_edit.clear()
     await asyncio.sleep(0.3)
@@ -82,6 +97,7 @@ async def _type(dialog: Any, counted: CountedSearch, probe: GapProbe, query: str
     probe.on = True
     last = time.perf_counter()
     for char in query:
+        probe.event = f"key {dialog.query_edit.text() + char!r}"
         dialog.query_edit.insert(char)
         last = time.perf_counter()
         await asyncio.sleep(pace)
@@ -111,7 +127,7 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
     probe = GapProbe()
     try:
         await _type(dialog, counted, probe, "warm up", 0.05)  # fonts, the first paint
-        probe.gaps.clear()
+        probe.clear()
         runs: dict[str, dict[str, Any]] = {}
         started = time.perf_counter()
         for pace in PACES_S:
@@ -119,8 +135,9 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
                 q: await _type(dialog, counted, probe, q, pace) for q in queries
             }
         typing_s = time.perf_counter() - started
-        typed_gaps = list(probe.gaps)
-        probe.gaps.clear()
+        typed_gaps, longest = list(probe.gaps), probe.longest(5)
+        probe.clear()
+        probe.event = "idle"
         probe.on = True
         await asyncio.sleep(typing_s)  # idle, as long as the typing took
         probe.on = False
@@ -129,7 +146,13 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
             started = time.perf_counter()
             await services.search.search(query, limit=RESULT_LIMIT)
             service.append(time.perf_counter() - started)
-        return {"runs": runs, "gaps": typed_gaps, "idle_gaps": probe.gaps, "service": service}
+        return {
+            "runs": runs,
+            "gaps": typed_gaps,
+            "longest_gaps": longest,
+            "idle_gaps": probe.gaps,
+            "service": service,
+        }
     finally:
         probe.stop()
         dialog.done(0)
@@ -173,5 +196,10 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
     )
     return {
         "figures": [f.to_dict() for f in figures],
-        "details": {"messages": threads * messages, "runs": measured["runs"]},
+        "details": {
+            "messages": threads * messages,
+            "runs": measured["runs"],
+            # (ms, what came last before the gap ended)
+            "longest_gaps_while_typing": measured["longest_gaps"],
+        },
     }
