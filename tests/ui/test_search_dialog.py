@@ -323,6 +323,7 @@ def test_highlights_count_in_utf16_after_an_emoji(qapp: Any) -> None:
     assert text[apple[0] : apple[1]] == "apple"
     assert utf16_spans(text, (apple, chinese)) == ((6, 11), (16, 18))
     assert utf16_spans("苹果 apple", ((3, 8),)) == ((3, 8),)  # BMP only: as given
+    assert utf16_spans("\udc80😀 apple", ((3, 8),)) == ((4, 9),)  # a lone surrogate too
     layout = text_layout(text, (apple,), QFont(), mark_format(QPalette(), bold=False), 400.0, 2)
     (marked,) = layout.formats()
     assert (marked.start, marked.length) == (6, 5)

@@ -97,8 +97,8 @@ def utf16_spans(text: str, spans: Spans) -> Spans:
     if not text or max(text) <= "\uffff":
         return spans
 
-    def unit(at: int) -> int:
-        return len(text[:at].encode("utf-16-le")) // 2
+    def unit(at: int) -> int:  # a lone surrogate (from bad UTF-8) is one unit too
+        return len(text[:at].encode("utf-16-le", "surrogatepass")) // 2
 
     return tuple((unit(start), unit(end)) for start, end in spans)
 
