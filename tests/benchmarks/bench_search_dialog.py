@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from .bench_search import sizes as search_sizes
-from .common import Figure, dataset, open_services, percentile, qt_loop, settle_gc
+from .common import (
+    Figure,
+    StallMonitor,
+    dataset,
+    open_services,
+    percentile,
+    qt_loop,
+    settle_gc,
+)
 
 QUERIES = ["python error", "machine learning", "数据库 server", "Docker", "customer invoice", "性能优化"]  # fmt: skip
 PACES_S = (0.12, 0.03)
@@ -44,67 +52,44 @@ class CountedSearch:
         return await self._service.search(query, **filters)
 
 
-class GapProbe:
-    """The waits between shots of a 2 ms precise timer on the Qt thread, each
-    with what happened last before it ended (``event``: the dialog's latest
-    results, else the latest key)."""
+class Typing:
+    """What happened while typing (``events``: time, label — a key, or the
+    results of a query) and the spans the gaps are read in."""
 
     def __init__(self) -> None:
-        from PySide6.QtCore import Qt, QTimer
+        self.events: list[tuple[float, str]] = []
+        self.spans: list[tuple[float, float]] = []
 
-        self.gaps: list[float] = []
-        self.events: list[str] = []
-        self.event = ""
-        self.on = False
-        self._last = time.perf_counter()
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(2)
-        self._timer.timeout.connect(self._shot)
-        self._timer.start()
+    def note(self, label: str) -> None:
+        self.events.append((time.perf_counter(), label))
 
-    def _shot(self) -> None:
-        now = time.perf_counter()
-        if self.on:
-            self.gaps.append(now - self._last)
-            self.events.append(self.event)
-        self._last = now
-
-    def clear(self) -> None:
-        self.gaps.clear()
-        self.events.clear()
-
-    def longest(self, count: int) -> list[tuple[float, str]]:
-        """The ``count`` longest gaps (ms) and their events."""
-        ranked = sorted(zip(self.gaps, self.events, strict=True), reverse=True)[:count]
-        return [(round(gap * 1000, 1), event) for gap, event in ranked]
-
-    def stop(self) -> None:
-        self._timer.stop()
+    def before(self, moment: float) -> str:
+        """The last event before ``moment``."""
+        earlier = [label for at, label in self.events if at <= moment]
+        return earlier[-1] if earlier else ""
 
 
-async def _type(dialog: Any, counted: CountedSearch, probe: GapProbe, query: str, pace: float) -> dict[str, Any]:  # fmt: skip
+async def _type(dialog: Any, counted: CountedSearch, typing: Typing, query: str, pace: float) -> dict[str, Any]:  # fmt: skip
     shown: dict[str, float] = {}
 
     def on_shown(text: str, _n: int) -> None:
         shown.setdefault(text, time.perf_counter())
-        probe.event = f"results for {text!r}"
+        typing.note(f"results for {text!r}")
 
     dialog.query_edit.clear()
     await asyncio.sleep(0.3)
     dialog.results_shown.connect(on_shown)
     counted.count = 0
-    probe.on = True
-    last = time.perf_counter()
+    began = last = time.perf_counter()
     for char in query:
-        probe.event = f"key {dialog.query_edit.text() + char!r}"
+        typing.note(f"key {dialog.query_edit.text() + char!r}")
         dialog.query_edit.insert(char)
         last = time.perf_counter()
         await asyncio.sleep(pace)
     deadline = last + 10.0
     while query not in shown and time.perf_counter() < deadline:
         await asyncio.sleep(0.001)
-    probe.on = False
+    typing.spans.append((began, time.perf_counter()))
     dialog.results_shown.disconnect(on_shown)
     if query not in shown:
         raise RuntimeError(f"no results shown for {query!r} within 10 s")
@@ -124,37 +109,37 @@ async def _measure(folder: Path, queries: list[str]) -> dict[str, Any]:
     dialog.resize(680, 520)
     dialog.show()
     settle_gc()  # as the launch does after the window shows (common.qt_loop)
-    probe = GapProbe()
+    monitor = StallMonitor()
     try:
-        await _type(dialog, counted, probe, "warm up", 0.05)  # fonts, the first paint
-        probe.clear()
+        await _type(dialog, counted, Typing(), "warm up", 0.05)  # fonts, the first paint
+        typing = Typing()
         runs: dict[str, dict[str, Any]] = {}
         started = time.perf_counter()
         for pace in PACES_S:
             runs[f"{round(pace * 1000)} ms"] = {
-                q: await _type(dialog, counted, probe, q, pace) for q in queries
+                q: await _type(dialog, counted, typing, q, pace) for q in queries
             }
-        typing_s = time.perf_counter() - started
-        typed_gaps, longest = list(probe.gaps), probe.longest(5)
-        probe.clear()
-        probe.event = "idle"
-        probe.on = True
-        await asyncio.sleep(typing_s)  # idle, as long as the typing took
-        probe.on = False
+        idle = (time.perf_counter(), 2 * time.perf_counter() - started)
+        await asyncio.sleep(idle[1] - idle[0])  # idle, as long as the typing took
+        typed = [span for window in typing.spans for span in monitor.gap_spans(*window)]
+        longest = sorted(typed, key=lambda span: span[1] - span[0], reverse=True)[:5]
         service: list[float] = []
         for query in queries * 3:
-            started = time.perf_counter()
+            searched = time.perf_counter()
             await services.search.search(query, limit=RESULT_LIMIT)
-            service.append(time.perf_counter() - started)
+            service.append(time.perf_counter() - searched)
         return {
             "runs": runs,
-            "gaps": typed_gaps,
-            "longest_gaps": longest,
-            "idle_gaps": probe.gaps,
+            "gaps": [done - began for began, done in typed],
+            # (ms, what came last before the gap ended)
+            "longest_gaps": [
+                (round((done - began) * 1000, 1), typing.before(done)) for began, done in longest
+            ],
+            "idle_gaps": monitor.gaps(*idle),
             "service": service,
         }
     finally:
-        probe.stop()
+        monitor.stop()
         dialog.done(0)
         await services.aclose()
 
@@ -199,7 +184,6 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
         "details": {
             "messages": threads * messages,
             "runs": measured["runs"],
-            # (ms, what came last before the gap ended)
             "longest_gaps_while_typing": measured["longest_gaps"],
         },
     }

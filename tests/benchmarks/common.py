@@ -227,6 +227,58 @@ def qt_loop() -> tuple[Any, asyncio.AbstractEventLoop]:
     return app, loop
 
 
+#: the stall monitor's timer interval
+TICK_MS = 2
+
+
+class StallMonitor:
+    """A precise QTimer on the Qt thread; ``gaps(start, end)`` are the gaps
+    between consecutive ticks that overlap ``[start, end]``, and
+    ``cpu_gaps(start, end)`` the Qt thread's own CPU time in each of them
+    (``time.thread_time``): a long gap with little CPU is the thread waiting
+    for a core (another process), not Mira's work."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.ticks: list[float] = []
+        self.cpu: list[float] = []
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+        self.cpu.append(time.thread_time())
+
+    def _pairs(self, start: float, end: float) -> list[int]:
+        ticks = self.ticks
+        return [i for i in range(1, len(ticks)) if ticks[i] >= start and ticks[i - 1] <= end]
+
+    def gaps(self, start: float, end: float) -> list[float]:
+        return [done - began for began, done in self.gap_spans(start, end)]
+
+    def gap_spans(self, start: float, end: float) -> list[tuple[float, float]]:
+        """(first tick, next tick) of each gap that overlaps ``[start, end]``."""
+        ticks = self.ticks
+        return [(ticks[i - 1], ticks[i]) for i in self._pairs(start, end)]
+
+    def worst_at(self, start: float, end: float) -> float:
+        """When (seconds after ``start``) the longest gap in the window began."""
+        ticks = self.ticks
+        i = max(self._pairs(start, end), key=lambda i: ticks[i] - ticks[i - 1])
+        return ticks[i - 1] - start
+
+    def cpu_gaps(self, start: float, end: float) -> list[float]:
+        cpu = self.cpu
+        return [cpu[i] - cpu[i - 1] for i in self._pairs(start, end)]
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
 def settle_gc() -> None:
     """What the launch does ``GC_SETTLE_DELAY_S`` after its window shows: one
     collection, a freeze of the survivors, the collector back on (see
