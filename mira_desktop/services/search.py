@@ -104,15 +104,20 @@ def _tiers(
     exact_tier: list[_Scored] = []
     other_tier: list[_Scored] = []
     add_exact, add_other = exact_tier.append, other_tier.append
-    k1_plus = K1 + 1.0
+    k1, b, k1_plus, one_minus_b = K1, B, K1 + 1.0, 1.0 - B
     measured = query.measure_all(texts)
-    # relevance() inlined (the same expression, so the same floats): a call a
+    # relevance() inlined (the same expression, so the same floats: 0.0 + x
+    # is x, and 1.0 - B comes first there too), two terms unrolled: a call a
     # candidate was a fifth of this loop
     for c, length, (folded, exact, counts) in zip(candidates, lengths, measured, strict=True):
-        norm = K1 * (1.0 - B + B * length / average)
-        value = 0.0
-        for f in counts:
-            value += f * k1_plus / (f + norm)
+        norm = k1 * (one_minus_b + b * length / average)
+        if len(counts) == 2:
+            f, g = counts
+            value = f * k1_plus / (f + norm) + g * k1_plus / (g + norm)
+        else:
+            value = 0.0
+            for f in counts:
+                value += f * k1_plus / (f + norm)
         (add_exact if exact else add_other)((-round(value, 1), c.created_at, c, folded, value))
     tiers = (exact_tier, other_tier)
     for exact, tier in ((True, tiers[0]), (False, tiers[1])):

@@ -181,6 +181,9 @@ class FoldedQuery:
                     append(self._measure(text, None))
             return out
         search = phrase.search
+        first_word, *rest = words
+        two = len(words) == 2
+        second = words[1]
         for text in texts:
             if text.isascii() or not (
                 "ı" in text or "ſ" in text or "İ" in text or "\u212a" in text
@@ -190,11 +193,18 @@ class FoldedQuery:
                 except UnicodeError:  # a lone surrogate
                     append(self._measure(text, None))
                     continue
-                if len(words) == 2:  # two terms unrolled
-                    counts = [folded.count(words[0]), folded.count(words[1])]
+                # the phrase can only start where the first term does: its
+                # search (a slower, regex scan) begins there, and the count
+                # of the first term goes on from there too
+                first = folded.find(first_word)
+                if first < 0:
+                    append((folded, False, [0, *(folded.count(w) for w in rest)]))
+                elif two:  # two terms unrolled
+                    counts = [folded.count(first_word, first), folded.count(second)]
+                    append((folded, search(folded, first) is not None, counts))
                 else:
-                    counts = [folded.count(w) for w in words]
-                append((folded, search(folded) is not None, counts))
+                    counts = [folded.count(first_word, first), *(folded.count(w) for w in rest)]
+                    append((folded, search(folded, first) is not None, counts))
             else:
                 append(self._measure(text, None))
         return out
