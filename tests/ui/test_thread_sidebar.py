@@ -401,3 +401,74 @@ async def test_dropping_pins_gives_the_new_order(qtbot) -> None:
     model.set_pins([replace(t, pin_order=i) for i, t in enumerate(reversed(source.threads[:3]))])
     assert grouped.pinned_ids() == ["t00002", "t00001", "t00000"]
     assert [model.thread_at(r).id for r in range(3, 6)] == ["t00003", "t00004", "t00005"]
+
+
+def _model_calls_while(grouped: GroupedThreadModel) -> tuple[list[int], object]:
+    """Count the calls of the grouped model's methods from here on (a profile
+    hook: nothing of the model is replaced)."""
+    count = [0]
+    code = {GroupedThreadModel.rowCount.__code__, GroupedThreadModel.data.__code__}
+
+    def hook(frame, event, _arg):  # type: ignore[no-untyped-def]
+        if event == "call" and frame.f_code in code:
+            count[0] += 1
+
+    return count, hook
+
+
+async def test_a_page_costs_the_view_the_same_at_any_depth(qtbot) -> None:
+    """Rows arriving deep in the list cost the view what they cost at the top:
+    it asks the model about the rows it shows, not about every row loaded. (A
+    list view laid every loaded row out again on each insert, one ``rowCount``
+    call per row: ~20 ms a page at 12,000 rows, ~200 ms at 100,000.)"""
+    import sys
+
+    source = FakeThreadSource(6_000, delay=0)
+    sidebar = make_sidebar(qtbot, source, page_size=1_000)
+    model = sidebar.model()
+    model.refresh()
+    await until(lambda: len(model.threads()) >= 1_000)
+    calls: list[int] = []
+    while len(model.threads()) < 6_000:
+        count, hook = _model_calls_while(sidebar.grouped)
+        sys.setprofile(hook)
+        try:
+            model.fetchMore()
+            await model.wait_idle()
+            await asyncio.sleep(0.05)  # the view's posted layout and paint
+        finally:
+            sys.setprofile(None)
+        calls.append(count[0])
+    assert len(model.threads()) == 6_000
+    # about the ~20 rows on screen each time, whether 1,000 rows are loaded or 5,000
+    assert max(calls) < 1_000, calls
+    assert calls[-1] < 2 * calls[0] + 100, calls
+
+
+async def test_the_list_keys_and_row_height_of_a_list(qtbot) -> None:
+    """The thread list is a one-column table acting as a list: Home and End go
+    to the first and last row, and the rows follow the list's font."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtTest import QTest
+
+    from mira_desktop.ui.sidebar.thread_delegate import row_height
+
+    source = FakeThreadSource(30, delay=0)
+    sidebar = make_sidebar(qtbot, source, page_size=50)
+    sidebar.model().refresh()
+    await until(lambda: len(sidebar.model().threads()) == 30)
+    view = sidebar.list_view
+    view.setFocus()
+    view.setCurrentIndex(sidebar.grouped.index(5))
+    QTest.keyClick(view, Qt.Key.Key_End)
+    assert view.currentIndex().row() == sidebar.grouped.rowCount() - 1
+    QTest.keyClick(view, Qt.Key.Key_Home)
+    assert view.currentIndex().row() == 0
+    assert view.rowHeight(0) == row_height(view.font())
+    big = QFont(view.font())
+    big.setPointSizeF(big.pointSizeF() * 2)
+    view.setFont(big)
+    assert view.rowHeight(3) == row_height(big) > row_height(QFont())
+    assert view.sizeHintForRow(3) == view.rowHeight(3)
+    # drops land between rows (where a pin goes), not only onto them; Tab leaves
+    assert not view.dragDropOverwriteMode() and not view.tabKeyNavigation()

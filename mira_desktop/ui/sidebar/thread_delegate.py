@@ -50,6 +50,11 @@ _CHECK = 15.0
 RENAME_LIMIT = 60
 
 
+def row_height(font: QFont) -> int:
+    """The height of every row, a header's as a thread's, in ``font``."""
+    return max(int(QFontMetrics(font).height() * _ROW_HEIGHT_LINES), 32)
+
+
 def relative_time(iso: str, now: datetime | None = None) -> str:
     """Short, translated age of an ISO-8601 UTC timestamp ("now", "5 min", "Yesterday"…)."""
     try:
@@ -91,8 +96,7 @@ class ThreadItemDelegate(QStyledItemDelegate):
         self.show_pin_button = True
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
-        height = int(QFontMetrics(option.font).height() * _ROW_HEIGHT_LINES)
-        return QSize(200, max(height, 32))
+        return QSize(200, row_height(option.font))
 
     # ---- geometry shared by painting and clicks ------------------------------------
     @staticmethod
