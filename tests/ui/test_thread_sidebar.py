@@ -447,7 +447,8 @@ async def test_a_page_costs_the_view_the_same_at_any_depth(qtbot) -> None:
 
 async def test_the_list_keys_and_row_height_of_a_list(qtbot) -> None:
     """The thread list is a one-column table acting as a list: Home and End go
-    to the first and last row, and the rows follow the list's font."""
+    to the first and last row, Tab does not step through the rows, and the
+    rows follow the list's font."""
     from PySide6.QtGui import QFont
     from PySide6.QtTest import QTest
 
@@ -470,5 +471,44 @@ async def test_the_list_keys_and_row_height_of_a_list(qtbot) -> None:
     view.setFont(big)
     assert view.rowHeight(3) == row_height(big) > row_height(QFont())
     assert view.sizeHintForRow(3) == view.rowHeight(3)
-    # drops land between rows (where a pin goes), not only onto them; Tab leaves
-    assert not view.dragDropOverwriteMode() and not view.tabKeyNavigation()
+    view.setCurrentIndex(sidebar.grouped.index(2))
+    QTest.keyClick(view, Qt.Key.Key_Tab)  # leaves the list; never the next row
+    assert view.currentIndex().row() == 2
+
+
+async def test_a_pin_dropped_on_the_list_lands_between_rows_or_takes_a_place(qtbot) -> None:
+    """The drop as the view makes it, from where the mouse is released: near
+    a row's top edge the pin goes above that row, on its middle it takes that
+    pin's place."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QDropEvent
+
+    from mira_desktop.ui.sidebar.batch import encode_ids
+
+    source = FakeThreadSource(0, delay=0)
+    source.threads = [replace(make_thread(n, pinned=True), pin_order=n) for n in range(3)] + [
+        make_thread(n) for n in range(3, 6)
+    ]
+    sidebar = make_sidebar(qtbot, source)
+    sidebar.set_grouping(lambda t: ThreadGroup("pinned", "Pinned") if t.pinned else None)
+    sidebar.model().refresh()
+    await until(lambda: len(sidebar.model().threads()) == 6)
+    view, grouped = sidebar.list_view, sidebar.grouped
+    orders: list[list[str]] = []
+    grouped.pins_reorder_requested.connect(orders.append)
+
+    def drop(ids: list[str], onto: str, dy: float) -> None:
+        rect = view.visualRect(grouped.index(grouped.row_of(onto)))
+        data = encode_ids(ids)  # the event only points to it: keep it alive
+        event = QDropEvent(
+            QPointF(rect.center().x(), rect.top() + dy),
+            Qt.DropAction.MoveAction,
+            data,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        view.dropEvent(event)
+
+    drop(["t00000"], "t00002", 1)  # the top edge of the last pin: above it
+    drop(["t00000"], "t00002", view.rowHeight(0) / 2)  # its middle: its place
+    assert orders == [["t00001", "t00000", "t00002"], ["t00001", "t00002", "t00000"]]
