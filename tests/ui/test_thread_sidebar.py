@@ -512,3 +512,49 @@ async def test_a_pin_dropped_on_the_list_lands_between_rows_or_takes_a_place(qtb
     drop(["t00000"], "t00002", 1)  # the top edge of the last pin: above it
     drop(["t00000"], "t00002", view.rowHeight(0) / 2)  # its middle: its place
     assert orders == [["t00001", "t00000", "t00002"], ["t00001", "t00002", "t00000"]]
+
+
+def by_age(thread: Thread) -> ThreadGroup:
+    """ "new" for threads updated after NOW, "old" for the rest."""
+    new = datetime.fromisoformat(thread.updated_at) > NOW
+    return ThreadGroup("new", "New") if new else ThreadGroup("old", "Old")
+
+
+async def test_a_thread_that_changes_group_in_place_gets_its_header(qtbot) -> None:
+    """An answer in the thread already at the top keeps it there, yet moves
+    it to another group (Yesterday → Today): the header follows it."""
+    source = FakeThreadSource(5, delay=0)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    grouped = GroupedThreadModel(model, by_age)
+    model.refresh()
+    await until(lambda: model.rowCount() == 5)
+    assert grouped.group_keys() == ["old"]
+    model.upsert_thread(make_thread(0, minutes_ago=-1))  # newer than NOW, still first
+    assert model.thread_at(0).id == "t00000"
+    assert grouped.group_keys() == ["new", "old"]
+    assert grouped.row_of("t00000") == 1 and grouped.header_row("old") == 2
+    model.upsert_thread(replace(model.thread_at(0), title="Renamed"))  # same place, group
+    assert grouped.index(1).data(Qt.ItemDataRole.DisplayRole) == "Renamed"
+
+
+async def test_a_thread_moving_up_rebuilds_the_grouped_list_once(qtbot) -> None:
+    """A move is one change of the list under the groups, not a removal and an
+    insertion: the grouped list is rebuilt (and the sidebar re-selects) once."""
+    source = FakeThreadSource(30, delay=0)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=30)
+    grouped = GroupedThreadModel(model, by_tens)
+    model.refresh()
+    await until(lambda: model.rowCount() == 30)
+    rebuilt: list[int] = []
+    grouped.structure_changed.connect(lambda: rebuilt.append(1))
+    model.upsert_thread(make_thread(25, minutes_ago=-5))  # newest now: to the top
+    assert [model.thread_at(r).id for r in range(3)] == ["t00025", "t00000", "t00001"]
+    assert grouped.row_of("t00025") == 1 and grouped.row_of("t00024") == 28
+    assert len(rebuilt) == 1
+    model.upsert_thread(make_thread(3, minutes_ago=-1))  # to the second row
+    assert [model.thread_at(r).id for r in range(3)] == ["t00025", "t00003", "t00000"]
+    await until(lambda: model.total() == 30)
+    model.upsert_thread(make_thread(3, minutes_ago=40))  # the oldest now: the last row
+    assert [model.thread_at(r).id for r in range(3)] == ["t00025", "t00000", "t00001"]
+    assert model.row_of("t00003") == 29 and grouped.row_of("t00003") == 32
+    assert len(rebuilt) == 3

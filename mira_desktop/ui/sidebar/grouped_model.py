@@ -52,6 +52,10 @@ _Key = tuple[str, str]  # ("h", group key) or ("t", thread id)
 HEADER, THREAD = "h", "t"
 
 
+def _key(group: ThreadGroup | None) -> str | None:
+    return group.key if group is not None else None
+
+
 class GroupedThreadModel(QAbstractListModel):
     KindRole = Qt.ItemDataRole.UserRole + 20  # "header" | "thread"
     GroupKeyRole = Qt.ItemDataRole.UserRole + 21
@@ -83,6 +87,7 @@ class GroupedThreadModel(QAbstractListModel):
         self._colors: dict[str, str] = {}
         source.rowsInserted.connect(self._on_inserted)
         source.rowsRemoved.connect(self._sync)
+        source.rowsMoved.connect(self._sync)
         source.modelReset.connect(self._reset)
         source.dataChanged.connect(self._on_data_changed)
         self._reset()
@@ -400,8 +405,15 @@ class GroupedThreadModel(QAbstractListModel):
         self, top: QModelIndex, bottom: QModelIndex, roles: Sequence[int] = ()
     ) -> None:
         threads = self._src.threads()
-        for row in range(top.row(), min(bottom.row(), len(threads) - 1) + 1):
-            thread = threads[row]
+        changed = threads[top.row() : bottom.row() + 1]
+        if self._grouping is not None and any(
+            (old := self._threads.get(t.id)) is not None
+            and _key(self._group(old)) != _key(self._group(t))
+            for t in changed
+        ):
+            self._sync()  # a thread changed group where it stands (Yesterday → Today)
+            return
+        for thread in changed:
             self._threads[thread.id] = thread
             mine = self.row_of(thread.id)
             if mine >= 0:

@@ -202,20 +202,21 @@ class ThreadListModel(QAbstractListModel):
             index = self.index(row)
             self.dataChanged.emit(index, index)
             return
-        if row >= 0:
-            self._take(row)
-        target = self._position(thread)
+        target = self._position(thread, skip=row)
         if target is None:  # it sorts after the loaded rows: its page brings it
             if row >= 0:
+                self._take(row)
                 self._server_offset = max(0, self._server_offset - 1)
             elif self._total is not None:
                 self._total += 1
             return
+        if row >= 0:
+            self._move(row, target, thread)
+            return
         self._insert(target, thread)
-        if row < 0:
-            self._server_offset += 1  # the server now lists it before our offset
-            if self._total is not None:
-                self._total += 1
+        self._server_offset += 1  # the server now lists it before our offset
+        if self._total is not None:
+            self._total += 1
 
     def set_pins(self, pinned: list[Thread]) -> None:
         """Replace the block of pinned threads at the top (after a reorder)."""
@@ -347,6 +348,21 @@ class ThreadListModel(QAbstractListModel):
         self._ids.add(thread.id)
         self.endInsertRows()
 
+    def _move(self, row: int, target: int, thread: Thread) -> None:
+        """The thread of ``row``, updated, to ``target`` (a row of the list
+        without it): one move, not a removal and an insertion, so the grouped
+        model above rebuilds once."""
+        if target == row:  # its place is where it is
+            self._rows[row] = thread
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
+            return
+        # Qt counts the destination in the rows before the move
+        self.beginMoveRows(QModelIndex(), row, row, QModelIndex(), target + (target > row))
+        del self._rows[row]
+        self._rows.insert(target, thread)
+        self.endMoveRows()
+
     def _take(self, row: int) -> None:
         self.beginRemoveRows(QModelIndex(), row, row)
         thread = self._rows.pop(row)
@@ -361,13 +377,14 @@ class ThreadListModel(QAbstractListModel):
             new.deleted_at,
         )
 
-    def _position(self, thread: Thread) -> int | None:
-        """Row where ``thread`` belongs; None when it sorts after every loaded row
+    def _position(self, thread: Thread, skip: int = -1) -> int | None:
+        """Row where ``thread`` belongs in the list without row ``skip`` (its
+        own, when it is there); None when it sorts after every loaded row
         while more pages remain on the server."""
         for row, other in enumerate(self._rows):
-            if self._filter.before(thread, other):
-                return row
+            if row != skip and self._filter.before(thread, other):
+                return row - (0 <= skip < row)
         loaded_all = self._exhausted or (
             self._total is not None and self._server_offset >= self._total
         )
-        return len(self._rows) if loaded_all else None
+        return len(self._rows) - (skip >= 0) if loaded_all else None
