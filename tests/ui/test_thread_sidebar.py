@@ -403,9 +403,10 @@ async def test_dropping_pins_gives_the_new_order(qtbot) -> None:
     assert [model.thread_at(r).id for r in range(3, 6)] == ["t00003", "t00004", "t00005"]
 
 
-def _model_calls_while(grouped: GroupedThreadModel) -> tuple[list[int], object]:
-    """Count the calls of the grouped model's methods from here on (a profile
-    hook: nothing of the model is replaced)."""
+def _counting_hook(grouped: GroupedThreadModel) -> tuple[list[int], object]:
+    """A counter of the grouped model's ``rowCount`` and ``data`` calls, and
+    the profile hook that counts them once installed (``sys.setprofile``):
+    nothing of the model is replaced."""
     count = [0]
     code = {GroupedThreadModel.rowCount.__code__, GroupedThreadModel.data.__code__}
 
@@ -430,7 +431,7 @@ async def test_a_page_costs_the_view_the_same_at_any_depth(qtbot) -> None:
     await until(lambda: len(model.threads()) >= 1_000)
     calls: list[int] = []
     while len(model.threads()) < 6_000:
-        count, hook = _model_calls_while(sidebar.grouped)
+        count, hook = _counting_hook(sidebar.grouped)
         sys.setprofile(hook)
         try:
             model.fetchMore()
