@@ -1813,6 +1813,10 @@ Data folder: {path}</source>
             <translation>开始新对话（Ctrl+N）</translation>
         </message>
         <message>
+            <source>Conversations</source>
+            <translation>对话列表</translation>
+        </message>
+        <message>
             <source>No conversations yet.
 Your chats will appear here.</source>
             <translation>还没有对话。

@@ -460,6 +460,7 @@ async def test_the_list_keys_and_row_height_of_a_list(qtbot) -> None:
     sidebar.model().refresh()
     await until(lambda: len(sidebar.model().threads()) == 30)
     view = sidebar.list_view
+    assert view.accessibleName() == "Conversations"  # not "table" alone, to a screen reader
     view.setFocus()
     view.setCurrentIndex(sidebar.grouped.index(5))
     QTest.keyClick(view, Qt.Key.Key_End)

@@ -392,6 +392,7 @@ class ThreadSidebar(QWidget):
         self.workspace_label.setText(self.tr("Workspaces"))
         self.add_workspace_button.setToolTip(self.tr("New workspace…"))
         self.search_action.setText(self.tr("Search conversations"))
+        self.list_view.setAccessibleName(self.tr("Conversations"))  # what screen readers say
         self._retranslate_empty()
 
     def _paint_icons(self) -> None:
