@@ -85,8 +85,9 @@ async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
         "step_max_s": max(steps) if steps else 0.0,
         "step_p95_s": percentile(steps, 0.95) if steps else 0.0,
         "fetch_median_s": median(fetches),
-        "page_cpu_first_s": median(page_cpu[:10]),
-        "page_cpu_last_s": median(page_cpu[-10:]),
+        # no page step at all (a list that ends within the first page): 0, no ratio
+        "page_cpu_first_s": median(page_cpu[:10]) if page_cpu else 0.0,
+        "page_cpu_last_s": median(page_cpu[-10:]) if page_cpu else 0.0,
         "fetch_last_s": fetches[-1],
         **baseline,
     }
