@@ -560,3 +560,54 @@ async def test_a_thread_moving_up_rebuilds_the_grouped_list_once(qtbot) -> None:
     assert [model.thread_at(r).id for r in range(3)] == ["t00025", "t00000", "t00001"]
     assert model.row_of("t00003") == 29 and grouped.row_of("t00003") == 32
     assert len(rebuilt) == 3
+
+
+def _rows_of(grouped: GroupedThreadModel) -> list[tuple[object, ...]]:
+    """What the grouped list shows, row by row: (kind, id or group key, title)."""
+    shown = []
+    for row in range(grouped.rowCount()):
+        index = grouped.index(row)
+        kind = index.data(GroupedThreadModel.KindRole)
+        key = index.data(
+            ThreadListModel.IdRole if kind == "thread" else GroupedThreadModel.GroupKeyRole
+        )
+        shown.append((kind, key, index.data(Qt.ItemDataRole.DisplayRole)))
+    return shown
+
+
+def by_hour(thread: Thread) -> ThreadGroup:
+    hours = int((NOW - datetime.fromisoformat(thread.updated_at)).total_seconds() // 3600)
+    return ThreadGroup(f"h{hours}", f"{hours} h")
+
+
+async def test_live_changes_leave_the_grouped_list_as_a_fresh_one_would_show_it(qtbot) -> None:
+    """Random upserts (up, down, in place, new, retitled), removals and a
+    collapsed group, applied live: after each, the grouped list equals one
+    built afresh over the same threads."""
+    import random
+
+    rng = random.Random(20261201)
+    source = FakeThreadSource(0, delay=0)
+    source.threads = [make_thread(n, minutes_ago=n * 7) for n in range(120)]
+    model = ThreadListModel(source.fetch_page, source.count, page_size=200)
+    grouped = GroupedThreadModel(model, by_hour)
+    model.refresh()
+    await until(lambda: model.rowCount() == 120 and model.total() == 120)
+    grouped.toggle_group("h3")
+    for step in range(150):
+        threads = model.threads()
+        choice = rng.random()
+        if choice < 0.6 and threads:
+            # often the first thread: the one a conversation keeps at the top
+            old = threads[0] if rng.random() < 0.3 else rng.choice(threads)
+            minutes = rng.choice([-5 - step, 0, rng.randrange(0, 900)])
+            moved = replace(old, updated_at=(NOW - timedelta(minutes=minutes)).isoformat())
+            model.upsert_thread(replace(moved, title=f"{old.title}*") if step % 5 == 0 else moved)
+        elif choice < 0.8:
+            model.upsert_thread(make_thread(1000 + step, minutes_ago=rng.randrange(-5, 900)))
+        elif threads:
+            model.remove_thread(rng.choice(threads).id)
+        fresh = GroupedThreadModel(model, by_hour)
+        fresh.set_collapsed(grouped.collapsed())
+        assert _rows_of(grouped) == _rows_of(fresh), f"step {step}"
+        fresh.deleteLater()
