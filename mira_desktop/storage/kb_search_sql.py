@@ -33,7 +33,7 @@ from .database import write
 from .rows import loads
 
 #: SQLite's bound on ``?`` parameters is 32766 (3.32+); stay well below it.
-_PARAM_BATCH = 900
+PARAM_BATCH = 900
 
 
 def fts_string(term: str) -> str:
@@ -134,8 +134,8 @@ def scan_terms(db: Database, kb_id: str, terms: Sequence[str], limit: int) -> li
 def chunk_records(db: Database, seqs: Sequence[int]) -> dict[int, ChunkRecord]:
     """The passages with these seqs, with their documents."""
     records: dict[int, ChunkRecord] = {}
-    for start in range(0, len(seqs), _PARAM_BATCH):
-        batch = list(seqs[start : start + _PARAM_BATCH])
+    for start in range(0, len(seqs), PARAM_BATCH):
+        batch = list(seqs[start : start + PARAM_BATCH])
         marks = ", ".join("?" for _ in batch)
         sql = (
             "SELECT c.seq, c.id, c.document_id, d.name, d.path, c.text, c.location_json"
@@ -179,8 +179,8 @@ def signatures(db: Database, kb_id: str) -> tuple[int, list[int], list[bytes]]:
 
 def embeddings(db: Database, seqs: Sequence[int]) -> dict[int, bytes]:
     found: dict[int, bytes] = {}
-    for start in range(0, len(seqs), _PARAM_BATCH):
-        batch = list(seqs[start : start + _PARAM_BATCH])
+    for start in range(0, len(seqs), PARAM_BATCH):
+        batch = list(seqs[start : start + PARAM_BATCH])
         marks = ", ".join("?" for _ in batch)
         sql = (
             f"SELECT seq, embedding FROM kb_chunks WHERE seq IN ({marks}) AND embedding IS NOT NULL"
@@ -195,8 +195,8 @@ def stored_vectors(
     """Embeddings already stored for passages with these text hashes (so
     re-indexing a file does not embed unchanged text again)."""
     found: dict[str, tuple[bytes, bytes]] = {}
-    for start in range(0, len(hashes), _PARAM_BATCH):
-        batch = list(hashes[start : start + _PARAM_BATCH])
+    for start in range(0, len(hashes), PARAM_BATCH):
+        batch = list(hashes[start : start + PARAM_BATCH])
         marks = ", ".join("?" for _ in batch)
         sql = (
             "SELECT sha256, embedding, embedding_sig FROM kb_chunks WHERE kb_id = ?"

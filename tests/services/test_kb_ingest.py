@@ -218,3 +218,36 @@ async def test_names_bind_and_unbind(services: Services) -> None:
     assert (await services.store.get_thread(thread.id)).kb_id is None
     with pytest.raises(NotFoundError):
         await service.bind("no-such-thread", kb.id)
+
+
+async def test_a_long_document_with_repeated_passages_is_stored_once_each(
+    services: Services, tmp_path: Path
+) -> None:
+    """Hundreds of passages go in a few multi-row inserts; a passage repeated
+    inside the document is stored once and referred to where it repeats."""
+    from mira_desktop.services.kb.chunking import chunk_document
+    from mira_desktop.services.kb.ingest import default_reader
+
+    repeated = "## Boilerplate\n\n" + "This notice repeats in every chapter of the manual. " * 8
+    chapters = [
+        f"## Chapter {n}\n\n" + f"Chapter {n} explains the gearbox part number {n * 37}. " * 12
+        for n in range(240)
+    ]
+    body = "\n\n".join(c + "\n\n" + repeated if n % 60 == 0 else c for n, c in enumerate(chapters))
+    path = tmp_path / "manual.md"
+    path.write_text(body)
+    chunks = chunk_document(default_reader(path))
+    unique = len({c.sha256 for c in chunks})
+    assert len(chunks) > 200 and unique < len(chunks)  # several inserts, some repeats
+    service = kb_service(services, CountingReader())
+    kb = await service.create("Manual")
+    report = await service.add(kb.id, [path])
+    assert (report.chunks_stored, report.chunks_shared) == (unique, len(chunks) - unique)
+    stored = await rows(services, "SELECT COUNT(*) FROM kb_chunks WHERE kb_id = ?", kb.id)
+    refs = await rows(services, "SELECT COUNT(*) FROM kb_chunk_refs")
+    assert (stored, refs) == ([(unique,)], [(len(chunks) - unique,)])
+    result = await service.search(kb.id, "gearbox part number 8843")
+    assert result.hits and "8843" in result.hits[0].chunk.text
+    assert (await service.search(kb.id, "notice repeats")).hits
+    [doc] = await service.documents(kb.id)
+    assert doc.chunks == len(chunks)
