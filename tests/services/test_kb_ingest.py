@@ -251,3 +251,39 @@ async def test_a_long_document_with_repeated_passages_is_stored_once_each(
     assert (await service.search(kb.id, "notice repeats")).hits
     [doc] = await service.documents(kb.id)
     assert doc.chunks == len(chunks)
+
+
+async def test_the_next_file_is_read_while_a_document_is_written(
+    services: Services, tmp_path: Path
+) -> None:
+    """Each write waits (up to 5 s) until the next file's read has begun: it
+    can only go on because reading runs beside writing."""
+    import asyncio
+
+    from mira_desktop.services.kb import KnowledgeBaseService
+    from mira_desktop.storage.kb_store import KnowledgeStore
+
+    paths = []
+    for n in range(3):
+        path = tmp_path / f"doc{n}.md"
+        path.write_text(f"Document {n} mentions the narwhal number {n}.")
+        paths.append(path)
+    loop = asyncio.get_running_loop()
+    began = {path.name: asyncio.Event() for path in paths}
+    reader = CountingReader()
+    reader.hook = lambda path: loop.call_soon_threadsafe(began[path.name].set)
+
+    class WaitingStore(KnowledgeStore):
+        async def write_document(self, kb_id, doc, chunks):  # type: ignore[no-untyped-def]
+            following = [p.name for p in paths[paths.index(Path(doc.path)) + 1 :]]
+            if following:
+                await asyncio.wait_for(began[following[0]].wait(), 5)
+            return await super().write_document(kb_id, doc, chunks)
+
+    service = KnowledgeBaseService(
+        WaitingStore(services.store.worker), services.providers, reader=reader
+    )
+    kb = await service.create("Overlap")
+    report = await service.add(kb.id, paths)
+    assert report.added == 3 and not report.failed
+    assert reader.names() == ["doc0.md", "doc1.md", "doc2.md"]

@@ -7,6 +7,12 @@ in a worker thread (the attachment readers) → (same SHA-256 as stored: only
 the time is updated) → embed the new passages when the base has an embedding
 model → one write transaction for the document and all its passages.
 
+While a document is written (on the database thread, mostly SQLite's
+trigram indexing, which holds no GIL), the next file is already read and
+chunked in a worker thread. The next read starts only once the document's
+write is decided, so a cancel during it never keeps back a document that
+was about to be written.
+
 Cancellation (any object with ``is_set()``, e.g. ``threading.Event``) is
 checked before and after each file's work: documents already written stay,
 the one in progress is never written, so the base is always consistent.
@@ -19,6 +25,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -134,6 +141,19 @@ class _Tally:
         )
 
 
+@dataclass(frozen=True)
+class _Read:
+    """One file as the worker thread found it: ``stat`` None when it could
+    not be stat'ed, ``document`` None when it was not read (the size and
+    time already indexed), ``error`` the reader's message when it failed."""
+
+    stat: os.stat_result | None
+    document: Document | None = None
+    chunks: list[Chunk] = field(default_factory=list)
+    error: str | None = None
+    forced: bool = False  # read again on purpose: indexed even with the same content
+
+
 class Ingestor:
     """Indexes files into a base (see the module docstring)."""
 
@@ -162,59 +182,99 @@ class Ingestor:
         known = {doc.path: doc for doc in await self._store.documents(kb.id)}
         tally = _Tally(removed=removed)
         total = len(files)
-        for done, path in enumerate(files):
-            if cancel is not None and cancel.is_set():
-                return tally.report(skipped, cancelled=True)
-            _notify(progress, done, total, path, IngestStatus.READING)
-            status, message = await self._one(kb, path, known.get(str(path)), tally, force, cancel)
-            if status is None:
-                return tally.report(skipped, cancelled=True)
-            _notify(progress, done + 1, total, path, status, message)
-        return tally.report(skipped, cancelled=False)
+        settings = _chunk_settings(kb)
+
+        def read(i: int) -> asyncio.Task[_Read]:
+            path = files[i]
+            return asyncio.ensure_future(
+                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings)
+            )
+
+        ahead: asyncio.Task[_Read] | None = None  # the next file, read while one is written
+
+        def read_next(i: int) -> None:
+            nonlocal ahead
+            if i < total:
+                ahead = read(i)
+
+        try:
+            for done, path in enumerate(files):
+                if cancel is not None and cancel.is_set():
+                    return tally.report(skipped, cancelled=True)
+                _notify(progress, done, total, path, IngestStatus.READING)
+                task, ahead = (ahead or read(done)), None
+                found = await task
+                status, message = await self._one(
+                    kb,
+                    path,
+                    found,
+                    known.get(str(path)),
+                    tally,
+                    cancel,
+                    partial(read_next, done + 1),
+                )
+                if status is None:
+                    return tally.report(skipped, cancelled=True)
+                _notify(progress, done + 1, total, path, status, message)
+            return tally.report(skipped, cancelled=False)
+        finally:
+            if ahead is not None:  # cancelled meanwhile: its thread ends alone, unread
+                ahead.cancel()
+                if ahead.done() and not ahead.cancelled():
+                    ahead.exception()  # a failure of a file never indexed: nothing to report
 
     async def _one(
         self,
         kb: KnowledgeBase,
         path: Path,
+        found: _Read,
         known: KbDocument | None,
         tally: _Tally,
-        force: bool,
         cancel: CancelToken | None,
+        writing: Callable[[], None],
     ) -> tuple[IngestStatus | None, str]:
-        """Index one file; ``(None, "")`` when cancelled before its write."""
-        try:
-            stat = await asyncio.to_thread(path.stat)
-        except OSError as exc:
-            tally.failed.append((str(path), str(exc)))
-            return IngestStatus.FAILED, str(exc)
-        if not force and known and known.size == stat.st_size and known.mtime == stat.st_mtime:
+        """Index one file from what :meth:`_read` found; ``(None, "")`` when
+        cancelled before its write. ``writing()`` is called as the write starts."""
+        if found.error is not None:
+            tally.failed.append((str(path), found.error))
+            if known is not None and found.stat is not None:  # there, but unreadable
+                await self._store.mark_failed(known.id, found.error)
+            return IngestStatus.FAILED, found.error
+        stat, document = found.stat, found.document
+        if stat is None or document is None:  # the size and time already indexed
             tally.unchanged += 1
             return IngestStatus.UNCHANGED, ""
-        size, overlap = _chunk_settings(kb)
-        try:
-            document, chunks = await asyncio.to_thread(self._prepare, path, size, overlap)
-        except MiraError as exc:
-            tally.failed.append((str(path), exc.message))
-            if known is not None:
-                await self._store.mark_failed(known.id, exc.message)
-            return IngestStatus.FAILED, exc.message
-        if not force and known and known.sha256 == document.sha256:
+        if known is not None and not found.forced and known.sha256 == document.sha256:
             await self._store.touch_document(known.id, stat.st_size, stat.st_mtime)
             tally.unchanged += 1
             return IngestStatus.UNCHANGED, ""
-        inputs = await self._with_vectors(kb, chunks, tally)
+        inputs = await self._with_vectors(kb, found.chunks, tally)
         if cancel is not None and cancel.is_set():
             return None, ""
         doc = DocumentInput(
             str(path), path.name, document.sha256, document.mime, stat.st_size, stat.st_mtime
         )
+        writing()
         stored = await self._store.write_document(kb.id, doc, inputs)
         return tally.wrote(stored, new=known is None)
 
-    def _prepare(self, path: Path, size: int, overlap: int) -> tuple[Document, list[Chunk]]:
-        """Read and chunk one file (in a worker thread)."""
-        document = self._reader(path)
-        return document, chunk_document(document, size=size, overlap=overlap)
+    def _read(
+        self, path: Path, known: KbDocument | None, force: bool, size: int, overlap: int
+    ) -> _Read:
+        """Stat, read and chunk one file (in a worker thread); a file of the
+        size and time already indexed is not read, unless ``force``."""
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            return _Read(None, error=str(exc))
+        if not force and known and known.size == stat.st_size and known.mtime == stat.st_mtime:
+            return _Read(stat)
+        try:
+            document = self._reader(path)
+            chunks = chunk_document(document, size=size, overlap=overlap)
+        except MiraError as exc:
+            return _Read(stat, error=exc.message)
+        return _Read(stat, document, chunks, forced=force)
 
     async def _with_vectors(
         self, kb: KnowledgeBase, chunks: Sequence[Chunk], tally: _Tally
