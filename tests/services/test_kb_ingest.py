@@ -150,14 +150,20 @@ async def test_reindex_reads_only_changed_files(services: Services, tmp_path: Pa
     assert (await service.search(kb.id, "heron")).hits[0].chunk.document_name == "one.md"
 
 
+def small_documents(folder: Path, count: int, animal: str) -> list[Path]:
+    """``doc0.md`` … : one sentence each, about ``animal`` number n."""
+    paths = []
+    for n in range(count):
+        path = folder / f"doc{n}.md"
+        path.write_text(f"Document {n} mentions the {animal} number {n}.")
+        paths.append(path)
+    return paths
+
+
 async def test_cancel_mid_ingest_keeps_finished_documents(
     services: Services, tmp_path: Path
 ) -> None:
-    paths = []
-    for n in range(4):
-        path = tmp_path / f"doc{n}.md"
-        path.write_text(f"Document {n} mentions the walrus number {n}.")
-        paths.append(path)
+    paths = small_documents(tmp_path, 4, "walrus")
     cancel = threading.Event()
     reader = CountingReader()
     reader.hook = lambda path: cancel.set() if path.name == "doc1.md" else None
@@ -263,11 +269,7 @@ async def test_the_next_file_is_read_while_a_document_is_written(
     from mira_desktop.services.kb import KnowledgeBaseService
     from mira_desktop.storage.kb_store import KnowledgeStore
 
-    paths = []
-    for n in range(3):
-        path = tmp_path / f"doc{n}.md"
-        path.write_text(f"Document {n} mentions the narwhal number {n}.")
-        paths.append(path)
+    paths = small_documents(tmp_path, 3, "narwhal")
     loop = asyncio.get_running_loop()
     began = {path.name: asyncio.Event() for path in paths}
     reader = CountingReader()
