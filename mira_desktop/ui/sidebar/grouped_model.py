@@ -6,8 +6,9 @@ Groups are computed per loaded row by an injected ``grouping(thread)`` (the
 history service's clock and zone), so the list stays lazy: a page that arrives
 only appends rows (and the headers of groups it starts); ``canFetchMore`` and
 ``fetchMore`` pass through to the source. Any other change of the source (a
-thread moved to the top, removed, the pinned block reordered) rebuilds the flat
-list and applies the difference as one removal and one insertion around the
+thread moved to the top, removed, the pinned block reordered) builds the rows
+around the change again (:class:`~.grouped_rows.GroupedRows`, which keeps the
+rows) and applies the difference as one removal and one insertion around the
 common prefix and suffix, so rows outside the change keep their place.
 
 It also holds the batch-mode tick marks (:class:`~.batch.BatchChecks`: one
@@ -42,14 +43,13 @@ from mira_desktop.ui.sidebar.batch import (
     encode_ids,
 )
 from mira_desktop.ui.sidebar.group_labels import group_label
+from mira_desktop.ui.sidebar.grouped_rows import HEADER, THREAD, Change, GroupedRows, Key
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 
 log = logging.getLogger(__name__)
 
 Grouping = Callable[[Thread], ThreadGroup | None]
 _Index = QModelIndex | QPersistentModelIndex
-_Key = tuple[str, str]  # ("h", group key) or ("t", thread id)
-HEADER, THREAD = "h", "t"
 
 
 def _key(group: ThreadGroup | None) -> str | None:
@@ -75,19 +75,16 @@ class GroupedThreadModel(QAbstractListModel):
         super().__init__(parent)
         self._src = source
         self._grouping = grouping
-        self._entries: list[_Key] = []
-        self._row_of: dict[_Key, int] = {}
-        self._threads: dict[str, Thread] = {}
-        self._groups: dict[str, ThreadGroup] = {}
         self._cache: dict[tuple[str, str, bool], ThreadGroup | None] = {}
         self._collapsed: set[str] = set()
-        self._src_count = 0
+        self._rows = GroupedRows(self._group, self._collapsed)
+        self._entries: list[Key] = []  # the rows shown (during a change: on the way)
         self._changing = False
         self._checks = BatchChecks()
         self._colors: dict[str, str] = {}
         source.rowsInserted.connect(self._on_inserted)
-        source.rowsRemoved.connect(self._sync)
-        source.rowsMoved.connect(self._sync)
+        source.rowsRemoved.connect(self._sync_changes)
+        source.rowsMoved.connect(self._sync_changes)
         source.modelReset.connect(self._reset)
         source.dataChanged.connect(self._on_data_changed)
         self._reset()
@@ -102,11 +99,11 @@ class GroupedThreadModel(QAbstractListModel):
         kind, key = self._entries[index.row()]
         if kind == HEADER:
             return self._header_data(key, role)
-        return self._thread_data(self._threads[key], role)
+        return self._thread_data(self._rows.threads[key], role)
 
     def _header_data(self, key: str, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, ThreadListModel.TitleRole):
-            return group_label(self._groups[key])
+            return group_label(self._rows.groups[key])
         return {
             self.KindRole: "header",
             self.GroupKeyRole: key,
@@ -154,7 +151,7 @@ class GroupedThreadModel(QAbstractListModel):
         flags = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
         if self._src.thread_filter().view != "trash" and not self._checks.on:
             flags |= flag.ItemIsEditable
-        if self._threads[key].pinned:
+        if self._rows.threads[key].pinned:
             flags |= flag.ItemIsDropEnabled
         return flags
 
@@ -196,7 +193,8 @@ class GroupedThreadModel(QAbstractListModel):
     def pin_order_after_drop(self, ids: list[str], row: int, parent: _Index) -> list[str] | None:
         """The pinned order after dropping ``ids`` at ``row`` (between rows) or
         onto ``parent`` (a pinned row: takes its place); None if not a pin move."""
-        pins = [key for kind, key in self._entries if kind == THREAD and self._threads[key].pinned]
+        threads = self._rows.threads
+        pins = [key for kind, key in self._entries if kind == THREAD and threads[key].pinned]
         if not ids or any(i not in pins for i in ids):
             return None
         if parent.isValid():
@@ -205,7 +203,7 @@ class GroupedThreadModel(QAbstractListModel):
                 return None
             at = pins.index(target.id) + (1 if pins.index(ids[0]) < pins.index(target.id) else 0)
         else:
-            first = self._row_of.get((THREAD, pins[0]), 0)
+            first = self._rows.row_of.get((THREAD, pins[0]), 0)
             at = row - first
             if not 0 <= at <= len(pins):
                 return None
@@ -231,7 +229,8 @@ class GroupedThreadModel(QAbstractListModel):
         self._sync()
 
     def set_collapsed(self, keys: Iterable[str]) -> None:
-        self._collapsed = set(keys)
+        self._collapsed.clear()
+        self._collapsed.update(keys)
         self._sync()
 
     def collapsed(self) -> frozenset[str]:
@@ -256,13 +255,13 @@ class GroupedThreadModel(QAbstractListModel):
     def thread_at(self, row: int) -> Thread | None:
         if not 0 <= row < len(self._entries) or self._entries[row][0] != THREAD:
             return None
-        return self._threads[self._entries[row][1]]
+        return self._rows.threads[self._entries[row][1]]
 
     def row_of(self, thread_id: str) -> int:
-        return self._row_of.get((THREAD, thread_id), -1)
+        return self._rows.row_of.get((THREAD, thread_id), -1)
 
     def header_row(self, key: str) -> int:
-        return self._row_of.get((HEADER, key), -1)
+        return self._rows.row_of.get((HEADER, key), -1)
 
     def group_keys(self) -> list[str]:
         return [key for kind, key in self._entries if kind == HEADER]
@@ -319,69 +318,45 @@ class GroupedThreadModel(QAbstractListModel):
             self._cache[key] = self._grouping(thread)
         return self._cache[key]
 
-    def _build(self, threads: Iterable[Thread], last: str | None) -> list[_Key]:
-        """Entries for ``threads`` following a group ``last`` (None: no group yet)."""
-        entries: list[_Key] = []
-        seen = set(self._groups) if last is not None else set()
-        for thread in threads:
-            self._threads[thread.id] = thread
-            group = self._group(thread)
-            key = group.key if group is not None else None
-            if group is not None and key != last and key not in seen:
-                entries.append((HEADER, group.key))
-                self._groups[group.key] = group
-                seen.add(group.key)
-            last = key
-            if key is None or key not in self._collapsed:
-                entries.append((THREAD, thread.id))
-        return entries
-
     def _reset(self) -> None:
         self.beginResetModel()
         self._changing = True
-        self._threads.clear()
-        self._groups.clear()
-        self._entries = self._build(self._src.threads(), None)
-        self._src_count = len(self._src.threads())
-        self._reindex()
+        self._rows.rebuild(self._src.threads())
+        self._entries = self._rows.entries
         self._changing = False
         self.endResetModel()
         self.structure_changed.emit()
 
     def _on_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
         threads = self._src.threads()
-        if first != self._src_count or len(threads) != self._src_count + (last - first + 1):
-            self._sync()
+        count = self._rows.thread_count()
+        if first != count or len(threads) != count + (last - first + 1):
+            self._sync_changes()
             return
-        before = self._group(threads[first - 1]) if first > 0 else None
-        added = self._build(threads[first:], before.key if before else None)
-        self._src_count = len(threads)
+        added = self._rows.build_after(threads[first:])
         if added:
             start = len(self._entries)
             self._changing = True
             self.beginInsertRows(QModelIndex(), start, start + len(added) - 1)
-            self._entries.extend(added)
-            for offset, key in enumerate(added):
-                self._row_of[key] = start + offset
+            self._rows.extend(added)
+            self._entries = self._rows.entries
             self.endInsertRows()
             self._changing = False
             self.structure_changed.emit()  # the open thread's row may have arrived
 
     def _sync(self, *_args: object) -> None:
-        """Rebuild the flat list and apply the difference (prefix/suffix kept)."""
-        threads = self._src.threads()
-        self._threads = {}
-        self._groups = {}
-        new = self._build(threads, None)
-        self._src_count = len(threads)
-        old = self._entries
-        limit = min(len(old), len(new))
-        prefix = 0
-        while prefix < limit and old[prefix] == new[prefix]:
-            prefix += 1
-        suffix = 0
-        while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
-            suffix += 1
+        """Every row built again (groups, clock or collapsed groups changed)."""
+        self._apply(self._rows.rebuild(self._src.threads()))
+
+    def _sync_changes(self, *_args: object) -> None:
+        """The rows after a live change of the source: the rows around the change
+        built again (:meth:`GroupedRows.update`)."""
+        self._apply(self._rows.update(self._src.threads()))
+
+    def _apply(self, change: Change) -> None:
+        """Show ``change`` as one removal and one insertion between the rows kept
+        at the start and at the end."""
+        old, new, prefix, suffix = change.old, change.new, change.prefix, change.suffix
         self._changing = True
         try:
             if len(old) - suffix > prefix:
@@ -393,28 +368,25 @@ class GroupedThreadModel(QAbstractListModel):
                 self._entries = new
                 self.endInsertRows()
             self._entries = new
-            self._reindex()
         finally:
             self._changing = False
         self.structure_changed.emit()
-
-    def _reindex(self) -> None:
-        self._row_of = {key: row for row, key in enumerate(self._entries)}
 
     def _on_data_changed(
         self, top: QModelIndex, bottom: QModelIndex, roles: Sequence[int] = ()
     ) -> None:
         threads = self._src.threads()
-        changed = threads[top.row() : bottom.row() + 1]
+        first = top.row()
+        changed = threads[first : bottom.row() + 1]
         if self._grouping is not None and any(
-            (old := self._threads.get(t.id)) is not None
+            (old := self._rows.threads.get(t.id)) is not None
             and _key(self._group(old)) != _key(self._group(t))
             for t in changed
         ):
-            self._sync()  # a thread changed group where it stands (Yesterday → Today)
+            self._sync_changes()  # a thread changed group where it stands (Yesterday → Today)
             return
-        for thread in changed:
-            self._threads[thread.id] = thread
+        for row, thread in enumerate(changed, first):
+            self._rows.replaced(row, thread)
             mine = self.row_of(thread.id)
             if mine >= 0:
                 self.dataChanged.emit(self.index(mine), self.index(mine), list(roles))
