@@ -13,7 +13,7 @@ import pytest
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
-from mira_desktop.ui.sidebar.grouped_rows import Change, GroupedRows
+from mira_desktop.ui.sidebar.grouped_rows import Change, GroupedRows, same_at_end
 
 
 def thread(n: int, group: str) -> Thread:
@@ -161,3 +161,24 @@ def test_a_group_met_again_below_keeps_a_single_header() -> None:
     threads.insert(0, threads.pop(1))  # "a" to the top, then "x", "x", "b", "x"
     check(rows, threads, rows.update(threads))
     assert [key for kind, key in rows.entries if kind == "h"] == ["a", "x", "b"]
+
+
+def test_same_at_end_counts_the_common_end() -> None:
+    rng = random.Random(7)
+    for _ in range(500):
+        items = [object() for _ in range(rng.randrange(0, 40))]
+        old, new = list(items), list(items)
+        if old and rng.random() < 0.8:
+            at = rng.randrange(len(old))
+            old[at] = object()  # one item differs (or more below)
+        if rng.random() < 0.5:
+            new[0:0] = [object() for _ in range(rng.randrange(1, 4))]
+        if rng.random() < 0.3 and old:
+            del old[0]
+        expected = 0
+        while (
+            expected < min(len(old), len(new))
+            and old[len(old) - 1 - expected] is new[len(new) - 1 - expected]
+        ):
+            expected += 1
+        assert same_at_end(old, new) == expected

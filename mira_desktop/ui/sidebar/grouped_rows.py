@@ -20,8 +20,6 @@ loaded, on the Qt thread)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import takewhile
-from operator import is_, truth
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
@@ -131,9 +129,7 @@ class GroupedRows:
         kept rows to be the same as before."""
         old_threads, old_entries, old_starts = self._built, self.entries, self._starts
         n_old, n_new = len(old_threads), len(threads)
-        # the same objects at the end (iterators in C: a Python loop over
-        # 12,000 rows took 3 ms)
-        kept = len(list(takewhile(truth, map(is_, reversed(old_threads), reversed(threads)))))
+        kept = same_at_end(old_threads, threads)
         if kept == 0:
             return self.rebuild(threads)
         j_old, j_new = n_old - kept, n_new - kept
@@ -210,6 +206,37 @@ class GroupedRows:
         if key is None:
             return True
         return (key != last and key not in seen) == (key != old_last and key not in old_seen)
+
+
+def same_at_end(old: Sequence[object], new: Sequence[object]) -> int:
+    """How many items the two lists end with alike: the same objects (or equal
+    ones). Compared a slice at a time, growing from the end then halving the
+    gap, each item about once: list comparison runs in C and takes the same
+    object as equal without calling ``__eq__`` (a Python loop over 12,000
+    rows took 3 ms, C iterators 0.5 ms)."""
+    n_old, n_new = len(old), len(new)
+    limit = min(n_old, n_new)
+
+    def alike(longer: int, shorter: int) -> bool:
+        # the items from ``longer`` to ``shorter`` places before the end
+        return old[n_old - longer : n_old - shorter] == new[n_new - longer : n_new - shorter]
+
+    good, step = 0, 1
+    while good < limit:
+        probe = min(good + step, limit)
+        if not alike(probe, good):
+            bad = probe
+            break
+        good, step = probe, step * 2
+    else:
+        return good
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if alike(middle, good):
+            good = middle
+        else:
+            bad = middle
+    return good
 
 
 class _Built:
