@@ -611,3 +611,56 @@ async def test_live_changes_leave_the_grouped_list_as_a_fresh_one_would_show_it(
         fresh.set_collapsed(grouped.collapsed())
         assert _rows_of(grouped) == _rows_of(fresh), f"step {step}"
         fresh.deleteLater()
+
+
+@pytest.mark.parametrize("view", ["active", "trash"])
+async def test_a_rows_painted_values_are_its_roles(qtbot, view: str) -> None:
+    """The delegate reads a thread row's values in one call (``RowRole``): the
+    same as each role asked alone, in batch mode, with a running thread and
+    workspace colours, in the list and in the trash; None on a header."""
+    from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
+
+    source = FakeThreadSource(0, delay=0)
+    source.threads = [
+        replace(
+            make_thread(n, pinned=n == 0),
+            title="" if n == 2 else f"Thread number {n}",
+            workspace_id="w" if n % 2 else "v",
+            deleted_at=(NOW - timedelta(days=n)).isoformat() if view == "trash" else None,
+        )
+        for n in range(6)
+    ]
+    model = ThreadListModel(
+        source.fetch_page, source.count, thread_filter=ThreadFilter(view=view), page_size=10
+    )
+    grouped = GroupedThreadModel(model, by_tens)
+    model.refresh()
+    await until(lambda: model.rowCount() == 6)
+    model.set_running("t00003", True)
+    grouped.set_workspace_colors({"w": "#123456"})
+    for batch in (False, True):
+        grouped.set_batch_mode(batch)
+        if batch:
+            grouped.set_checked("t00001", True)
+        for row in range(grouped.rowCount()):
+            index = grouped.index(row)
+            info = index.data(GroupedThreadModel.RowRole)
+            if index.data(GroupedThreadModel.KindRole) == "header":
+                assert info is None
+                continue
+            assert info == (
+                index.data(ThreadListModel.TitleRole),
+                index.data(ThreadListModel.UpdatedRole),
+                index.data(ThreadListModel.PinnedRole),
+                index.data(ThreadListModel.RunningRole),
+                index.data(GroupedThreadModel.CheckedRole),
+                index.data(GroupedThreadModel.ColorRole),
+            )
+    assert (
+        grouped.index(grouped.row_of("t00002")).data(GroupedThreadModel.RowRole).title == "New chat"
+    )
+    trash = view == "trash"
+    one = grouped.index(grouped.row_of("t00001")).data(GroupedThreadModel.RowRole)
+    assert one.updated == (source.threads[1].deleted_at if trash else source.threads[1].updated_at)
+    assert one.checked is True and one.color == "#123456"
+    assert grouped.index(grouped.row_of("t00003")).data(GroupedThreadModel.RowRole).running

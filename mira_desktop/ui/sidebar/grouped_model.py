@@ -45,6 +45,17 @@ from mira_desktop.ui.sidebar.batch import (
 from mira_desktop.ui.sidebar.group_labels import group_label
 from mira_desktop.ui.sidebar.grouped_rows import HEADER, THREAD, Change, GroupedRows, Key
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+from mira_desktop.ui.sidebar.thread_row import (
+    CHECKED_ROLE,
+    COLOR_ROLE,
+    EDIT_ROLE,
+    ID_ROLE,
+    ROW_FIELDS,
+    ROW_ROLE,
+    THREAD_ROLE,
+    TOOLTIP_ROLE,
+    ThreadRow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +71,9 @@ class GroupedThreadModel(QAbstractListModel):
     KindRole = Qt.ItemDataRole.UserRole + 20  # "header" | "thread"
     GroupKeyRole = Qt.ItemDataRole.UserRole + 21
     CollapsedRole = Qt.ItemDataRole.UserRole + 22
-    CheckedRole = Qt.ItemDataRole.UserRole + 23  # None outside batch mode
-    ColorRole = Qt.ItemDataRole.UserRole + 24  # workspace colour in the "All" list
+    CheckedRole = CHECKED_ROLE  # None outside batch mode
+    ColorRole = COLOR_ROLE  # workspace colour in the "All" list
+    RowRole = ROW_ROLE  # a thread's ThreadRow (None on a header)
 
     group_toggled = Signal(str, bool)  # group key, now collapsed
     rename_requested = Signal(str, str)  # thread id, new title
@@ -111,24 +123,27 @@ class GroupedThreadModel(QAbstractListModel):
         }.get(role)
 
     def _thread_data(self, thread: Thread, role: int) -> Any:
-        if role in (Qt.ItemDataRole.DisplayRole, ThreadListModel.TitleRole):
-            return thread.title or self.tr("New chat")
-        if role == Qt.ItemDataRole.EditRole:
+        if role == ROW_ROLE:
+            return self.row_info(thread)
+        field = ROW_FIELDS.get(role)
+        if field is not None:  # one of the painted values alone
+            return self.row_info(thread)[field]
+        if role == EDIT_ROLE:
             return thread.title
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP_ROLE:
             return thread.title or None
-        trash = self._src.thread_filter().view == "trash"
-        values = {
-            self.KindRole: "thread",
-            ThreadListModel.IdRole: thread.id,
-            ThreadListModel.UpdatedRole: thread.deleted_at if trash else thread.updated_at,
-            ThreadListModel.PinnedRole: thread.pinned,
-            ThreadListModel.RunningRole: self._src.is_running(thread.id),
-            ThreadListModel.ThreadRole: thread,
-            self.CheckedRole: self.is_checked(thread.id) if self._checks.on else None,
-            self.ColorRole: self._colors.get(thread.workspace_id),
-        }
-        return values.get(role)
+        return {self.KindRole: "thread", ID_ROLE: thread.id, THREAD_ROLE: thread}.get(role)
+
+    def row_info(self, thread: Thread) -> ThreadRow:
+        """What the delegate paints for a thread, in one call (``RowRole``)."""
+        return ThreadRow(
+            thread.title or self.tr("New chat"),
+            thread.deleted_at if self._src.thread_filter().view == "trash" else thread.updated_at,
+            thread.pinned,
+            self._src.is_running(thread.id),
+            self.is_checked(thread.id) if self._checks.on else None,
+            self._colors.get(thread.workspace_id),
+        )
 
     def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         thread = self.thread_at(index.row()) if index.isValid() else None

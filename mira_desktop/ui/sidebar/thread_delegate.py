@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.row_painting import paint_check, paint_chevron, paint_dot, paint_pin
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+from mira_desktop.ui.sidebar.thread_row import ThreadRow
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,11 @@ _ROW_HEIGHT_LINES = 2.1
 _PIN = 16.0
 _CHECK = 15.0
 RENAME_LIMIT = 60
+# flags combined once: each ``|`` or ``&`` of Qt's enums is Python code
+_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+_RIGHT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
+_SELECTED = QStyle.StateFlag.State_Selected
+_HOVERED = QStyle.StateFlag.State_MouseOver
 
 
 def row_height(font: QFont) -> int:
@@ -122,10 +128,11 @@ class ThreadItemDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        if _is_header(index):
+        row = index.data(GroupedThreadModel.RowRole)  # None: a header
+        if row is None:
             self._paint_header(painter, option, index)
         else:
-            self._paint_thread(painter, option, index)
+            self._paint_thread(painter, option, row)
         painter.restore()
 
     def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
@@ -138,7 +145,7 @@ class ThreadItemDelegate(QStyledItemDelegate):
         line = QRectF(rect.left(), rect.bottom() - metrics.height() - 4, rect.width(), 0)
         line.setHeight(metrics.height() + 2)
         muted = palette.color(QPalette.ColorRole.PlaceholderText)
-        if option.state & QStyle.StateFlag.State_MouseOver:
+        if option.state & _HOVERED:
             muted = palette.color(QPalette.ColorRole.Text)
         collapsed = bool(index.data(GroupedThreadModel.CollapsedRole))
         chevron = QRectF(line.left() + _H_PAD - 4, line.center().y() - 6, 12, 12)
@@ -151,16 +158,17 @@ class ThreadItemDelegate(QStyledItemDelegate):
         )
         painter.setFont(font)
         painter.setPen(muted)
-        painter.drawText(
-            text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label
-        )
+        painter.drawText(text_rect, _LEFT, label)
 
-    def _paint_thread(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+    def _paint_thread(
+        self, painter: QPainter, option: QStyleOptionViewItem, row: ThreadRow
+    ) -> None:
         palette = option.palette
         rect = self._row_rect(QRectF(option.rect))
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        hovered = bool(option.state & QStyle.StateFlag.State_MouseOver)
-        checked = index.data(GroupedThreadModel.CheckedRole)
+        state = option.state
+        selected = bool(state & _SELECTED)
+        hovered = bool(state & _HOVERED)
+        checked = row.checked
         if (selected and checked is None) or hovered or checked:
             fill = palette.color(QPalette.ColorRole.Highlight)
             if not (selected and checked is None) and not checked:
@@ -178,33 +186,29 @@ class ThreadItemDelegate(QStyledItemDelegate):
             accent = palette.color(QPalette.ColorRole.Accent)
             paint_check(painter, box, checked=bool(checked), accent=accent, border=text_color)
             left += _CHECK + 6
-        color = index.data(GroupedThreadModel.ColorRole)
-        if color:
-            paint_dot(painter, QPointF(left + 3, rect.center().y()), 3.5, QColor(str(color)))
+        if row.color:
+            paint_dot(painter, QPointF(left + 3, rect.center().y()), 3.5, QColor(row.color))
             left += 13
-        right = self._paint_trailing(painter, option, index, rect, hovered and checked is None)
+        right = self._paint_trailing(painter, option, row, rect, hovered and checked is None)
         title_rect = QRectF(left, rect.top(), max(0.0, right - left - 8), rect.height())
-        title = str(index.data(ThreadListModel.TitleRole) or "")
         metrics = QFontMetrics(option.font)
-        elided = metrics.elidedText(title, Qt.TextElideMode.ElideRight, int(title_rect.width()))
+        elided = metrics.elidedText(row.title, Qt.TextElideMode.ElideRight, int(title_rect.width()))
         painter.setFont(option.font)
         painter.setPen(text_color)
-        painter.drawText(
-            title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, elided
-        )
+        painter.drawText(title_rect, _LEFT, elided)
 
     def _paint_trailing(
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,
-        index: _Index,
+        row: ThreadRow,
         rect: QRectF,
         hovered: bool,
     ) -> float:
         """Paint the spinner, the pin button or the relative time at the right;
         return where it starts."""
         palette = option.palette
-        if index.data(ThreadListModel.RunningRole):
+        if row.running:
             size = 12.0
             box = QRectF(rect.right() - _H_PAD - size, rect.center().y() - size / 2, size, size)
             pen = QPen(palette.color(QPalette.ColorRole.Accent), 2.0)
@@ -213,23 +217,23 @@ class ThreadItemDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawArc(box, -self.spinner_phase * 16, 270 * 16)
             return box.left()
-        pinned = bool(index.data(ThreadListModel.PinnedRole))
-        batch = index.data(GroupedThreadModel.CheckedRole) is not None
+        pinned = row.pinned
+        batch = row.checked is not None
         if self.show_pin_button and not batch and (hovered or pinned):
             box = self.pin_rect(QRectF(option.rect))
-            on_fill = bool(option.state & QStyle.StateFlag.State_Selected)
+            on_fill = bool(option.state & _SELECTED)
             role = QPalette.ColorRole.HighlightedText if on_fill else QPalette.ColorRole.Text
             color = palette.color(role)
             if not pinned:
                 color.setAlpha(170)
             paint_pin(painter, box.adjusted(1, 1, -1, -1), color, filled=pinned)
             return box.left()
-        return self._paint_time(painter, option, index, rect)
+        return self._paint_time(painter, option, row, rect)
 
     def _paint_time(
-        self, painter: QPainter, option: QStyleOptionViewItem, index: _Index, rect: QRectF
+        self, painter: QPainter, option: QStyleOptionViewItem, row: ThreadRow, rect: QRectF
     ) -> float:
-        stamp = relative_time(str(index.data(ThreadListModel.UpdatedRole) or ""))
+        stamp = relative_time(row.updated or "")
         if not stamp:
             return rect.right() - _H_PAD
         font = QFont(option.font)  # a copy: the title is drawn with option.font afterwards
@@ -238,14 +242,14 @@ class ThreadItemDelegate(QStyledItemDelegate):
         width = metrics.horizontalAdvance(stamp)
         box = QRectF(rect.right() - _H_PAD - width, rect.top(), width, rect.height())
         painter.setFont(font)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        checked = index.data(GroupedThreadModel.CheckedRole)
+        selected = bool(option.state & _SELECTED)
+        checked = row.checked
         on_fill = (selected and checked is None) or bool(checked)
         muted_role = (
             QPalette.ColorRole.HighlightedText if on_fill else QPalette.ColorRole.PlaceholderText
         )
         painter.setPen(option.palette.color(muted_role))
-        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, stamp)
+        painter.drawText(box, _RIGHT, stamp)
         return box.left()
 
     # ---- inline rename -----------------------------------------------------------------
