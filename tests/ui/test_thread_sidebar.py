@@ -664,3 +664,53 @@ async def test_a_rows_painted_values_are_its_roles(qtbot, view: str) -> None:
     assert one.updated == (source.threads[1].deleted_at if trash else source.threads[1].updated_at)
     assert one.checked is True and one.color == "#123456"
     assert grouped.index(grouped.row_of("t00003")).data(GroupedThreadModel.RowRole).running
+
+
+def test_the_delegate_measures_rows_in_the_views_current_font(qtbot) -> None:
+    """The fonts a row is painted in are made once per view font, and made
+    again when the font changes (a stale one would elide titles wrongly)."""
+    from PySide6.QtGui import QFont
+
+    from mira_desktop.ui.sidebar.thread_delegate import ThreadItemDelegate
+
+    delegate = ThreadItemDelegate()
+    small, large = QFont("DejaVu Sans", 9), QFont("DejaVu Sans", 18)
+    first = delegate._fonts(small)
+    assert delegate._fonts(QFont("DejaVu Sans", 9)) is first  # equal font: kept
+    bigger = delegate._fonts(large)
+    assert bigger.title_metrics.height() > first.title_metrics.height()
+    assert bigger.time.pointSizeF() == 16.5 and bigger.header.pointSizeF() == 17.0
+    assert bigger.header.weight() == QFont.Weight.DemiBold
+    assert delegate._fonts(small).title_metrics.height() == first.title_metrics.height()
+
+
+@pytest.mark.parametrize("view", ["active", "trash"])
+async def test_row_flags_say_what_a_row_allows(qtbot, view: str) -> None:
+    """Threads are selectable and draggable; renaming is off in the trash and
+    in batch mode; pinned threads and the Pinned header take drops (a pin
+    reorder), other headers only enable; the space below the rows takes drops."""
+    from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
+
+    flag = Qt.ItemFlag
+    source = FakeThreadSource(0, delay=0)
+    source.threads = [make_thread(0, pinned=True), make_thread(1), make_thread(2)]
+    model = ThreadListModel(
+        source.fetch_page, source.count, thread_filter=ThreadFilter(view=view), page_size=10
+    )
+    pins = ThreadGroup("pinned", "Pinned")
+    grouped = GroupedThreadModel(model, lambda t: pins if t.pinned else ThreadGroup("old", "Old"))
+    model.refresh()
+    await until(lambda: model.rowCount() == 3)
+    base = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
+    for batch in (False, True):
+        grouped.set_batch_mode(batch)
+        editable = flag.ItemIsEditable if view == "active" and not batch else flag.NoItemFlags
+        assert grouped.flags(grouped.index(grouped.row_of("t00000"))) == (
+            base | editable | flag.ItemIsDropEnabled
+        )
+        assert grouped.flags(grouped.index(grouped.row_of("t00001"))) == base | editable
+    assert grouped.flags(grouped.index(grouped.header_row("pinned"))) == (
+        flag.ItemIsEnabled | flag.ItemIsDropEnabled
+    )
+    assert grouped.flags(grouped.index(grouped.header_row("old"))) == flag.ItemIsEnabled
+    assert grouped.flags(QModelIndex()) == flag.ItemIsDropEnabled

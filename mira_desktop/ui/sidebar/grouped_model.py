@@ -51,6 +51,7 @@ from mira_desktop.ui.sidebar.thread_row import (
     EDIT_ROLE,
     ID_ROLE,
     ROW_FIELDS,
+    ROW_FLAGS,
     ROW_ROLE,
     THREAD_ROLE,
     TOOLTIP_ROLE,
@@ -155,20 +156,13 @@ class GroupedThreadModel(QAbstractListModel):
         return True
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        flag = Qt.ItemFlag
         if not index.isValid():
-            return flag.ItemIsDropEnabled
+            return ROW_FLAGS["drop"]
         kind, key = self._entries[index.row()]
         if kind == HEADER:
-            return flag.ItemIsEnabled | (
-                flag.ItemIsDropEnabled if key == "pinned" else flag.NoItemFlags
-            )
-        flags = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
-        if self._src.thread_filter().view != "trash" and not self._checks.on:
-            flags |= flag.ItemIsEditable
-        if self._rows.threads[key].pinned:
-            flags |= flag.ItemIsDropEnabled
-        return flags
+            return ROW_FLAGS["pinned header" if key == "pinned" else "header"]
+        editable = self._src.thread_filter().view != "trash" and not self._checks.on
+        return ROW_FLAGS[editable, self._rows.threads[key].pinned]
 
     def canFetchMore(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
         return not parent.isValid() and self._src.canFetchMore()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -88,6 +89,23 @@ def relative_time(iso: str, now: datetime | None = None) -> str:
     return local.strftime("%Y-%m-%d")
 
 
+class _Fonts(NamedTuple):
+    title_metrics: QFontMetrics
+    time: QFont  # a point and a half smaller
+    time_metrics: QFontMetrics
+    header: QFont  # a point smaller, semi-bold
+    header_metrics: QFontMetrics
+
+    @classmethod
+    def of(cls, base: QFont) -> _Fonts:
+        time = QFont(base)
+        time.setPointSizeF(max(7.0, base.pointSizeF() - 1.5))
+        header = QFont(base)
+        header.setPointSizeF(max(7.0, base.pointSizeF() - 1.0))
+        header.setWeight(QFont.Weight.DemiBold)
+        return cls(QFontMetrics(base), time, QFontMetrics(time), header, QFontMetrics(header))
+
+
 def _is_header(index: _Index) -> bool:
     return index.data(GroupedThreadModel.KindRole) == "header"
 
@@ -100,6 +118,14 @@ class ThreadItemDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.spinner_phase = 0
         self.show_pin_button = True
+        self._font_cache: tuple[QFont, _Fonts] | None = None
+
+    def _fonts(self, base: QFont) -> _Fonts:
+        """The fonts and metrics of a row in the view's font ``base``, made
+        once per font (not for every row painted)."""
+        if self._font_cache is None or self._font_cache[0] != base:
+            self._font_cache = (QFont(base), _Fonts.of(base))
+        return self._font_cache[1]
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         return QSize(200, row_height(option.font))
@@ -138,10 +164,8 @@ class ThreadItemDelegate(QStyledItemDelegate):
     def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         palette = option.palette
         rect = self._row_rect(QRectF(option.rect))
-        font = QFont(option.font)
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.0))
-        font.setWeight(QFont.Weight.DemiBold)
-        metrics = QFontMetrics(font)
+        fonts = self._fonts(option.font)
+        font, metrics = fonts.header, fonts.header_metrics
         line = QRectF(rect.left(), rect.bottom() - metrics.height() - 4, rect.width(), 0)
         line.setHeight(metrics.height() + 2)
         muted = palette.color(QPalette.ColorRole.PlaceholderText)
@@ -191,7 +215,7 @@ class ThreadItemDelegate(QStyledItemDelegate):
             left += 13
         right = self._paint_trailing(painter, option, row, rect, hovered and checked is None)
         title_rect = QRectF(left, rect.top(), max(0.0, right - left - 8), rect.height())
-        metrics = QFontMetrics(option.font)
+        metrics = self._fonts(option.font).title_metrics
         elided = metrics.elidedText(row.title, Qt.TextElideMode.ElideRight, int(title_rect.width()))
         painter.setFont(option.font)
         painter.setPen(text_color)
@@ -236,9 +260,8 @@ class ThreadItemDelegate(QStyledItemDelegate):
         stamp = relative_time(row.updated or "")
         if not stamp:
             return rect.right() - _H_PAD
-        font = QFont(option.font)  # a copy: the title is drawn with option.font afterwards
-        font.setPointSizeF(max(7.0, font.pointSizeF() - 1.5))
-        metrics = QFontMetrics(font)
+        fonts = self._fonts(option.font)
+        font, metrics = fonts.time, fonts.time_metrics
         width = metrics.horizontalAdvance(stamp)
         box = QRectF(rect.right() - _H_PAD - width, rect.top(), width, rect.height())
         painter.setFont(font)

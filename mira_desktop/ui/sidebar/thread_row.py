@@ -1,7 +1,7 @@
-"""The values the sidebar's delegate paints for a thread row (``ThreadRow``),
-and the item-data roles that read them: :class:`~.grouped_model.GroupedThreadModel`
-answers ``ROW_ROLE`` with the whole row, and each role of ``ROW_FIELDS`` with one
-of its fields."""
+"""What :class:`~.grouped_model.GroupedThreadModel` answers about a row: the
+values the sidebar's delegate paints for a thread (``ThreadRow``) and the
+item-data roles that read them (``ROW_ROLE`` the whole row, each role of
+``ROW_FIELDS`` one of its fields), and the item flags (``ROW_FLAGS``)."""
 
 from __future__ import annotations
 
@@ -43,3 +43,24 @@ ROW_FIELDS = {
     CHECKED_ROLE: 4,
     COLOR_ROLE: 5,
 }
+
+
+def _row_flags() -> dict[object, Qt.ItemFlag]:
+    """Every row's possible flags, combined once (each ``|`` of Qt's flags is
+    Python code, and a view asks every row it paints): a thread's by
+    (editable, pinned: a drop target)."""
+    flag = Qt.ItemFlag
+    thread = flag.ItemIsEnabled | flag.ItemIsSelectable | flag.ItemIsDragEnabled
+    flags: dict[object, Qt.ItemFlag] = {
+        "drop": flag.ItemIsDropEnabled,
+        "header": flag.ItemIsEnabled,
+        "pinned header": flag.ItemIsEnabled | flag.ItemIsDropEnabled,
+    }
+    for editable in (False, True):
+        for pinned in (False, True):
+            value = thread | flag.ItemIsEditable if editable else thread
+            flags[editable, pinned] = value | flag.ItemIsDropEnabled if pinned else value
+    return flags
+
+
+ROW_FLAGS = _row_flags()
