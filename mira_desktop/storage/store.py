@@ -14,6 +14,7 @@ from . import providers_repo as providers
 from . import roles_repo as roles
 from . import threads_repo as threads
 from . import tree_repo as tree
+from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 class Store:
     def __init__(self, worker: DatabaseWorker) -> None:
         self.worker = worker
+        self._branches = BranchCache()
 
     @classmethod
     def open(cls, data_dir: Path) -> Store:
@@ -73,7 +75,9 @@ class Store:
         return await self.worker.run(messages.get_message, message_id)
 
     async def active_branch(self, thread_id: str) -> list[Message]:
-        return await self.worker.run(messages.active_branch, thread_id)
+        """The thread's active branch, root first (read again only after a
+        write: ``branch_cache.py``)."""
+        return await self.worker.run(self._branches.active_branch, thread_id)
 
     async def branch(self, leaf_id: str) -> list[Message]:
         return await self.worker.run(messages.branch, leaf_id)
