@@ -60,9 +60,10 @@ class TimelineView(QWidget):
     version_step_requested = Signal(str, int)  # message id, -1 | +1
     regenerate_requested = Signal(str, str)  # message id, preset
     message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
-    #: the list of rows changed (another thread or branch, a new message): the
-    #: anchor rail re-reads ``message_ids()``
+    #: every row replaced (another thread or branch): the anchor rail re-reads
+    #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
+    row_added = Signal(str)
 
     def __init__(
         self,
@@ -177,7 +178,7 @@ class TimelineView(QWidget):
             self._layout.append(state)
             if state.is_user:  # the person just sent it: follow the conversation
                 self._layout.pinned = True
-            self.rows_changed.emit()
+            self.row_added.emit(state.id)
         else:
             state, now = self._states[index], self._options.clock()
             # The end of a run: its last buffered deltas join the final state in
