@@ -16,7 +16,11 @@ can; we measure
   servers on this machine — the floor of Mira's own transport;
 * the longest stall of the Qt event loop meanwhile: a 2 ms ``QTimer`` records
   every tick, and the largest gap between ticks from the send until the
-  markdown has caught up is the stall (target: none over 16 ms, one frame).
+  markdown has caught up is the stall (target: none over 16 ms, one frame);
+* a send in a long thread (info): a seeded 5,000-message thread (quick:
+  500) opened in the window, send → first delta against a new chat's, and
+  the longest stall of such a send (the history is read, measured and sent
+  with each question; the timeline and its anchor rail take the new rows).
 
 Runs alternate (raw, Mira) after one warm-up of each; the medians are reported."""
 
@@ -87,9 +91,11 @@ class MiraRun:
             await asyncio.sleep(0.002)
         return time.perf_counter()
 
-    async def once(self) -> dict[str, float]:
+    async def once(self, *, fresh: bool = True) -> dict[str, float]:
+        """One send: in a new chat (``fresh``), else in the open thread."""
         window = self.window
-        window.presenter.new_chat()
+        if fresh:
+            window.presenter.new_chat()
         await asyncio.sleep(0.05)
         self.first, self.deltas = None, 0
         self.done.clear()
@@ -113,7 +119,33 @@ class MiraRun:
         }
 
 
-async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
+async def _long_thread(
+    window: Any, services: Any, mira: MiraRun, monitor: StallMonitor, messages: int, runs: int
+) -> list[dict[str, float]]:
+    """Sends in a seeded thread of ``messages`` messages, opened as a click
+    opens it: each question reads, measures and sends the history (the
+    context is built for the model's window), and the timeline and its
+    anchor rail take the new rows."""
+    from mira_desktop.services.seed import SeedService
+    from mira_desktop.storage.seed_repo import SeedStore
+
+    report = await SeedService(SeedStore(services.store.worker)).seed(1, messages, seed=9)
+    window.history_actions.open_thread(report.thread_ids[0])
+    deadline = time.perf_counter() + 30
+    while len(window.timeline.message_ids()) < messages and time.perf_counter() < deadline:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.3)  # the meter's first measure, spare rows
+    await mira.once(fresh=False)  # warm-up
+    sends = []
+    for _ in range(runs):
+        await asyncio.sleep(0.2)
+        run = await mira.once(fresh=False)
+        run["stall"] = max(monitor.gaps(run["start"], run["end"] + run["render_tail"]))
+        sends.append(run)
+    return sends
+
+
+async def _bench(url: str, folder: Path, runs: int, long_thread: int) -> dict[str, Any]:
     import httpx
 
     from mira_desktop.bootstrap import build_services
@@ -165,12 +197,13 @@ async def _bench(url: str, folder: Path, runs: int) -> dict[str, Any]:
                 run["over_frame"] = sum(1 for g in gaps if g * 1000 > FRAME_MS)
                 mira_runs.append(run)
                 await asyncio.sleep(0.1)
+        long_runs = await _long_thread(window, services, mira, monitor, long_thread, runs)
     finally:
         monitor.stop()
         await window.tasks.cancel_all()
         window.close()
         await services.aclose()
-    return {"raw": raw_runs, "local": local_runs, "mira": mira_runs}
+    return {"raw": raw_runs, "local": local_runs, "mira": mira_runs, "long": long_runs}
 
 
 def _serve(chunks: int) -> tuple[subprocess.Popen[str], str]:
@@ -187,12 +220,13 @@ def _serve(chunks: int) -> tuple[subprocess.Popen[str], str]:
 def run(quick: bool, root: Path) -> dict[str, Any]:
     chunks = 500 if quick else 5_000
     runs = 2 if quick else 5
+    long_thread = 500 if quick else 5_000
     server, url = _serve(chunks)
     try:
         _, loop = qt_loop()
         with tempfile.TemporaryDirectory(prefix="mira-bench-stream-", dir=root) as tmp:
             try:
-                measured = loop.run_until_complete(_bench(url, Path(tmp), runs))
+                measured = loop.run_until_complete(_bench(url, Path(tmp), runs, long_thread))
             finally:
                 loop.close()
     finally:
@@ -200,7 +234,7 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
         server.stdin.close()
         requests = server.stdout.readline().strip()
         server.wait(10)
-    raw, local, mira = measured["raw"], measured["local"], measured["mira"]
+    raw, local, mira, long = measured["raw"], measured["local"], measured["mira"], measured["long"]
     raw_rate = median([chunks / r["seconds"] for r in raw])
     local_rate = median([chunks / r["seconds"] for r in local])
     mira_rate = median([chunks / r["seconds"] for r in mira])
@@ -256,6 +290,21 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             note="the floor of Mira's own transport (aiohttp's parser) for local servers",
         ),
         Figure("send → first delta", median([r["to_first"] for r in mira]) * 1000, "ms"),
+        Figure(
+            f"send → first delta, {long_thread:,}-message thread",
+            median([r["to_first"] for r in long]) * 1000,
+            "ms",
+            median([r["to_first"] for r in mira]) * 1000,
+            "in a new chat",
+            note="the history read, measured and sent with the question",
+        ),
+        Figure(
+            f"longest event-loop stall, send in a {long_thread:,}-message thread",
+            max(r["stall"] for r in long) * 1000,
+            "ms",
+            max(r["stall"] for r in raw) * 1000,
+            "stall during raw httpx",
+        ),
     ]
     return {
         "figures": [f.to_dict() for f in figures],
@@ -263,10 +312,11 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "chunks": chunks,
             "runs": runs,
             "server_requests": int(requests or 0),
-            "expected_requests": 3 * runs + 3,
+            "expected_requests": 4 * runs + 4,
             "raw": [_rounded(r) for r in raw],
             "raw_local_transport": [_rounded(r) for r in local],
             "mira": [_rounded(r) for r in mira],
+            "long_thread": [_rounded(r) for r in long],
         },
     }
 
