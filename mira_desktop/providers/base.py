@@ -23,6 +23,7 @@ from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
 from .errormap import error_from_response, excerpt, network_error
+from .request_body import encoded_body
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +118,11 @@ class HttpProvider(ABC):
         for any other status or transport failure. Leaving the block (including by
         cancellation) closes the response at once."""
         headers = {**self._headers(streaming=True), "accept": accept}
+        content = await encoded_body(body)  # a long history: off the Qt thread
         started = False
         try:
             async with self._client.stream(
-                "POST", url, json=body, headers=headers, timeout=self._request_timeout()
+                "POST", url, content=content, headers=headers, timeout=self._request_timeout()
             ) as response:
                 if not response.is_success:
                     await response.aread()

@@ -1,0 +1,78 @@
+"""Request bodies: the slice-by-slice encoding gives exactly the bytes httpx's
+``json=`` gives, and a long history reaches a real server whole and in order."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from mira_desktop.core.models import ChatMessage, ChatRequest
+from mira_desktop.providers.openai_compat import OpenAIProvider
+from mira_desktop.providers.request_body import SLICE, encode_body, encoded_body
+from tests.support.loopback import LoopbackServer, openai_stream
+
+from .helpers import collect
+
+TEXTS = ["plain", "中文 和 emoji 🎉", 'quotes " and \\ back', "tab\tnew\nline", "\u2028", ""]
+
+
+def _random_body(rng: random.Random, items: int) -> dict[str, Any]:
+    messages = [
+        {"role": rng.choice(["user", "assistant"]), "content": rng.choice(TEXTS) * rng.randrange(3)}
+        for _ in range(items)
+    ]
+    return {
+        "model": "m",
+        "messages": messages,
+        "stream": True,
+        "stop": ["a"] * rng.randrange(0, 3 * SLICE),
+        "temperature": 0.5,
+        "extra": {"nested": [1, 2.5, None, True]},
+    }
+
+
+@pytest.mark.parametrize("items", [0, 1, SLICE - 1, SLICE, SLICE + 1, 3 * SLICE + 7])
+def test_the_bytes_are_httpxs(items: int) -> None:
+    rng = random.Random(items)
+    for _ in range(5):
+        body = _random_body(rng, items)
+        expected = httpx.Request("POST", "http://x", json=body).content
+        assert encode_body(body) == expected
+        assert encode_body(body, slice_size=7) == expected
+
+
+def test_not_a_number_is_refused_as_httpx_refuses_it() -> None:
+    with pytest.raises(ValueError):
+        encode_body({"messages": [float("nan")] * (SLICE + 1)})
+
+
+async def test_a_long_body_is_encoded_the_same_off_the_loop() -> None:
+    body = _random_body(random.Random(3), 5 * SLICE)
+    assert await encoded_body(body) == encode_body(body)
+
+
+@pytest.fixture
+async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
+    provider = OpenAIProvider("local", loopback.url + "/v1", "sk-test")
+    yield provider
+    await provider.aclose()
+
+
+async def test_a_long_history_reaches_the_server_whole(
+    openai: OpenAIProvider, loopback: LoopbackServer
+) -> None:
+    history = tuple(
+        ChatMessage("user" if n % 2 == 0 else "assistant", f"message {n} · 第{n}条")
+        for n in range(3 * SLICE + 5)
+    )
+    loopback.enqueue("/v1/chat/completions", openai_stream(["ok"]))
+    _events, error = await collect(openai, ChatRequest(model="m", messages=history))
+    assert error is None
+    sent = json.loads(loopback.requests[-1].body)
+    assert [m["content"] for m in sent["messages"]] == [m.content for m in history]
+    assert loopback.requests[-1].headers["content-type"] == "application/json"
