@@ -118,7 +118,7 @@ class ContextMeterService:
         """Hidden context + replayed history (without the reply priming)."""
         thread = await self._store.get_thread(thread_id)
         branch = await self._store.active_branch(thread_id)
-        checkpoint, replay = split_at_checkpoint(branch)
+        checkpoint, replay = await asyncio.to_thread(split_at_checkpoint, branch)
         role = await self._store.get_role(thread.role_id) if thread.role_id else None
         summary = (await self._context.get_summary(thread_id))[0] or ""
         system = HiddenContext(role, summary).system_text(checkpoint)
