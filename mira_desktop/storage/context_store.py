@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from ..core.attachments import Attachment
 from ..core.models import Message, Thread
 from . import attachments_repo
 from . import context_repo as context
+from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 log = logging.getLogger(__name__)
@@ -21,8 +23,11 @@ PendingPart = tuple[str | None, Attachment]
 
 
 class ContextStore:
-    def __init__(self, worker: DatabaseWorker) -> None:
+    def __init__(self, worker: DatabaseWorker, branches: BranchCache | None = None) -> None:
+        """``branches``: the store's kept branches, which the question joins
+        (``BranchCache.appending``) instead of being read again whole."""
         self.worker = worker
+        self._branches = branches or BranchCache()
 
     async def commit_draft(
         self,
@@ -37,7 +42,8 @@ class ContextStore:
         )
 
     async def add_user_message(self, message: Message, parts: Sequence[PendingPart] = ()) -> None:
-        await self.worker.run(context.add_user_message, message, list(parts))
+        write = partial(context.add_user_message, message=message, parts=list(parts))
+        await self.worker.run(self._branches.appending, message, write)
 
     async def attachments(self, message_ids: Sequence[str]) -> dict[str, list[Attachment]]:
         if not message_ids:

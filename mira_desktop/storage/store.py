@@ -4,7 +4,7 @@ SQL on the database thread (``DatabaseWorker``) and returns core value types."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +40,7 @@ class Store:
         """The chat path's context queries (``context_store.py``) on this worker."""
         from .context_store import ContextStore  # the chat path's, not start-up's
 
-        return ContextStore(self.worker)
+        return ContextStore(self.worker, self._branches)
 
     def close(self) -> None:
         self.worker.close()
@@ -68,7 +68,10 @@ class Store:
         return await self.worker.run(threads.list_threads, offset, limit)
 
     async def update_thread(self, thread_id: str, **fields: Any) -> Thread:
-        return await self.worker.run(threads.update_thread, thread_id, **fields)
+        write = partial(threads.update_thread, thread_id=thread_id, **fields)
+        if "active_leaf_id" in fields:  # another version of the conversation
+            return await self.worker.run(write)
+        return await self.worker.run(self._branches.beside, write)
 
     # messages
     async def get_message(self, message_id: str) -> Message:
@@ -90,7 +93,14 @@ class Store:
     async def add_message(
         self, message: Message, *, owner: str | None = None, make_active: bool = True
     ) -> None:
-        await self.worker.run(messages.add_message, message, owner=owner, make_active=make_active)
+        if not make_active:
+            await self.worker.run(messages.add_message, message, owner=owner, make_active=False)
+            return
+        await self.worker.run(
+            self._branches.appending,
+            message,
+            partial(messages.add_message, message=message, owner=owner),
+        )
 
     async def update_stream(
         self,
@@ -103,9 +113,9 @@ class Store:
         usage: Usage | None = None,
         error: dict[str, Any] | None = None,
     ) -> None:
-        await self.worker.run(
+        write = partial(
             messages.update_stream,
-            message_id,
+            message_id=message_id,
             text=text,
             thinking=thinking,
             thinking_ms=thinking_ms,
@@ -113,6 +123,7 @@ class Store:
             usage=usage,
             error=error,
         )
+        await self.worker.run(self._branches.updating, message_id, write)
 
     async def recover_streaming(self, owner_alive: Callable[[str | None], bool]) -> int:
         return await self.worker.run(messages.recover_streaming, owner_alive)
@@ -216,7 +227,8 @@ class Store:
         return await self.worker.run(providers.get_setting, key)
 
     async def set_setting(self, key: str, value: Any) -> None:
-        await self.worker.run(providers.set_setting, key, value)
+        write = partial(providers.set_setting, key=key, value=value)
+        await self.worker.run(self._branches.beside, write)
 
     def set_settings_now(self, values: dict[str, Any]) -> None:
         """Blocking write of several settings, for shutdown paths (window close)."""
