@@ -6,10 +6,14 @@ import hashlib
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from mira_desktop.core.models import ChatMessage
 from mira_desktop.paths import resource_path
+from mira_desktop.services import tokens
 from mira_desktop.services.tokens import TiktokenCounter
 
 EXPECTED = {
@@ -47,3 +51,57 @@ def test_counts_text_and_messages() -> None:
     assert counter.count("") == 0
     assert counter.count("hello world") == 2
     assert counter.count_messages([ChatMessage("user", "hello world")]) == 2 + 4 + 3
+
+
+class _CountingEncoding:
+    """The real encoding, with its ``encode`` calls counted."""
+
+    def __init__(self, encoding: object) -> None:
+        self._encoding = encoding
+        self.calls = 0
+
+    def encode(self, text: str, **kwargs: object) -> list[int]:
+        self.calls += 1
+        return self._encoding.encode(text, **kwargs)  # type: ignore[attr-defined]
+
+
+def _spied() -> tuple[TiktokenCounter, _CountingEncoding]:
+    counter = TiktokenCounter(resource_path("tiktoken_cache"))
+    counter.load()
+    spy = _CountingEncoding(counter._encoding)
+    counter._encoding = spy
+    return counter, spy
+
+
+def test_a_text_counted_again_is_not_encoded_again() -> None:
+    counter, spy = _spied()
+    history = [f"message {n}: 上下文 context " * (n % 7 + 1) for n in range(300)]
+    first = [counter.count(text) for text in history]
+    assert spy.calls == 300
+    again = [counter.count("".join([text])) for text in history]  # equal texts, new objects
+    assert again == first and spy.calls == 300
+    fresh = TiktokenCounter(resource_path("tiktoken_cache"))
+    assert [fresh.count(text) for text in history] == first
+    # texts of the same length are each counted
+    assert (counter.count("the"), counter.count("上下文")) == (1, 2)
+
+
+def test_kept_counts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "KEPT_COUNTS", 40)
+    counter, spy = _spied()
+    texts = [f"text number {n} " * 3 for n in range(200)]
+    counts = [counter.count(text) for text in texts]
+    assert len(counter._counts) <= 40
+    assert [counter.count(text) for text in texts[-20:]] == counts[-20:]
+    assert spy.calls == 200  # the newest were kept
+    assert [counter.count(text) for text in texts[:5]] == counts[:5]
+    assert spy.calls == 205  # the oldest were not
+
+
+def test_counting_from_several_threads_gives_the_same_counts() -> None:
+    counter, _ = _spied()
+    texts = [f"并发 count {n} " * (n % 5 + 1) for n in range(400)]
+    expected = [TiktokenCounter(resource_path("tiktoken_cache")).count(t) for t in texts]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: [counter.count(t) for t in texts], range(4)))
+    assert all(result == expected for result in results)
