@@ -25,6 +25,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .request_body import request_content
 from .streams import SSEEvent, as_dict, drain, iter_sse_batches, loads_chunk
 
 log = logging.getLogger(__name__)
@@ -190,7 +191,8 @@ class AnthropicProvider(HttpProvider):
         url = self._url("/v1/messages")
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = AnthropicStreamParser(self.name)
-        async with self._open_stream(url, build_body(request)) as response:
+        body = await request_content(build_body, request, len(request.messages))
+        async with self._open_stream(url, body) as response:
             batches = iter_sse_batches(response.aiter_bytes())
             async for batch in batches:
                 for sse in batch:

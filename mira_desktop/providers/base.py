@@ -112,13 +112,15 @@ class HttpProvider(ABC):
 
     @asynccontextmanager
     async def _open_stream(
-        self, url: str, body: dict[str, Any], *, accept: str = "text/event-stream"
+        self, url: str, body: dict[str, Any] | bytes, *, accept: str = "text/event-stream"
     ) -> AsyncIterator[httpx.Response]:
-        """POST ``body`` and yield the streamed 2xx response; raise the typed error
-        for any other status or transport failure. Leaving the block (including by
-        cancellation) closes the response at once."""
+        """POST ``body`` (or its encoded bytes: ``request_content``) and yield
+        the streamed 2xx response; raise the typed error for any other status or
+        transport failure. Leaving the block (including by cancellation) closes
+        the response at once."""
         headers = {**self._headers(streaming=True), "accept": accept}
-        content = await encoded_body(body)  # a long history: off the Qt thread
+        # a long history: off the Qt thread
+        content = body if isinstance(body, bytes) else await encoded_body(body)
         started = False
         try:
             async with self._client.stream(

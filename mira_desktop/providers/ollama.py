@@ -27,6 +27,7 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .request_body import request_content
 from .streams import (
     ThinkSplitter,
     as_dict,
@@ -194,7 +195,7 @@ class OllamaProvider(HttpProvider):
         url = self._url("/api/chat")
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = OllamaStreamParser(self.name)
-        body = build_body(request)
+        body = await request_content(build_body, request, len(request.messages))
         async with self._open_stream(url, body, accept="application/x-ndjson") as response:
             batches = iter_line_batches(response.aiter_bytes())
             async for batch in batches:

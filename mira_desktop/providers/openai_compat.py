@@ -31,6 +31,7 @@ from .embeddings import (
     rerank_body,
 )
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .request_body import request_content
 from .streams import (
     SSEEvent,
     ThinkSplitter,
@@ -251,7 +252,8 @@ class OpenAIProvider(HttpProvider):
         url = self._url("/chat/completions")
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = OpenAIStreamParser(self.name)
-        async with self._open_stream(url, build_body(request)) as response:
+        body = await request_content(build_body, request, len(request.messages))
+        async with self._open_stream(url, body) as response:
             if response.headers.get("content-type", "").startswith("application/json"):
                 await response.aread()
                 for event in parser.feed_completion(response.text):

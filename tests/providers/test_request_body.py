@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,8 +13,13 @@ import httpx
 import pytest
 
 from mira_desktop.core.models import ChatMessage, ChatRequest
-from mira_desktop.providers.openai_compat import OpenAIProvider
-from mira_desktop.providers.request_body import SLICE, encode_body, encoded_body
+from mira_desktop.providers.openai_compat import OpenAIProvider, build_body
+from mira_desktop.providers.request_body import (
+    SLICE,
+    encode_body,
+    encoded_body,
+    request_content,
+)
 from tests.support.loopback import LoopbackServer, openai_stream
 
 from .helpers import collect
@@ -76,3 +82,19 @@ async def test_a_long_history_reaches_the_server_whole(
     sent = json.loads(loopback.requests[-1].body)
     assert [m["content"] for m in sent["messages"]] == [m.content for m in history]
     assert loopback.requests[-1].headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize("items", [3, SLICE + 1])
+async def test_a_long_request_is_built_and_encoded_off_the_loop(items: int) -> None:
+    history = tuple(ChatMessage("user", f"message {n} · 第{n}条") for n in range(items))
+    request = ChatRequest(model="m", messages=history)
+    built_in: list[threading.Thread] = []
+
+    def build(request: ChatRequest) -> dict[str, Any]:
+        built_in.append(threading.current_thread())
+        return build_body(request)
+
+    content = await request_content(build, request, len(request.messages))
+    assert content == httpx.Request("POST", "http://x", json=build_body(request)).content
+    on_the_loop = built_in == [threading.current_thread()]
+    assert on_the_loop is (items <= SLICE)
