@@ -74,6 +74,13 @@ def _replay_items(replay: Sequence[Message], earlier: Attachments, system: str) 
     return _keyed(items)
 
 
+def _split(branch: list[Message]) -> tuple[Message | None, list[Message], list[str]]:
+    """``split_at_checkpoint`` of a branch, and the ids of the user messages
+    replayed (whose attachments the history names)."""
+    checkpoint, replay = split_at_checkpoint(branch)
+    return checkpoint, replay, [m.id for m in replay if m.role is MessageRole.USER]
+
+
 class ContextMeterService:
     def __init__(self, store: Store, context_store: ContextStore, tokens: TokenCounter) -> None:
         self._store = store
@@ -118,15 +125,17 @@ class ContextMeterService:
         """Hidden context + replayed history (without the reply priming)."""
         thread = await self._store.get_thread(thread_id)
         branch = await self._store.active_branch(thread_id)
-        checkpoint, replay = await asyncio.to_thread(split_at_checkpoint, branch)
+        checkpoint, replay, users = await asyncio.to_thread(_split, branch)
         role = await self._store.get_role(thread.role_id) if thread.role_id else None
         summary = (await self._context.get_summary(thread_id))[0] or ""
         system = HiddenContext(role, summary).system_text(checkpoint)
-        users = [m.id for m in replay if m.role is MessageRole.USER]
         earlier = await self._context.attachments(users)
-        items = await asyncio.to_thread(_replay_items, replay, earlier, system)
-        counts = await self._count_all(items)
-        return sum(MESSAGE_OVERHEAD + n for n in counts)
+
+        def count() -> int:  # per message work: a worker thread's, not the window's
+            counts = self._count_keyed(_replay_items(replay, earlier, system))
+            return sum(counts) + MESSAGE_OVERHEAD * len(counts)
+
+        return await asyncio.to_thread(count)
 
     async def _draft_tokens(
         self, draft_text: str, attachments: Sequence[PreparedAttachment]
@@ -142,28 +151,30 @@ class ContextMeterService:
         return MESSAGE_OVERHEAD + sum(counts) + 2 * len(blocks)  # "\n\n" joins
 
     async def _count_all(self, items: list[_Keyed]) -> list[int]:
-        """Counts of keyed texts (:func:`_keyed`); cached ones are not counted again."""
-        keys = [key for key, _ in items]
-        missing = [(i, text) for i, (key, text) in enumerate(items) if key not in self._counts]
-        if missing:
-            texts = [text for _, text in missing]
-            if sum(len(t) for t in texts) > INLINE_CHARS or not self._counter_ready():
-                counted = await asyncio.to_thread(self._count_texts, texts)
-            else:
-                counted = self._count_texts(texts)
-            if len(self._counts) + len(missing) > MAX_CACHED:
-                self._counts.clear()
-            for (index, _), count in zip(missing, counted, strict=True):
-                self._counts[keys[index]] = count
-        return [self._counts[k] for k in keys]
+        """Counts of keyed texts (:func:`_keyed`); cached ones are not counted
+        again. Long texts are counted in a worker thread."""
+        missing = sum(len(text) for key, text in items if key not in self._counts)
+        if missing > INLINE_CHARS or (missing and not self._counter_ready()):
+            return await asyncio.to_thread(self._count_keyed, items)
+        return self._count_keyed(items)
+
+    def _count_keyed(self, items: list[_Keyed]) -> list[int]:
+        """:meth:`_count_all`'s counting, in whichever thread calls it."""
+        counts, count = self._counts, self._tokens.count
+        if len(counts) + len(items) > MAX_CACHED:
+            counts.clear()
+        out: list[int] = []
+        for key, text in items:
+            counted = counts.get(key)
+            if counted is None:
+                counted = counts[key] = count(text)
+            out.append(counted)
+        return out
 
     def _counter_ready(self) -> bool:
         """False while the counter still has to load its encoding (a counter
         without a ``loaded`` attribute is always ready)."""
         return bool(getattr(self._tokens, "loaded", True))
-
-    def _count_texts(self, texts: list[str]) -> list[int]:
-        return [self._tokens.count(text) for text in texts]
 
     async def _window(self, provider_id: str | None, model: str | None) -> int | None:
         """The context window of the thread's model (a draft: the last chosen)."""
