@@ -96,3 +96,41 @@ def test_a_rail_with_more_marks_than_pixels_paints_each_row_once(qtbot) -> None:
     current = rail.mark_position(rail.mark_ids().index(rail.current_id()))
     accent = QColor(image.pixel(current.x() + 5, current.y()))
     assert accent != QColor(image.pixel(current.x() + 5, current.y() - 40))  # beside the bar
+
+
+def test_the_marks_are_drawn_again_only_when_they_or_the_rail_change(qtbot) -> None:
+    """The muted marks are kept in a pixmap: a repaint for another current or
+    hovered mark draws only that mark over it; new marks, another size or
+    another palette draw them all again (and show it)."""
+    host, timeline, rail = rail_over(qtbot, conversation(300))
+    base = QColor(rail.palette().color(rail.palette().ColorRole.Base))
+
+    def grab_layer() -> tuple[QImage, int]:
+        image = rail.grab().toImage()
+        assert rail._layer is not None
+        return image, rail._layer.cacheKey()
+
+    image, layer = grab_layer()
+    rail._current = 40  # the reader moved on: a repaint, the same marks
+    image, again = grab_layer()
+    assert again == layer
+    at = rail.mark_position(40)
+    accent = QColor(rail.palette().color(rail.palette().ColorRole.Accent))
+    assert QColor(image.pixel(at.x() + 5, at.y())).hue() == accent.hue()
+    timeline.upsert_message(message(900, MessageRole.USER))  # a new question
+    image, appended = grab_layer()
+    assert appended != layer
+    last = rail.mark_position(len(rail.marks()) - 1)
+    assert QColor(image.pixel(last.x(), last.y())) != base
+    host.resize(600, 300)
+    qtbot.waitUntil(lambda: rail.height() < 300)
+    image, resized = grab_layer()
+    assert resized != appended
+    before = QColor(image.pixel(last.x(), rail.mark_position(0).y()))
+    palette = rail.palette()
+    palette.setColor(palette.ColorRole.PlaceholderText, QColor("#d03030"))
+    rail.setPalette(palette)
+    image, recoloured = grab_layer()
+    assert recoloured != resized
+    after = QColor(image.pixel(last.x(), rail.mark_position(0).y()))
+    assert after != before and after.red() > after.green()

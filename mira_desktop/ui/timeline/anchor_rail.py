@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
 
 from mira_desktop.core.message_kinds import COMPACTION_KIND
@@ -55,6 +55,9 @@ class AnchorRail(QWidget):
         self._marks: list[Mark] = []
         self._current = -1
         self._hover = -1
+        self._version = 0  # the marks' edition: the kept layer's key
+        self._layer: QPixmap | None = None
+        self._layer_key: tuple[object, ...] = ()
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.update_current)
@@ -88,6 +91,7 @@ class AnchorRail(QWidget):
         return None
 
     def _changed(self) -> None:
+        self._version += 1
         self._hover = -1
         self._current = -1
         self.update_current()
@@ -201,39 +205,66 @@ class AnchorRail(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         if not self.is_active():
             return
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
-        accent = QColor(palette.color(QPalette.ColorRole.Accent))
         muted = QColor(palette.color(QPalette.ColorRole.PlaceholderText))
         muted.setAlpha(150)
+        painter = QPainter(self)
+        painter.drawPixmap(0, 0, self._marks_layer(muted))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(palette.color(QPalette.ColorRole.Accent)))
         step = self._step()
         top, x = self._top(step), self.width() // 2
-        strong_ones = (self._current, self._hover)
+        for index in sorted({self._current, self._hover}):
+            if 0 <= index < len(self._marks):
+                _draw_mark(painter, self._marks[index].kind, x, round(top + index * step), True)
+        painter.end()
+
+    def _marks_layer(self, muted: QColor) -> QPixmap:
+        """Every mark, muted, drawn once into a pixmap kept until the marks,
+        the rail's size or the colour change: a repaint for the current or the
+        hovered mark draws the pixmap and that mark (a long thread's ~600
+        marks took ~7 ms to draw)."""
+        ratio = self.devicePixelRatioF()
+        key = (self._version, self.width(), self.height(), ratio, muted.rgba())
+        if self._layer is not None and self._layer_key == key:
+            return self._layer
+        layer = QPixmap(QSize(round(self.width() * ratio), round(self.height() * ratio)))
+        layer.setDevicePixelRatio(ratio)
+        layer.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(layer)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(muted)
+        step = self._step()
+        top, x = self._top(step), self.width() // 2
         drawn: tuple[int, str] | None = None
         for index, mark in enumerate(self._marks):
             y = round(top + index * step)
-            strong = index in strong_ones
             # a long thread has more marks than the rail has pixels: a mark
             # on the row of the one before, of its kind, would be drawn over it
-            if not strong and drawn == (y, mark.kind):
-                continue
-            drawn = (y, mark.kind)
-            painter.setBrush(accent if strong else muted)
-            if mark.kind == "compaction":
-                size = 4.5 if strong else 3.5
-                painter.save()
-                painter.translate(QPoint(x, y))
-                painter.rotate(45)
-                painter.drawRect(QRectF(-size, -size, 2 * size, 2 * size))
-                painter.restore()
-            else:
-                width = 12.0 if strong else 7.0
-                height = 3.0 if strong else 2.0
-                rect = QRectF(x - width / 2, y - height / 2, width, height)
-                painter.drawRoundedRect(rect, 1.0, 1.0)
+            if drawn != (y, mark.kind):
+                drawn = (y, mark.kind)
+                _draw_mark(painter, mark.kind, x, y, False)
         painter.end()
+        self._layer, self._layer_key = layer, key
+        return layer
+
+
+def _draw_mark(painter: QPainter, kind: str, x: int, y: int, strong: bool) -> None:
+    """A question's bar or a compaction card's diamond, centred on (x, y);
+    larger when ``strong`` (the current or hovered mark)."""
+    if kind == "compaction":
+        size = 4.5 if strong else 3.5
+        painter.save()
+        painter.translate(QPoint(x, y))
+        painter.rotate(45)
+        painter.drawRect(QRectF(-size, -size, 2 * size, 2 * size))
+        painter.restore()
+    else:
+        width = 12.0 if strong else 7.0
+        height = 3.0 if strong else 2.0
+        painter.drawRoundedRect(QRectF(x - width / 2, y - height / 2, width, height), 1.0, 1.0)
 
 
 class _LazyYs:
