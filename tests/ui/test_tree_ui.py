@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -394,3 +395,20 @@ async def test_screenshots_of_versions_and_the_regenerate_menu(
     finally:
         install_translator(app, "en")
         apply_theme(app, "light")
+
+
+async def test_after_a_run_the_shown_versions_are_those_of_the_database(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    """A version number shown wrong (another process added a version, a
+    provisional number) is put right when the next answer ends."""
+    await ask(window, loopback, "First question", "First answer.")
+    first_answer_id = window.timeline.message_ids()[1]
+    shown = window.timeline.message(first_answer_id)
+    assert shown is not None
+    window.timeline.upsert_message(replace(shown, sibling_index=1, sibling_count=3))
+    assert widget_of(window, 1).version_switcher.text() == "2/3"
+    await ask(window, loopback, "Second question", "Second answer.")
+    await until(lambda: window.timeline.message(first_answer_id).sibling_count == 1)
+    assert window.timeline.message(first_answer_id).sibling_index == 0
+    assert not widget_of(window, 1).version_switcher.isVisibleTo(widget_of(window, 1))

@@ -158,6 +158,10 @@ class TimelineView(QWidget):
         index = self._index_of.get(message_id)
         return None if index is None else self._states[index].message
 
+    def shown_messages(self) -> list[Message]:
+        """Every shown message, oldest first (frozen: readable in any thread)."""
+        return [s.message for s in self._states]
+
     def messages_through(self, message_id: str | None) -> list[Message]:
         """The shown messages from the top down to ``message_id`` (inclusive);
         none for ``None``, all of them for an id that is not shown."""
