@@ -140,7 +140,10 @@ async def _long_thread(
     for _ in range(runs):
         await asyncio.sleep(0.2)
         run = await mira.once(fresh=False)
-        run["stall"] = max(monitor.gaps(run["start"], run["end"] + run["render_tail"]))
+        span = (run["start"], run["end"] + run["render_tail"])
+        run["stall"] = max(monitor.gaps(*span))
+        run["stall_cpu"] = max(monitor.cpu_gaps(*span))
+        run["stall_at"] = monitor.worst_at(*span)  # after the send
         sends.append(run)
     return sends
 
