@@ -11,7 +11,8 @@ Counting is incremental. Token counts are cached per message id and text hash
 (the system block and files by hash), and the total of the thread's part is
 cached under a one-row fingerprint of the thread (active leaf, last change,
 role and its last edit, summary time, model): while someone types, a
-measurement reads that row and counts only the draft. Long texts are counted
+measurement reads that row and counts only the draft. After a turn, only the
+messages that changed are counted again (``meter_history.py``). Long texts are counted
 in a worker thread, and so is every text until the counter has loaded its
 encoding (the first count loads tiktoken: 0.5-1 s).
 
@@ -30,7 +31,8 @@ from ..core.context import Meter
 from ..core.models import Message, MessageRole
 from ..core.ports import TokenCounter
 from .attachment_context import file_block
-from .context import Attachments, history_entries, split_at_checkpoint
+from .context import split_at_checkpoint
+from .meter_history import HistoryTally, Keyed, keyed
 from .turn_context import MESSAGE_OVERHEAD, REPLY_PRIMING, HiddenContext
 
 if TYPE_CHECKING:
@@ -47,31 +49,8 @@ MAX_CACHED = 200_000
 MAX_THREADS = 1_000
 
 
-def _digest(text: str) -> int:
-    """The text's part of its cache key: Python's own string hash (64 bits,
-    with the key's message id; the cache lives as long as the process). A
-    blake2b digest of the UTF-8 cost ~5x more, and the meter digests every
-    message of a thread after each turn."""
-    return hash(text)
-
-
-#: a text to count, under its cache key: (what it is, digest of the text)
-_Keyed = tuple[tuple[str, int], str]
-
-
-def _keyed(items: Sequence[tuple[str, str]]) -> list[_Keyed]:
-    return [((key, _digest(text)), text) for key, text in items]
-
-
-def _replay_items(replay: Sequence[Message], earlier: Attachments, system: str) -> list[_Keyed]:
-    """The thread's texts to count, keyed: the history replayed (older
-    attachments by name) and the hidden context. Per message work (~7 µs;
-    ~9 ms on a 1,300-message thread), so the meter runs it in a worker
-    thread, not in one turn of the Qt thread's loop."""
-    items = [(key, message.content) for key, message in history_entries(replay, earlier)]
-    if system:
-        items.append(("system", system))
-    return _keyed(items)
+def _keyed(items: Sequence[tuple[str, str]]) -> list[Keyed]:
+    return [keyed(key, text) for key, text in items]
 
 
 def _split(branch: list[Message]) -> tuple[Message | None, list[Message], list[str]]:
@@ -88,6 +67,7 @@ class ContextMeterService:
         self._tokens = tokens
         self._counts: dict[tuple[str, int], int] = {}
         self._bases: dict[str, tuple[tuple[Any, ...], int]] = {}
+        self._history = HistoryTally(self._count_keyed, MESSAGE_OVERHEAD)
 
     async def measure(
         self,
@@ -131,11 +111,9 @@ class ContextMeterService:
         system = HiddenContext(role, summary).system_text(checkpoint)
         earlier = await self._context.attachments(users)
 
-        def count() -> int:  # per message work: a worker thread's, not the window's
-            counts = self._count_keyed(_replay_items(replay, earlier, system))
-            return sum(counts) + MESSAGE_OVERHEAD * len(counts)
-
-        return await asyncio.to_thread(count)
+        # per message work (the messages changed since the last count): a
+        # worker thread's, not the window's
+        return await asyncio.to_thread(self._history.total, thread_id, replay, earlier, system)
 
     async def _draft_tokens(
         self, draft_text: str, attachments: Sequence[PreparedAttachment]
@@ -150,7 +128,7 @@ class ContextMeterService:
         counts = await self._count_all(_keyed([*blocks, ("draft", draft_text)]))
         return MESSAGE_OVERHEAD + sum(counts) + 2 * len(blocks)  # "\n\n" joins
 
-    async def _count_all(self, items: list[_Keyed]) -> list[int]:
+    async def _count_all(self, items: list[Keyed]) -> list[int]:
         """Counts of keyed texts (:func:`_keyed`); cached ones are not counted
         again. Long texts are counted in a worker thread."""
         missing = sum(len(text) for key, text in items if key not in self._counts)
@@ -158,7 +136,7 @@ class ContextMeterService:
             return await asyncio.to_thread(self._count_keyed, items)
         return self._count_keyed(items)
 
-    def _count_keyed(self, items: list[_Keyed]) -> list[int]:
+    def _count_keyed(self, items: list[Keyed]) -> list[int]:
         """:meth:`_count_all`'s counting, in whichever thread calls it."""
         counts, count = self._counts, self._tokens.count
         if len(counts) + len(items) > MAX_CACHED:
