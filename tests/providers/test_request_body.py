@@ -16,6 +16,8 @@ from mira_desktop.core.models import ChatMessage, ChatRequest
 from mira_desktop.providers.openai_compat import OpenAIProvider, build_body
 from mira_desktop.providers.request_body import (
     SLICE,
+    _KeptMessages,
+    dumps,
     encode_body,
     encoded_body,
     request_content,
@@ -98,3 +100,44 @@ async def test_a_long_request_is_built_and_encoded_off_the_loop(items: int) -> N
     assert content == httpx.Request("POST", "http://x", json=build_body(request)).content
     on_the_loop = built_in == [threading.current_thread()]
     assert on_the_loop is (items <= SLICE)
+
+
+def _history(rng: random.Random, items: int) -> list[Any]:
+    """Chat messages, most of the plain shape, some not (parts, images, the
+    keys the other way round), texts repeated under other roles."""
+    shapes = [
+        lambda text: {"role": "user", "content": text},
+        lambda text: {"role": "assistant", "content": text},
+        lambda text: {"content": text, "role": "user"},
+        lambda text: {"role": "user", "content": [{"type": "text", "text": text}]},
+        lambda text: {"role": "user", "content": text, "images": ["aGk="]},
+    ]
+    weights = [6, 6, 1, 1, 1]
+    return [
+        rng.choices(shapes, weights)[0](rng.choice(TEXTS) * rng.randrange(1, 4))
+        for _ in range(items)
+    ]
+
+
+def test_a_history_sent_again_is_encoded_as_httpx_encodes_it() -> None:
+    """The messages kept from one request give the next the same bytes."""
+    rng = random.Random(11)
+    history = _history(rng, 3 * SLICE)
+    for _ in range(4):
+        history += _history(rng, rng.randrange(1, 9))
+        body = {"model": "m", "messages": history, "stream": True}
+        assert encode_body(body) == httpx.Request("POST", "http://x", json=body).content
+
+
+def test_kept_messages_are_bounded_and_reused() -> None:
+    kept = _KeptMessages(limit=2_000)
+    history = [{"role": "user", "content": f"message {n}"} for n in range(100)]
+    expected = dumps(history)[1:-1].encode()
+    assert kept.encode(history) == expected
+    assert len(kept._kept) <= 100 and kept._size <= 2_000
+    few = history[:10]
+    kept = _KeptMessages()
+    kept.encode(few)
+    stored = dict(kept._kept)
+    assert kept.encode(few) == dumps(few)[1:-1].encode()
+    assert all(kept._kept[key] is value for key, value in stored.items())  # not made again
