@@ -51,6 +51,16 @@ def _thread(db: Database, length: int) -> tuple[str, list[str]]:
     return thread_id, ids
 
 
+def _edit_elsewhere(folder: Path, message_id: str, text: str) -> None:
+    """A message's text changed and committed by another connection (the CLI)."""
+    other = sqlite3.connect(str(folder / DB_FILENAME))
+    try:
+        other.execute("UPDATE messages SET text = ? WHERE id = ?", [text, message_id])
+        other.commit()
+    finally:
+        other.close()
+
+
 def _message_reads(db: Database) -> list[str]:
     """Every statement that reads the messages table, from now on."""
     reads: list[str] = []
@@ -92,12 +102,7 @@ def test_a_write_by_another_connection_reads_again(db: Database, tmp_path: Path)
     thread_id, ids = _thread(db, 4)
     cache = BranchCache()
     assert cache.active_branch(db, thread_id)[1].text == "m1"
-    other = sqlite3.connect(str(tmp_path / DB_FILENAME))
-    try:
-        other.execute("UPDATE messages SET text = 'from the CLI' WHERE id = ?", [ids[1]])
-        other.commit()
-    finally:
-        other.close()
+    _edit_elsewhere(tmp_path, ids[1], "from the CLI")
     assert cache.active_branch(db, thread_id)[1].text == "from the CLI"
 
 
@@ -198,12 +203,7 @@ def test_a_commit_by_another_connection_during_a_write_is_not_missed(
     question = _message(thread_id, ids[-1], "a question")
 
     def write_while_the_cli_edits(conn_db: Database) -> None:
-        other = sqlite3.connect(str(tmp_path / DB_FILENAME))
-        try:
-            other.execute("UPDATE messages SET text = 'edited by the CLI' WHERE id = ?", [ids[0]])
-            other.commit()
-        finally:
-            other.close()
+        _edit_elsewhere(tmp_path, ids[0], "edited by the CLI")
         messages_repo.add_message(conn_db, question)
 
     cache.appending(db, question, write_while_the_cli_edits)
@@ -319,12 +319,7 @@ def test_writes_beside_the_branches_keep_them(db: Database, tmp_path: Path) -> N
     # ... unless another connection committed meanwhile
 
     def setting_while_the_cli_edits(conn_db: Database) -> None:
-        other = sqlite3.connect(str(tmp_path / DB_FILENAME))
-        try:
-            other.execute("UPDATE messages SET text = 'edited by the CLI' WHERE id = ?", [ids[0]])
-            other.commit()
-        finally:
-            other.close()
+        _edit_elsewhere(tmp_path, ids[0], "edited by the CLI")
         providers_repo.set_setting(conn_db, "chat.last_model", {"m": 2})
 
     cache.beside(db, setting_while_the_cli_edits)
