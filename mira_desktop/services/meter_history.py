@@ -12,6 +12,7 @@ message that is not the very same object (or names other attachments)."""
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ class HistoryTally:
         self._overhead = overhead
         self._size = size
         self._kept: OrderedDict[str, _Tally] = OrderedDict()
+        self._lock = threading.Lock()
 
     def total(
         self, thread_id: str, replay: Sequence[Message], earlier: Attachments, system: str
@@ -81,10 +83,11 @@ class HistoryTally:
             files=(*(kept.files[:same] if kept is not None else ()), *files),
             tokens=(*kept_tokens, *tokens),
         )
-        self._kept[thread_id] = tally
-        self._kept.move_to_end(thread_id)
-        while len(self._kept) > self._size:
-            self._kept.popitem(last=False)
+        with self._lock:  # measures of two threads may run at once (worker threads)
+            self._kept[thread_id] = tally
+            self._kept.move_to_end(thread_id)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
         system_tokens = self._overhead + counts[-1] if system else 0
         return sum(tally.tokens) + system_tokens
 

@@ -6,6 +6,7 @@ again."""
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -104,3 +105,24 @@ def test_random_histories_count_as_a_full_count_would(seed: int) -> None:
         system = rng.choice(["", "a role prompt", f"summary {rng.randrange(3)}"])
         thread = rng.choice(["t", "t", "t", "other"])
         assert tally.total(thread, replay, earlier, system) == full_count(replay, earlier, system)
+
+
+def test_threads_measured_at_once_from_worker_threads() -> None:
+    """The meter measures in worker threads: several threads' tallies kept
+    and dropped at once stay right (and raise nothing)."""
+    tally = HistoryTally(Counter(), OVERHEAD, size=2)
+    histories = {
+        f"t{k}": [message(n, MessageRole.USER, f"thread {k} text {n}") for n in range(50 + k)]
+        for k in range(6)
+    }
+
+    def measure(k: int) -> list[bool]:
+        thread = f"t{k % 6}"
+        replay = histories[thread]
+        return [
+            tally.total(thread, replay, {}, "") == full_count(replay, {}, "") for _ in range(40)
+        ]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(measure, range(12)))
+    assert all(all(r) for r in results)
