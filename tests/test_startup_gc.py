@@ -93,3 +93,58 @@ def test_settle_without_a_pause_leaves_this_process_alone() -> None:
 
 def test_the_settle_comes_after_the_start_up_chores() -> None:
     assert launch.GC_SETTLE_DELAY_S > launch.CHORES_DELAY_S
+
+
+def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> None:
+    """After a settled launch, a load of a long thread schedules one
+    resettle (however many loads come meanwhile): a cycle the launch froze
+    and that was dropped since — which no ordinary collection frees — is
+    freed, and what is left is frozen again. A short thread schedules
+    nothing."""
+    state = _run(
+        """
+        import asyncio, gc, json, weakref
+        from mira_desktop import startup_gc
+
+        class Node:
+            pass
+
+        startup_gc.pause()
+        frozen_then_dropped = Node(); frozen_then_dropped.me = frozen_then_dropped
+        old = weakref.ref(frozen_then_dropped)
+        startup_gc.settle()  # frozen with the rest of start-up
+        del frozen_then_dropped  # a cycle no collection looks at while frozen
+        ran = []
+        real = startup_gc.resettle
+        startup_gc.resettle = lambda: (ran.append(1), real())
+
+        async def main():
+            startup_gc.after_load(startup_gc.LARGE_LOAD - 1, delay=0.01)
+            await asyncio.sleep(0.05)
+            short = len(ran)
+            gc.collect()  # an ordinary full collection skips the frozen
+            before = old() is not None
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
+            startup_gc.after_load(startup_gc.LARGE_LOAD + 5, delay=0.01)
+            await asyncio.sleep(0.05)
+            return short, before
+
+        short, before = asyncio.run(main())
+        print(json.dumps({"short": short, "before": before, "ran": len(ran),
+                          "freed": old() is None,
+                          "frozen": gc.get_freeze_count(), "enabled": gc.isenabled()}))
+        """,
+        tmp_path,
+    )
+    assert state["short"] == 0
+    assert state["before"] is True
+    assert state["ran"] == 1
+    assert state["freed"] is True
+    assert state["frozen"] > 1000 and state["enabled"]
+
+
+def test_without_a_settled_launch_a_long_thread_changes_nothing() -> None:
+    frozen = gc.get_freeze_count()
+    startup_gc.after_load(startup_gc.LARGE_LOAD * 10)  # no loop needed: nothing is scheduled
+    startup_gc.resettle()
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

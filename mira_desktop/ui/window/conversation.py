@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ... import startup_gc
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
 from ..composer.composer_widget import standard_reason
@@ -140,6 +141,7 @@ class ConversationPresenter(QObject):
         self.thread = thread
         self._w.header.set_title(thread.title)
         self._w.timeline.set_messages(self._with_live_state(thread_id, messages))
+        startup_gc.after_load(len(messages))  # a long thread: its objects frozen
         if choice is not None:
             self._apply_choice(choice)
         self.view_changed.emit("thread")
