@@ -30,7 +30,6 @@ too — and freezes what is left, shortly after the first paint."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import time
@@ -94,6 +93,8 @@ def after_load(count: int, delay: float = RESETTLE_DELAY_S) -> None:
     global _pending
     if count < LARGE_LOAD or not _settled or _pending:
         return
+    import asyncio  # the launch imports this module before asyncio
+
     _pending = True
     asyncio.get_running_loop().call_later(delay, resettle)
 
