@@ -26,19 +26,24 @@ collection walks them again — 18–28 ms holding the GIL, which during a send
 whichever thread allocated, the window waiting. So once such a thread is
 shown (:func:`after_load`), :func:`resettle` collects everything — what was
 frozen before included, so the cycles of a thread closed since are freed
-too — and freezes what is left, shortly after the first paint."""
+too — and freezes what is left, shortly after the first paint (after the
+last of several long threads gone through)."""
 
 from __future__ import annotations
 
 import gc
 import logging
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from asyncio import TimerHandle
 
 log = logging.getLogger(__name__)
 
 _paused = False
 _settled = False  # a launch's settle collected and froze (see resettle)
-_pending = False  # a resettle is scheduled
+_pending: TimerHandle | None = None  # the scheduled resettle
 
 #: messages of a thread, shown at once, that make it worth a resettle
 LARGE_LOAD = 2_000
@@ -87,25 +92,26 @@ def settle(collect: bool = True) -> None:
 
 def after_load(count: int, delay: float = RESETTLE_DELAY_S) -> None:
     """``count`` messages were just shown: when that is a long thread,
-    :func:`resettle` after ``delay`` seconds on the running loop (once,
-    however many loads come meanwhile). Only in a process whose launch
-    settled its collector."""
+    :func:`resettle` ``delay`` seconds after the last such load (someone
+    going through several long threads gets one pause, when they stop).
+    Only in a process whose launch settled its collector."""
     global _pending
-    if count < LARGE_LOAD or not _settled or _pending:
+    if count < LARGE_LOAD or not _settled:
         return
     import asyncio  # the launch imports this module before asyncio
 
-    _pending = True
-    asyncio.get_running_loop().call_later(delay, resettle)
+    if _pending is not None:
+        _pending.cancel()
+    _pending = asyncio.get_running_loop().call_later(delay, resettle)
 
 
 def resettle() -> None:
     """Collect everything, the frozen objects included, and freeze what is
-    left (~20–30 ms with a 5,000-message thread open): later full
+    left (40–55 ms with a 5,000-message thread open): later full
     collections skip it. Does nothing unless the launch settled and the
     collector is on."""
     global _pending
-    _pending = False
+    _pending = None
     if not _settled or not gc.isenabled():
         return
     started = time.perf_counter()

@@ -97,7 +97,7 @@ def test_the_settle_comes_after_the_start_up_chores() -> None:
 
 def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> None:
     """After a settled launch, a load of a long thread schedules one
-    resettle (however many loads come meanwhile): a cycle the launch froze
+    resettle, after the last of loads close together: a cycle the launch froze
     and that was dropped since — which no ordinary collection frees — is
     freed, and what is left is frozen again. A short thread schedules
     nothing."""
@@ -124,13 +124,16 @@ def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> Non
             short = len(ran)
             gc.collect()  # an ordinary full collection skips the frozen
             before = old() is not None
-            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
-            startup_gc.after_load(startup_gc.LARGE_LOAD + 5, delay=0.01)
-            await asyncio.sleep(0.05)
-            return short, before
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.2)
+            await asyncio.sleep(0.1)
+            startup_gc.after_load(startup_gc.LARGE_LOAD + 5, delay=0.2)  # another, soon
+            await asyncio.sleep(0.15)
+            waiting = len(ran)  # 0.25 s after the first load, 0.15 s after the last
+            await asyncio.sleep(0.2)
+            return short, before, waiting
 
-        short, before = asyncio.run(main())
-        print(json.dumps({"short": short, "before": before, "ran": len(ran),
+        short, before, waiting = asyncio.run(main())
+        print(json.dumps({"short": short, "before": before, "waiting": waiting, "ran": len(ran),
                           "freed": old() is None,
                           "frozen": gc.get_freeze_count(), "enabled": gc.isenabled()}))
         """,
@@ -138,7 +141,7 @@ def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> Non
     )
     assert state["short"] == 0
     assert state["before"] is True
-    assert state["ran"] == 1
+    assert state["waiting"] == 0 and state["ran"] == 1  # once, after the last load
     assert state["freed"] is True
     assert state["frozen"] > 1000 and state["enabled"]
 
