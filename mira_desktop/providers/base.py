@@ -23,7 +23,6 @@ from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
 from .errormap import error_from_response, excerpt, network_error
-from .request_body import encoded_body
 
 log = logging.getLogger(__name__)
 
@@ -112,15 +111,14 @@ class HttpProvider(ABC):
 
     @asynccontextmanager
     async def _open_stream(
-        self, url: str, body: dict[str, Any] | bytes, *, accept: str = "text/event-stream"
+        self, url: str, content: bytes, *, accept: str = "text/event-stream"
     ) -> AsyncIterator[httpx.Response]:
-        """POST ``body`` (or its encoded bytes: ``request_content``) and yield
-        the streamed 2xx response; raise the typed error for any other status or
-        transport failure. Leaving the block (including by cancellation) closes
-        the response at once."""
+        """POST the encoded body (``request_body.request_content``: a long
+        history is built and encoded off the Qt thread) and yield the streamed
+        2xx response; raise the typed error for any other status or transport
+        failure. Leaving the block (including by cancellation) closes the
+        response at once."""
         headers = {**self._headers(streaming=True), "accept": accept}
-        # a long history: off the Qt thread
-        content = body if isinstance(body, bytes) else await encoded_body(body)
         started = False
         try:
             async with self._client.stream(

@@ -104,17 +104,6 @@ def encode_body(body: dict[str, Any], slice_size: int = SLICE) -> bytes:
     return b"".join(parts)
 
 
-def _long(body: dict[str, Any]) -> bool:
-    return any(isinstance(v, list) and len(v) > SLICE for v in body.values())
-
-
-async def encoded_body(body: dict[str, Any]) -> bytes:
-    """:func:`encode_body` — in a worker thread when the body holds a long list."""
-    if _long(body):
-        return await asyncio.to_thread(encode_body, body)
-    return encode_body(body)
-
-
 async def request_content(build: Callable[[R], dict[str, Any]], request: R, items: int) -> bytes:
     """``encode_body(build(request))``; both in a worker thread when the
     request holds more than a slice of ``items`` (its messages)."""

@@ -19,7 +19,6 @@ from mira_desktop.providers.request_body import (
     _KeptMessages,
     dumps,
     encode_body,
-    encoded_body,
     request_content,
 )
 from tests.support.loopback import LoopbackServer, openai_stream
@@ -61,7 +60,8 @@ def test_not_a_number_is_refused_as_httpx_refuses_it() -> None:
 
 async def test_a_long_body_is_encoded_the_same_off_the_loop() -> None:
     body = _random_body(random.Random(3), 5 * SLICE)
-    assert await encoded_body(body) == encode_body(body)
+    off_the_loop = await request_content(lambda b: b, body, len(body["messages"]))
+    assert off_the_loop == encode_body(body)
 
 
 @pytest.fixture
