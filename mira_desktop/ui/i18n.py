@@ -8,6 +8,10 @@ the pure-Python compiler of :mod:`mira_desktop.ui.ts_compiler` — a fresh check
 Chinese on first start without any build step. Translators are parented to the
 application and found again by object name, so re-installing replaces them (no
 module-level state). Widgets retranslate themselves on ``QEvent.LanguageChange``.
+
+Installing a language also sets the default ``QLocale`` — how dates and numbers
+are written (:func:`formats_locale`) — so the interface never shows a Chinese
+sentence around an English weekday, nor the C locale's bare "27 11 2025 09:34".
 """
 
 from __future__ import annotations
@@ -44,6 +48,29 @@ def resolve_language(language: str, system_locale: QLocale | None = None) -> str
         if name.replace("-", "_").lower().startswith("zh"):
             return "zh_CN"
     return "en"
+
+
+_LANGUAGES = {
+    "en": (QLocale.Language.English, QLocale.Script.AnyScript),
+    "zh_CN": (QLocale.Language.Chinese, QLocale.Script.SimplifiedHanScript),
+}
+
+
+def formats_locale(language: str, system_locale: QLocale | None = None) -> QLocale:
+    """The locale dates and numbers are written in under the interface language
+    ``language`` ("en" | "zh_CN"): the system's own when it speaks that language
+    (its regional formats kept: en_GB writes 27/11/2025), else that language as
+    written in the system's region (English in Germany: en_DE, 27/11/2025 and
+    1.234.567; Qt takes the language's main region when it has none there, and
+    for the C/POSIX locale, which has no region: en_US, zh_CN)."""
+    system = system_locale if system_locale is not None else QLocale.system()
+    wanted, script = _LANGUAGES.get(language, _LANGUAGES["en"])
+    if system.language() == wanted and script in (
+        QLocale.Script.AnyScript,
+        system.script(),
+    ):
+        return system
+    return QLocale(wanted, script, system.territory())
 
 
 def default_cache_dir() -> Path:
@@ -104,13 +131,13 @@ def install_translator(
     resolved = resolve_language(language)
     _remove_installed(app)
     if resolved == "en":
-        _deliver_language_change()
+        _deliver_language_change("en")
         return "en"
     qm_file = find_or_build_qm(resolved, i18n_dir=i18n_dir, cache_dir=cache_dir)
     mira = _load_translator(app, qm_file) if qm_file is not None else None
     if mira is None:
         log.warning("no usable translation for %s; falling back to English", resolved)
-        _deliver_language_change()
+        _deliver_language_change("en")
         return "en"
     from PySide6.QtCore import QLibraryInfo  # only for a translated language
 
@@ -119,11 +146,13 @@ def install_translator(
     if qtbase is not None:
         app.installTranslator(qtbase)
     app.installTranslator(mira)  # installed last so Mira's strings win
-    _deliver_language_change()
+    _deliver_language_change(resolved)
     return resolved
 
 
-def _deliver_language_change() -> None:
+def _deliver_language_change(language: str) -> None:
+    # The formats first: widgets rebuilt on LanguageChange read QLocale() again.
+    QLocale.setDefault(formats_locale(language))
     # Qt *posts* LanguageChange to the windows; deliver it now so the interface has
     # switched language when install_translator() returns.
     QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)

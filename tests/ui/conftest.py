@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import qasync
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.bootstrap import Services, build_services
@@ -104,3 +104,12 @@ def themed_app(qapp: QApplication) -> Iterator[QApplication]:
     qapp.setFont(font)
     qapp.setStyle(style)
     qapp.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
+
+
+@pytest.fixture(autouse=True)
+def _formats_locale_restored() -> Iterator[None]:
+    """``install_translator`` sets the default ``QLocale`` (dates, numbers): each
+    test starts from the suite's, whatever the tests before it installed."""
+    before = QLocale()
+    yield
+    QLocale.setDefault(before)

@@ -14,12 +14,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QDateTime, QLibraryInfo, QLocale, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
+from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.paths import resource_path
 from mira_desktop.ui.composer import ComposerWidget
-from mira_desktop.ui.i18n import find_or_build_qm, install_translator, resolve_language
+from mira_desktop.ui.i18n import (
+    find_or_build_qm,
+    formats_locale,
+    install_translator,
+    resolve_language,
+)
+from mira_desktop.ui.timeline.meta_format import meta_text
 from mira_desktop.ui.ts_compiler import compile_ts, elf_hash, read_ts
 
 TS_FILE = resource_path("i18n", "mira_zh_CN.ts")
@@ -160,6 +167,59 @@ def test_resolve_language() -> None:
     assert resolve_language("system", QLocale("zh_CN")) == "zh_CN"
     assert resolve_language("system", QLocale("zh_TW")) == "zh_CN"
     assert resolve_language("system", QLocale("de_DE")) == "en"
+
+
+def test_formats_follow_the_interface_language_in_the_systems_region() -> None:
+    def name(language: str, system: str) -> str:
+        return formats_locale(language, QLocale(system)).name()
+
+    # the system speaks the language: its own formats
+    assert name("en", "en_GB") == "en_GB"
+    assert name("en", "en_US") == "en_US"
+    assert name("zh_CN", "zh_CN") == "zh_CN"
+    assert name("zh_CN", "zh_SG") == "zh_SG"
+    # another language: the interface's, written as in the system's region
+    assert name("en", "de_DE") == "en_DE"
+    assert name("en", "zh_CN") == "en_US"  # no English of China: the main region
+    assert name("zh_CN", "en_US") == "zh_CN"
+    assert name("zh_CN", "zh_TW") == "zh_CN"  # Traditional script: not the interface's
+    # the C/POSIX locale has no region and writes "27 11 2025 09:34"
+    assert name("en", "C") == "en_US"
+    assert name("zh_CN", "C") == "zh_CN"
+    stamp = QDateTime.fromString("2025-11-27T09:34:00Z", Qt.DateFormat.ISODate)
+    assert formats_locale("en", QLocale("de_DE")).toString(stamp, "d MMMM") == "27 November"
+    assert formats_locale("en", QLocale("de_DE")).toString(1234567) == "1.234.567"
+
+
+def test_installing_a_language_sets_the_formats_of_dates_and_numbers(
+    english_afterwards: QApplication, tmp_path: Path
+) -> None:
+    answer = Message(
+        id="m1",
+        thread_id="t1",
+        parent_id=None,
+        role=MessageRole.ASSISTANT,
+        text="hi",
+        created_at="2020-11-27T09:34:00.000Z",
+        status=MessageStatus.COMPLETE,
+        model="llama3",
+    )
+    stamp = QDateTime.fromString(answer.created_at, Qt.DateFormat.ISODateWithMs).toLocalTime()
+    seen = {}
+    for language in ("zh_CN", "en"):
+        install_translator(english_afterwards, language, cache_dir=tmp_path)
+        expected = formats_locale(language)
+        assert QLocale().name() == expected.name()
+        line, tooltip = meta_text(answer)
+        date = expected.toString(stamp, QLocale.FormatType.ShortFormat)
+        assert line == f"llama3 · {date}"
+        assert tooltip == expected.toString(stamp, QLocale.FormatType.LongFormat)
+        seen[language] = line
+    if QLocale.system().language() != QLocale.Language.Chinese:
+        assert "2020/11/27" in seen["zh_CN"]
+    assert seen["zh_CN"] != seen["en"]
+    c_line = QLocale.c().toString(stamp, QLocale.FormatType.ShortFormat)
+    assert c_line not in seen.values()  # never the C locale's "27 11 2020 09:34"
 
 
 def test_composer_shows_chinese_after_install(
