@@ -97,10 +97,11 @@ def test_the_settle_comes_after_the_start_up_chores() -> None:
 
 def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> None:
     """After a settled launch, a load of a long thread schedules one
-    resettle, after the last of loads close together: a cycle the launch froze
-    and that was dropped since — which no ordinary collection frees — is
-    freed, and what is left is frozen again. A short thread schedules
-    nothing."""
+    resettle, after the last of loads close together: the young garbage is
+    freed and what is left is frozen. A cycle the launch froze and that was
+    dropped since — which no ordinary collection frees — waits for a full
+    pass, which comes once the frozen objects have grown by FULL_GROWTH. A
+    short thread schedules nothing."""
     state = _run(
         """
         import asyncio, gc, json, weakref
@@ -109,10 +110,15 @@ def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> Non
         class Node:
             pass
 
+        def cycle():
+            node = Node(); node.me = node
+            return weakref.ref(node)
+
         startup_gc.pause()
         frozen_then_dropped = Node(); frozen_then_dropped.me = frozen_then_dropped
         old = weakref.ref(frozen_then_dropped)
         startup_gc.settle()  # frozen with the rest of start-up
+        settled = gc.get_freeze_count()
         del frozen_then_dropped  # a cycle no collection looks at while frozen
         ran = []
         real = startup_gc.resettle
@@ -124,25 +130,51 @@ def test_a_long_thread_shown_is_collected_once_and_frozen(tmp_path: Path) -> Non
             short = len(ran)
             gc.collect()  # an ordinary full collection skips the frozen
             before = old() is not None
+            # a thread's objects, with garbage of its own, a little fewer than
+            # the growth that makes a full pass
+            kept = [Node() for _ in range(int(settled * startup_gc.FULL_GROWTH) - 200)]
+            young = cycle()
             startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.2)
             await asyncio.sleep(0.1)
             startup_gc.after_load(startup_gc.LARGE_LOAD + 5, delay=0.2)  # another, soon
             await asyncio.sleep(0.15)
             waiting = len(ran)  # 0.25 s after the first load, 0.15 s after the last
             await asyncio.sleep(0.2)
-            return short, before, waiting
+            first = {"ran": len(ran), "young_freed": young() is None,
+                     "old_freed": old() is None, "grown": gc.get_freeze_count() - settled}
+            # the next long thread: its objects take the frozen set over the growth
+            kept += [Node() for _ in range(400)]
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
+            await asyncio.sleep(0.05)
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
+            await asyncio.sleep(0.05)
+            second = {"ran": len(ran), "old_freed": old() is None}
+            # the full pass is the new baseline: the next ones are young again
+            again = Node(); again.me = again
+            again_ref = weakref.ref(again)
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
+            await asyncio.sleep(0.05)
+            del again  # frozen, then dropped
+            startup_gc.after_load(startup_gc.LARGE_LOAD, delay=0.01)
+            await asyncio.sleep(0.05)
+            third = {"ran": len(ran), "again_freed": again_ref() is None}
+            return short, before, waiting, first, second, third, len(kept)
 
-        short, before, waiting = asyncio.run(main())
-        print(json.dumps({"short": short, "before": before, "waiting": waiting, "ran": len(ran),
-                          "freed": old() is None,
+        short, before, waiting, first, second, third, kept = asyncio.run(main())
+        print(json.dumps({"short": short, "before": before, "waiting": waiting,
+                          "first": first, "second": second, "third": third, "kept": kept,
                           "frozen": gc.get_freeze_count(), "enabled": gc.isenabled()}))
         """,
         tmp_path,
     )
     assert state["short"] == 0
     assert state["before"] is True
-    assert state["waiting"] == 0 and state["ran"] == 1  # once, after the last load
-    assert state["freed"] is True
+    assert state["waiting"] == 0 and state["first"]["ran"] == 1  # once, after the last load
+    assert state["first"]["young_freed"] is True
+    assert state["first"]["old_freed"] is False  # frozen garbage waits for a full pass…
+    assert state["first"]["grown"] >= state["kept"] - 400  # …and the thread's objects are frozen
+    assert state["second"] == {"ran": 3, "old_freed": True}  # the second one is full
+    assert state["third"] == {"ran": 5, "again_freed": False}
     assert state["frozen"] > 1000 and state["enabled"]
 
 
