@@ -239,6 +239,26 @@ def test_composer_shows_chinese_after_install(
     assert before.send_button.text() == "Send"
 
 
+def test_why_the_composer_is_disabled_follows_a_language_change(
+    english_afterwards: QApplication, qtbot, tmp_path: Path
+) -> None:
+    composer = ComposerWidget()
+    qtbot.addWidget(composer)
+    composer.set_enabled_reason("no_model")
+    assert composer.reason_label.text() == "Choose a model above to start chatting"
+    install_translator(english_afterwards, "zh_CN", cache_dir=tmp_path)
+    chinese = composer.reason_label.text()
+    assert chinese == composer.enabled_reason() and chinese.isascii() is False
+    composer.set_enabled_reason("no_provider")
+    install_translator(english_afterwards, "en", cache_dir=tmp_path)
+    assert composer.reason_label.text() == "Add a provider in Settings to start chatting"
+    composer.set_enabled_reason("Answering in another window")  # the caller's own text
+    assert composer.reason_label.text() == "Answering in another window"
+    composer.set_enabled_reason(None)
+    install_translator(english_afterwards, "zh_CN", cache_dir=tmp_path)
+    assert composer.enabled_reason() is None and composer.reason_label.isHidden()
+
+
 @pytest.mark.skipif(
     not (
         Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)) / "qtbase_zh_CN.qm"

@@ -134,6 +134,7 @@ class ComposerWidget(QWidget):
         self.setObjectName("Composer")
         self._running = False
         self._reason: str | None = None
+        self._reason_kind: str | None = None  # as given: retranslated on a language change
         self.editor = ComposerTextEdit(self)
         self.send_button = QPushButton(self)
         self.send_button.setObjectName("SendButton")
@@ -264,8 +265,12 @@ class ComposerWidget(QWidget):
         return self._reason
 
     def set_enabled_reason(self, reason: str | None) -> None:
-        """Disable input with a visible explanation; ``None`` enables it again."""
-        self._reason = reason or None
+        """Disable input with a visible explanation; ``None`` enables it again.
+        ``reason``: a kind of :func:`standard_reason` ("no_provider", …),
+        shown translated and translated again when the language changes, or
+        text of the caller's own."""
+        self._reason_kind = reason or None
+        self._reason = standard_reason(reason) if reason else None
         disabled = self._reason is not None
         self.reason_label.setText(self._reason or "")
         self.reason_label.setVisible(disabled)
@@ -358,6 +363,9 @@ class ComposerWidget(QWidget):
             paperclip_icon(self.palette().color(QPalette.ColorRole.ButtonText))
         )
         self._label_send_button()
+        if self._reason_kind is not None:
+            self._reason = standard_reason(self._reason_kind)
+            self.reason_label.setText(self._reason)
 
     def _label_send_button(self) -> None:
         if self._running:

@@ -24,7 +24,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ... import startup_gc
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
-from ..composer.composer_widget import standard_reason
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -388,9 +387,9 @@ class ConversationPresenter(QObject):
         composer = self._w.composer
         composer.set_running(self._chat.is_running(self.key))
         if not self._has_providers:
-            composer.set_enabled_reason(standard_reason("no_provider"))
+            composer.set_enabled_reason("no_provider")
         elif self.choice is None:
-            composer.set_enabled_reason(standard_reason("no_model"))
+            composer.set_enabled_reason("no_model")
         else:
             composer.set_enabled_reason(None)
         self.state_changed.emit()
