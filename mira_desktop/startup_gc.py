@@ -26,7 +26,7 @@ collection walks them again — 18–28 ms holding the GIL, which during a send
 whichever thread allocated, the window waiting. So once such a thread is
 shown (:func:`after_load`), :func:`resettle` collects the young objects —
 the load's own garbage — and freezes what is left, shortly after the first
-paint (after the last of several long threads gone through): ~5 ms, where
+paint (after the last of several long threads gone through): 5–11 ms, where
 collecting everything took 17–55 ms. What was frozen before and has become
 garbage since — the cycles of the rows of a thread closed since, ~130 small
 Python objects a switch whose Qt objects are already deleted — waits for
@@ -116,7 +116,7 @@ def after_load(count: int, delay: float = RESETTLE_DELAY_S) -> None:
 
 def resettle() -> None:
     """Collect the young objects and freeze what is left: later full
-    collections skip it (~5 ms with a 3,000-message thread open). When the
+    collections skip it (5–11 ms with a 3,000-message thread open). When the
     frozen objects have grown by :data:`FULL_GROWTH` since the last full
     pass, collect everything, the frozen objects included (17–55 ms), so
     frozen garbage stays bounded. Does nothing unless the launch settled
