@@ -6,8 +6,11 @@ window each time it opens."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMenu, QToolButton
 
@@ -130,3 +133,29 @@ def test_user_bubble_shows_copy_and_edit_on_hover(view, qtbot):
     with qtbot.waitSignal(view.edit_submitted, raising=False, timeout=10):
         bubble.edit_button.click()
     assert view.message_widget("u1").objectName() == "userMessageEditor"
+
+
+def test_an_answer_row_that_is_dropped_is_freed_without_the_collector(view, qtbot):
+    """A row whose actions were all made (buttons, menus, the version
+    switcher) and that the timeline drops (another thread shown) is freed by
+    reference counting alone: no reference cycle leaves it, and what it
+    holds, to the cyclic collector (which skips what is frozen)."""
+    view.set_actions_enabled(True)
+    answer = _msg("a1", text="Answer", model="m", sibling_index=0, sibling_count=2)
+    view.set_messages([_msg("u1", MessageRole.USER, "question?"), answer])
+    widget = view.message_widget("a1")
+    assert isinstance(widget, AssistantMessageWidget)
+    widget.regenerate_button.menu()
+    widget.more_button.menu()
+    assert widget.copy_button.isVisibleTo(widget)
+    assert widget.version_switcher.text() == "1/2"
+    rows = [weakref.ref(widget), weakref.ref(widget.more_button), weakref.ref(widget.body)]
+    del widget
+    gc.collect()
+    gc.disable()
+    try:
+        view.set_messages([_msg("u2", MessageRole.USER, "another thread")])
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        assert [ref() is None for ref in rows] == [True, True, True]
+    finally:
+        gc.enable()

@@ -14,7 +14,7 @@ and their menus the first time they can open (``message_actions.py``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import weakref
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
@@ -105,21 +105,20 @@ class StatusBox(QWidget):
 class AnswerMeta(QVBoxLayout):
     """The meta line and note of an answer (see the module docstring). The
     buttons exist once :meth:`show_actions` first wanted them visible (or a
-    caller asked for one); ``owner`` is the message widget they belong to."""
+    caller asked for one); ``owner`` is the message widget they belong to.
+    What the buttons ask for comes out as signals, and the owner is held
+    weakly: the layout keeps no reference back to its widget, so a row that
+    is gone is freed at once instead of waiting, in a reference cycle, for
+    the collector."""
 
-    def __init__(
-        self,
-        owner: QWidget,
-        *,
-        on_step: Callable[[int], None],
-        on_regenerate: Callable[[str], None],
-        on_copy: Callable[[], None],
-        on_menu: Callable[[object], None],
-    ) -> None:
+    step_requested = Signal(int)  # the version switcher: -1 or +1
+    regenerate_requested = Signal(str)  # a preset
+    copy_requested = Signal()
+    menu_requested = Signal(object)  # the "⋯" menu, about to open
+
+    def __init__(self, owner: QWidget) -> None:
         super().__init__()
-        self._owner = owner
-        self._on_step, self._on_regenerate = on_step, on_regenerate
-        self._on_copy, self._on_menu = on_copy, on_menu
+        self._owner = weakref.ref(owner)
         self.setContentsMargins(0, 0, 0, 0)
         self.setSpacing(2)
         self._row = QHBoxLayout()
@@ -140,24 +139,24 @@ class AnswerMeta(QVBoxLayout):
 
     def versions(self) -> VersionSwitcher:
         if self._versions is None:
-            switcher = VersionSwitcher(self._owner)
-            switcher.step_requested.connect(self._on_step)
+            switcher = VersionSwitcher(self._owner())
+            switcher.step_requested.connect(self.step_requested)
             self._row.insertWidget(0, switcher)
             self._versions = switcher
         return self._versions
 
     def regenerate(self) -> RegenerateButton:
         if self._regenerate is None:
-            button = RegenerateButton(self._owner)
+            button = RegenerateButton(self._owner())
             button.setVisible(False)
-            button.preset_chosen.connect(self._on_regenerate)
+            button.preset_chosen.connect(self.regenerate_requested)
             self._row.insertWidget(self._row.indexOf(self.meta) + 1, button)
             self._regenerate = button
         return self._regenerate
 
     def copy(self) -> QToolButton:
         if self._copy is None:
-            button = QToolButton(self._owner)
+            button = QToolButton(self._owner())
             button.setObjectName("copyMessageButton")
             button.setText(_tr("MessageWidget", "Copy"))
             button.setToolTip(_tr("MessageWidget", "Copy message"))
@@ -165,7 +164,7 @@ class AnswerMeta(QVBoxLayout):
             button.setAutoRaise(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setVisible(False)
-            button.clicked.connect(self._on_copy)
+            button.clicked.connect(self.copy_requested)
             after = self._regenerate if self._regenerate is not None else self.meta
             self._row.insertWidget(self._row.indexOf(after) + 1, button)
             self._copy = button
@@ -173,9 +172,9 @@ class AnswerMeta(QVBoxLayout):
 
     def more(self) -> MoreButton:
         if self._more is None:
-            button = MoreButton(self._owner)
+            button = MoreButton(self._owner())
             button.setVisible(False)
-            button.menu_about_to_show.connect(self._on_menu)
+            button.menu_about_to_show.connect(self.menu_requested)
             self._row.addWidget(button)
             self._more = button
         return self._more

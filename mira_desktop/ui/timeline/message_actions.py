@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QAction
@@ -82,9 +83,11 @@ class VersionSwitcher(QWidget):
 class LazyMenuButton(QToolButton):
     """An instant-popup button whose menu is built the first time it can be
     needed (pointer over it, focus, a press or a key), not with the button:
-    most buttons of a long thread never open their menu. ``build_menu`` makes it."""
+    most buttons of a long thread never open their menu. ``build_menu(button)``
+    makes it: a plain function, not a bound method, so a button that is gone
+    is freed at once, not left in a reference cycle for the collector."""
 
-    def __init__(self, build_menu: Callable[[], QMenu], parent: QWidget | None = None) -> None:
+    def __init__(self, build_menu: Callable[[Any], QMenu], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._build_menu = build_menu
         self.setAutoRaise(True)
@@ -95,7 +98,7 @@ class LazyMenuButton(QToolButton):
         """The button's menu, built now if it was not yet."""
         menu = super().menu()
         if menu is None:
-            menu = self._build_menu()
+            menu = self._build_menu(self)
             self.setMenu(menu)
         return menu
 
@@ -122,7 +125,7 @@ class RegenerateButton(LazyMenuButton):
     preset_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self._presets_menu, parent)
+        super().__init__(RegenerateButton._presets_menu, parent)
         self.setObjectName("regenerateButton")
         self.setText(self.tr("Regenerate") + " ▾")
         self.setToolTip(self.tr("Answer again as a new version"))
@@ -158,7 +161,7 @@ class MoreButton(LazyMenuButton):
     menu_about_to_show = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self._actions_menu, parent)
+        super().__init__(MoreButton._actions_menu, parent)
         self.setObjectName("messageMoreButton")
         self.setText("⋯")
         tip = QCoreApplication.translate("AssistantMessageWidget", "More actions")

@@ -213,14 +213,18 @@ class AssistantMessageWidget(MessageWidget):
         return box
 
     def _build_meta(self) -> AnswerMeta:
-        self._meta = AnswerMeta(
-            self,
-            on_step=lambda step: self.version_step_requested.emit(self.message_id, step),
-            on_regenerate=lambda preset: self.regenerate_requested.emit(self.message_id, preset),
-            on_copy=self.copy_to_clipboard,
-            on_menu=self._fill_more_menu,
-        )
+        self._meta = AnswerMeta(self)
+        self._meta.step_requested.connect(self._request_version_step)
+        self._meta.regenerate_requested.connect(self._request_regenerate)
+        self._meta.copy_requested.connect(self.copy_to_clipboard)
+        self._meta.menu_requested.connect(self._fill_more_menu)
         return self._meta
+
+    def _request_version_step(self, step: int) -> None:
+        self.version_step_requested.emit(self.message_id, step)
+
+    def _request_regenerate(self, preset: str) -> None:
+        self.regenerate_requested.emit(self.message_id, preset)
 
     def _fill_more_menu(self, menu: object) -> None:
         assert isinstance(menu, QMenu)
