@@ -28,10 +28,11 @@ shown (:func:`after_load`), :func:`resettle` collects the young objects —
 the load's own garbage — and freezes what is left, shortly after the first
 paint (after the last of several long threads gone through): 5–11 ms, where
 collecting everything took 17–55 ms. What was frozen before and has become
-garbage since — the cycles of the rows of a thread closed since, ~130 small
-Python objects a switch whose Qt objects are already deleted — waits for
-a full pass (everything unfrozen, collected, frozen again), which runs when
-the frozen objects have grown by :data:`FULL_GROWTH` since the last one."""
+garbage in a reference cycle since waits for a full pass (everything
+unfrozen, collected, frozen again), which runs when the frozen objects have
+grown by :data:`FULL_GROWTH` since the last one. (The timeline's dropped
+rows were such cycles, ~130 objects a thread switch; they are freed at once
+now, so a full pass finds next to nothing.)"""
 
 from __future__ import annotations
 
