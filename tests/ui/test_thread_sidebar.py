@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QLocale, QModelIndex, Qt
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
@@ -316,12 +316,32 @@ def test_empty_sidebar_says_so(qtbot) -> None:
         (timedelta(seconds=10), "now"),
         (timedelta(minutes=5), "5 min"),
         (timedelta(days=3), "3 d"),
-        (timedelta(days=40), "10-21"),
-        (timedelta(days=400), "2025-10-26"),
+        (timedelta(days=40), "10/21"),
+        (timedelta(days=400), "10/26/25"),
     ],
 )
 def test_relative_time(delta: timedelta, expected: str) -> None:
+    QLocale.setDefault(QLocale("en_US"))  # the conftest puts the suite's back
     assert relative_time((NOW - delta).isoformat(), NOW) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "this_year", "older"),
+    [
+        ("en_US", "10/21", "10/26/25"),
+        ("en_GB", "21/10", "26/10/2025"),
+        ("zh_CN", "10/21", "2025/10/26"),
+        ("de_DE", "21.10", "26.10.25"),
+        ("sv_SE", "10-21", "2025-10-26"),
+        ("ko_KR", "10. 21.", "25. 10. 26."),
+    ],
+)
+def test_older_dates_follow_the_formats_locale(locale: str, this_year: str, older: str) -> None:
+    """Day and month in the order of the locale ``install_translator`` sets
+    (as the message footers), the year dropped within the current one."""
+    QLocale.setDefault(QLocale(locale))
+    assert relative_time((NOW - timedelta(days=40)).isoformat(), NOW) == this_year
+    assert relative_time((NOW - timedelta(days=400)).isoformat(), NOW) == older
 
 
 def test_relative_time_tolerates_garbage() -> None:

@@ -8,17 +8,23 @@ rename uses a ``QLineEdit`` editor (Enter saves, Esc cancels).
 
 ``hit()`` tells the view which mark a click landed on, so clicks on a pin, a
 check box or a header act without opening the thread. Also owns
-``relative_time()``, the translated "5 min" / "Yesterday" labels."""
+``relative_time()``, the translated "5 min" / "Yesterday" labels, and older
+dates in the formats of the default ``QLocale`` (the interface language's:
+``i18n.formats_locale``), as the message footers write them."""
 
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import NamedTuple
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QCoreApplication,
+    QDate,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QPointF,
@@ -84,9 +90,30 @@ def relative_time(iso: str, now: datetime | None = None) -> str:
         return QCoreApplication.translate(TR_CONTEXT, "Yesterday")
     if days < 7:
         return QCoreApplication.translate(TR_CONTEXT, "{n} d").format(n=days)
+    locale = QLocale()
+    date = QDate(local.year, local.month, local.day)
+    short = locale.dateFormat(QLocale.FormatType.ShortFormat)
     if local.year == local_now.year:
-        return local.strftime("%m-%d")
-    return local.strftime("%Y-%m-%d")
+        return locale.toString(date, month_day_format(short))
+    return locale.toString(date, short)
+
+
+_YEAR_FIRST = re.compile(r"^y+[^dMy]*")
+_YEAR_AFTER = re.compile(r"[^dMy]*y+")
+
+
+@lru_cache(maxsize=8)
+def month_day_format(short_format: str) -> str:
+    """A locale's short date format without the year and its separator:
+    ``M/d/yy`` → ``M/d``, ``yyyy/M/d`` → ``M/d``, ``dd.MM.yy`` → ``dd.MM``,
+    ``yy. M. d.`` → ``M. d.`` — the day and month in the locale's order."""
+    if short_format.startswith("y"):
+        stripped = _YEAR_FIRST.sub("", short_format, count=1)
+    else:
+        stripped = _YEAR_AFTER.sub("", short_format, count=1)
+    if "d" not in stripped or "M" not in stripped or "y" in stripped:
+        return "MM-dd"
+    return stripped.strip()
 
 
 class _Fonts(NamedTuple):
