@@ -63,6 +63,11 @@ class StorageError(MiraError):
     code = "storage"
     default_hint = "Check that the data folder is writable and the disk is not full."
 
+    def __init__(self, message: str, *, hint: str | None = None, disk_full: bool = False) -> None:
+        super().__init__(message, hint=hint)
+        #: the disk (or the database's size limit) is full: nothing could be written
+        self.disk_full = disk_full
+
 
 class ReaderError(MiraError):
     code = "reader"

@@ -69,6 +69,7 @@ from .run_support import (
     new_assistant,
     shielded,
     terminal_event,
+    unsaved_error,
 )
 
 if TYPE_CHECKING:
@@ -333,11 +334,7 @@ class ChatRun:
         except Exception as exc:
             log.exception("could not save the outcome of a chat run")
             status = MessageStatus.FAILED
-            error = (
-                exc.to_dict()
-                if isinstance(exc, MiraError)
-                else {"code": "internal", "message": f"Could not save the answer: {exc}"}
-            )
+            error = unsaved_error(exc, bool(self._state.text or self._state.thinking))
         self._emit(self._terminal(status, error, usage))
 
     async def _write_outcome(

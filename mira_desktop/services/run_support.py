@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..core.errors import MiraError, StorageError
 from ..core.events import Completed, Failed, Stopped, UsageReported
 from ..core.ids import utc_now
 from ..core.models import ChatRequest, Message, MessageRole, MessageStatus, Thread, Usage
@@ -161,3 +162,25 @@ def _estimate(
     prompt = estimate_tokens(tokens, request.messages)
     reasoning = tokens.count(thinking)
     return prompt, tokens.count(text) + reasoning, reasoning
+
+
+def unsaved_error(exc: Exception, has_answer: bool) -> dict[str, Any]:
+    """The error of a run whose outcome could not be written. With an answer
+    on screen it says so — the database does not hold it, so it is gone once
+    the chat is left — keeping the cause's code (a full disk stays "storage",
+    whose hint says what to do)."""
+    if isinstance(exc, MiraError):
+        error = exc.to_dict()
+    else:
+        error = {"code": "internal", "message": f"Could not save the answer: {exc}"}
+    if has_answer:
+        cause = (
+            "the disk is full."
+            if isinstance(exc, StorageError) and exc.disk_full
+            else f"{exc or type(exc).__name__}."
+        )
+        error["message"] = (
+            f"This answer could not be saved: {cause} "
+            "Copy it now: what was not saved is lost once you leave this chat."
+        )
+    return error

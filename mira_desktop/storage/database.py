@@ -85,7 +85,8 @@ def _storage_error(exc: sqlite3.Error) -> StorageError:
     text = str(exc)
     if "full" in text.lower():
         return StorageError(
-            f"The disk is full; nothing was lost, but this change was not saved ({text})."
+            f"The disk is full; nothing was lost, but this change was not saved ({text}).",
+            disk_full=True,
         )
     if "locked" in text.lower() or "busy" in text.lower():
         return StorageError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -65,6 +66,10 @@ class DatabaseWorker:
                     # looks stale to it).
                     self._db.conn.execute("PRAGMA analysis_limit = 400")
                     self._db.conn.execute("PRAGMA optimize")
+                except sqlite3.Error as exc:
+                    # Upkeep only (the planner's statistics): a full disk or a
+                    # read-only folder must not turn quitting into an error.
+                    log.warning("skipped the database's upkeep on closing: %s", exc)
                 finally:
                     self._db.conn.close()
                 self._db = None
