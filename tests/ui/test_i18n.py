@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import QDateTime, QLibraryInfo, QLocale, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
+from mira_desktop.core.errors import StorageError
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.paths import resource_path
 from mira_desktop.ui.composer import ComposerWidget
@@ -26,7 +27,7 @@ from mira_desktop.ui.i18n import (
     install_translator,
     resolve_language,
 )
-from mira_desktop.ui.timeline.meta_format import meta_text
+from mira_desktop.ui.timeline.meta_format import meta_text, status_texts
 from mira_desktop.ui.ts_compiler import compile_ts, elf_hash, read_ts
 
 TS_FILE = resource_path("i18n", "mira_zh_CN.ts")
@@ -220,6 +221,33 @@ def test_installing_a_language_sets_the_formats_of_dates_and_numbers(
     assert seen["zh_CN"] != seen["en"]
     c_line = QLocale.c().toString(stamp, QLocale.FormatType.ShortFormat)
     assert c_line not in seen.values()  # never the C locale's "27 11 2020 09:34"
+
+
+def test_a_failed_answers_standard_hint_is_shown_in_the_interface_language(
+    english_afterwards: QApplication, tmp_path: Path
+) -> None:
+    """Errors are stored with English hints; a standard one (the error class's
+    own) is translated when shown, a specific one is shown as stored."""
+
+    def failed(error: dict[str, str]) -> Message:
+        return Message(
+            id="m1",
+            thread_id="t1",
+            parent_id=None,
+            role=MessageRole.ASSISTANT,
+            text="half an answer",
+            created_at="2020-11-27T09:34:00.000Z",
+            status=MessageStatus.FAILED,
+            error=error,
+        )
+
+    full = StorageError("The disk is full; nothing was lost.", disk_full=True).to_dict()
+    specific = {"code": "network", "message": "refused", "hint": "Start Ollama, then retry."}
+    install_translator(english_afterwards, "zh_CN", cache_dir=tmp_path)
+    assert status_texts(failed(full)) == (full["message"], "请确认数据文件夹可写、磁盘没有满。")
+    assert status_texts(failed(specific)) == ("refused", "Start Ollama, then retry.")
+    install_translator(english_afterwards, "en", cache_dir=tmp_path)
+    assert status_texts(failed(full))[1] == StorageError.default_hint
 
 
 def test_composer_shows_chinese_after_install(

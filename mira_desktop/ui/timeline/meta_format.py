@@ -13,7 +13,9 @@ import logging
 
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, Qt
 
+from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.models import Message, MessageStatus, Usage
+from mira_desktop.ui.dialogs.status_label import translated_hint
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,8 @@ def status_texts(message: Message) -> tuple[str, str]:
         return "", ""
     error = message.error or {}
     text = str(error.get("message") or _tr("The answer could not be completed."))
-    hint = str(error.get("hint") or "")
+    # the hint was stored in English: a standard one is shown in the interface's language
+    hint = translated_hint(error_from_dict(error)) if error else ""
     return text, hint
 
 
