@@ -22,12 +22,15 @@ explain a failure. The tree::
         └── MalformedStreamError    garbage or a truncated stream
 
 ``code`` is a stable machine-readable name, used in JSON output and stored with
-failed messages.
+failed messages. A message written from a template (:func:`worded`) also
+keeps the template and its fields, so the interface can show it in its own
+language (``ui/error_texts.py``); everything else is English.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 
 class MiraError(Exception):
@@ -40,11 +43,17 @@ class MiraError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint if hint is not None else self.default_hint
+        #: the English template ``message`` was written from, and its fields
+        self.template: str | None = None
+        self.params: dict[str, str] = {}
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.hint:
             data["hint"] = self.hint
+        if self.template is not None:
+            data["template"] = self.template
+            data["params"] = dict(self.params)
         return data
 
     def __str__(self) -> str:
@@ -188,13 +197,33 @@ _BY_CODE: dict[str, type[MiraError]] = {
 }
 
 
+E = TypeVar("E", bound=MiraError)
+
+
+def worded(cls: type[E], template: str, fields: Mapping[str, object], /, **options: Any) -> E:
+    """``cls`` with the message ``template.format(**fields)``, remembering the
+    template and the fields (as text) for the interface's translation;
+    ``options`` go to the constructor (``hint``, ``provider``…)."""
+    params = {name: str(value) for name, value in fields.items()}
+    error = cls(template.format(**params), **options)
+    error.template, error.params = template, params
+    return error
+
+
 def error_from_dict(data: dict[str, Any]) -> MiraError:
     """Rebuild an error stored with a message (for display after a reload)."""
     cls = _BY_CODE.get(str(data.get("code", "error")), MiraError)
     message = str(data.get("message", ""))
     hint = data.get("hint")
+    error: MiraError
     if cls is RateLimitError:
-        return RateLimitError(message, retry_after=data.get("retry_after"), hint=hint)
-    if issubclass(cls, ProviderError):
-        return cls(message, hint=hint, status=data.get("status"))
-    return cls(message, hint=hint)
+        error = RateLimitError(message, retry_after=data.get("retry_after"), hint=hint)
+    elif issubclass(cls, ProviderError):
+        error = cls(message, hint=hint, status=data.get("status"))
+    else:
+        error = cls(message, hint=hint)
+    template, params = data.get("template"), data.get("params")
+    if isinstance(template, str) and isinstance(params, dict):
+        error.template = template
+        error.params = {str(k): str(v) for k, v in params.items()}
+    return error

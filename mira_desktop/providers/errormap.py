@@ -28,6 +28,7 @@ from mira_desktop.core.errors import (
     ProviderError,
     RateLimitError,
     ServerError,
+    worded,
 )
 
 log = logging.getLogger(__name__)
@@ -206,18 +207,21 @@ def network_error(
     if streaming and isinstance(exc, httpx.RemoteProtocolError):
         log.info("Stream from %s cut short: %s", url, exc)
         return MalformedStreamError(TRUNCATED_MESSAGE, **kw)
-    detail = str(exc) or type(exc).__name__
+    fields = {"url": url, "detail": str(exc) or type(exc).__name__}
     if isinstance(exc, httpx.DecodingError):
-        return MalformedStreamError(f"Could not decode the answer of {url}: {detail}", **kw)
+        return worded(
+            MalformedStreamError, "Could not decode the answer of {url}: {detail}", fields, **kw
+        )
     if isinstance(exc, httpx.ConnectTimeout):
-        message = f"Timed out connecting to {url}"
+        template = "Timed out connecting to {url}"
     elif isinstance(exc, httpx.TimeoutException):
-        message = f"Timed out waiting for {url}"
+        template = "Timed out waiting for {url}"
     elif isinstance(exc, httpx.ConnectError):
-        message = f"Could not connect to {url}: {detail}"
+        template = "Could not connect to {url}: {detail}"
     elif isinstance(exc, httpx.InvalidURL | httpx.UnsupportedProtocol):
-        message = f"Invalid server URL {url}: {detail}"
+        template = "Invalid server URL {url}: {detail}"
     else:
-        message = f"The connection to {url} failed: {detail}"
-    log.info("%s", message)
-    return NetworkError(message, **kw)
+        template = "The connection to {url} failed: {detail}"
+    error = worded(NetworkError, template, fields, **kw)
+    log.info("%s", error.message)
+    return error

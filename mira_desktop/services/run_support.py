@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..core.errors import MiraError, StorageError
+from ..core.errors import MiraError, StorageError, worded
 from ..core.events import Completed, Failed, Stopped, UsageReported
 from ..core.ids import utc_now
 from ..core.models import ChatRequest, Message, MessageRole, MessageStatus, Thread, Usage
@@ -169,18 +169,22 @@ def unsaved_error(exc: Exception, has_answer: bool) -> dict[str, Any]:
     on screen it says so — the database does not hold it, so it is gone once
     the chat is left — keeping the cause's code (a full disk stays "storage",
     whose hint says what to do)."""
-    if isinstance(exc, MiraError):
-        error = exc.to_dict()
-    else:
-        error = {"code": "internal", "message": f"Could not save the answer: {exc}"}
-    if has_answer:
-        cause = (
-            "the disk is full."
-            if isinstance(exc, StorageError) and exc.disk_full
-            else f"{exc or type(exc).__name__}."
-        )
-        error["message"] = (
-            f"This answer could not be saved: {cause} "
-            "Copy it now: what was not saved is lost once you leave this chat."
-        )
-    return error
+    cause = exc if isinstance(exc, MiraError) else None
+    if cause is None:
+        cause = worded(MiraError, "Could not save the answer: {detail}", {"detail": exc})
+    code = cause.code if isinstance(exc, MiraError) else "internal"
+    if has_answer and isinstance(cause, StorageError) and cause.disk_full:
+        cause = worded(MiraError, UNSAVED_DISK_FULL, {}, hint=cause.hint)
+    elif has_answer:
+        cause = worded(MiraError, UNSAVED, {"cause": cause.message}, hint=cause.hint)
+    return {**cause.to_dict(), "code": code}
+
+
+UNSAVED_DISK_FULL = (
+    "This answer could not be saved: the disk is full. "
+    "Copy it now: what was not saved is lost once you leave this chat."
+)
+UNSAVED = (
+    "This answer could not be saved ({cause}). "
+    "Copy it now: what was not saved is lost once you leave this chat."
+)

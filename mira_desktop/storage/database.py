@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..core.errors import StorageError
+from ..core.errors import StorageError, worded
 from ..core.ids import new_id, utc_now
 from ..core.models import DEFAULT_WORKSPACE_NAME
 from .connection import Database
@@ -82,18 +82,23 @@ def write(db: Database) -> Iterator[sqlite3.Connection]:
 
 
 def _storage_error(exc: sqlite3.Error) -> StorageError:
-    text = str(exc)
-    if "full" in text.lower():
-        return StorageError(
-            f"The disk is full; nothing was lost, but this change was not saved ({text}).",
+    fields = {"detail": str(exc)}
+    lowered = fields["detail"].lower()
+    if "full" in lowered:
+        return worded(
+            StorageError,
+            "The disk is full; nothing was lost, but this change was not saved ({detail}).",
+            fields,
             disk_full=True,
         )
-    if "locked" in text.lower() or "busy" in text.lower():
-        return StorageError(
-            f"The database is busy in another Mira window or command ({text}).",
+    if "locked" in lowered or "busy" in lowered:
+        return worded(
+            StorageError,
+            "The database is busy in another Mira window or command ({detail}).",
+            fields,
             hint="Try again in a moment.",
         )
-    return StorageError(f"Database error: {text}")
+    return worded(StorageError, "Database error: {detail}", fields)
 
 
 def schema_version(db: Database) -> int:

@@ -481,6 +481,109 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>ErrorTexts</name>
+        <message>
+            <source>Timed out connecting to {url}</source>
+            <translation>连接 {url} 超时</translation>
+        </message>
+        <message>
+            <source>Timed out waiting for {url}</source>
+            <translation>等待 {url} 响应超时</translation>
+        </message>
+        <message>
+            <source>Could not connect to {url}: {detail}</source>
+            <translation>无法连接到 {url}：{detail}</translation>
+        </message>
+        <message>
+            <source>Invalid server URL {url}: {detail}</source>
+            <translation>服务器地址无效 {url}：{detail}</translation>
+        </message>
+        <message>
+            <source>The connection to {url} failed: {detail}</source>
+            <translation>与 {url} 的连接失败：{detail}</translation>
+        </message>
+        <message>
+            <source>Could not decode the answer of {url}: {detail}</source>
+            <translation>无法解码 {url} 的回答：{detail}</translation>
+        </message>
+        <message>
+            <source>The stream ended before the answer was complete</source>
+            <translation>回答还没完成，数据流就中断了</translation>
+        </message>
+        <message>
+            <source>The disk is full; nothing was lost, but this change was not saved ({detail}).</source>
+            <translation>磁盘已满：没有丢失任何内容，但这次更改没有保存（{detail}）。</translation>
+        </message>
+        <message>
+            <source>The database is busy in another Mira window or command ({detail}).</source>
+            <translation>数据库正被另一个 Mira 窗口或命令占用（{detail}）。</translation>
+        </message>
+        <message>
+            <source>Database error: {detail}</source>
+            <translation>数据库错误：{detail}</translation>
+        </message>
+        <message>
+            <source>Try again in a moment.</source>
+            <translation>请稍后再试。</translation>
+        </message>
+        <message>
+            <source>This answer could not be saved: the disk is full. Copy it now: what was not saved is lost once you leave this chat.</source>
+            <translation>这条回答未能保存：磁盘已满。请现在复制它：离开此对话后，未保存的内容会丢失。</translation>
+        </message>
+        <message>
+            <source>This answer could not be saved ({cause}). Copy it now: what was not saved is lost once you leave this chat.</source>
+            <translation>这条回答未能保存（{cause}）。请现在复制它：离开此对话后，未保存的内容会丢失。</translation>
+        </message>
+        <message>
+            <source>Could not save the answer: {detail}</source>
+            <translation>无法保存回答：{detail}</translation>
+        </message>
+        <message>
+            <source>This thread is still answering.</source>
+            <translation>此对话仍在回答中。</translation>
+        </message>
+        <message>
+            <source>Stop it first, then retry.</source>
+            <translation>请先停止，再重试。</translation>
+        </message>
+        <message>
+            <source>Stop it first, then send.</source>
+            <translation>请先停止，再发送。</translation>
+        </message>
+        <message>
+            <source>Type a message first.</source>
+            <translation>请先输入消息。</translation>
+        </message>
+        <message>
+            <source>There is nothing to undo in this thread.</source>
+            <translation>此对话中没有可以撤销的内容。</translation>
+        </message>
+        <message>
+            <source>There is no undone turn to restore in this thread.</source>
+            <translation>此对话中没有可以恢复的已撤销轮次。</translation>
+        </message>
+        <message>
+            <source>A title cannot be empty.</source>
+            <translation>标题不能为空。</translation>
+        </message>
+        <message>
+            <source>A provider needs a name.</source>
+            <translation>模型服务需要一个名称。</translation>
+        </message>
+        <message>
+            <source>A knowledge base needs a name.</source>
+            <translation>知识库需要一个名称。</translation>
+        </message>
+        <message>
+            <source>There is nothing to export.</source>
+            <translation>没有可以导出的内容。</translation>
+        </message>
+        <message>
+            <source>Select at least one thread.</source>
+            <translation>请至少选择一个对话。</translation>
+        </message>
+    </context>
+    <context>
         <name>GeneralTab</name>
         <message>
             <source>Name new conversations automatically (a short model call)</source>

@@ -23,6 +23,7 @@ from PySide6.QtGui import QImage
 
 from mira_desktop.core.errors import MiraError
 from mira_desktop.core.ids import new_id
+from mira_desktop.ui.error_texts import error_line
 
 from .attachment_strip import ChipInfo
 from .file_drop import png_bytes
@@ -110,7 +111,7 @@ class AttachmentsController(QObject):
         except MiraError as exc:
             log.info("attachment refused: %s", exc.message)
             strip.remove_chip(key)
-            self._composer.set_attach_error(f"{exc.message} {exc.hint or ''}".strip())
+            self._composer.set_attach_error(error_line(exc))
             return
         if strip.chip(key) is None:  # removed while it was being read
             await self._service.discard(prepared)

@@ -23,6 +23,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from mira_desktop.core.errors import MiraError
+from mira_desktop.ui.error_texts import error_line
 
 from .popup_slot import PopupSlot
 
@@ -109,7 +110,7 @@ class MentionController(QObject):
             paths = await self._search(keyword)
         except MiraError as exc:
             if generation == self._generation:
-                self._slot.get().show_message(title, f"{exc.message} {exc.hint or ''}".strip())
+                self._slot.get().show_message(title, error_line(exc))
             return
         if generation != self._generation:
             return  # typing went on; a newer search follows

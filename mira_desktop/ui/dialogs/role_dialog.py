@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from mira_desktop.core.errors import MiraError
 from mira_desktop.core.models import Role
 
+from ..error_texts import error_line
 from ..window.confirm import ask_then
 from .async_guard import guarded
 from .role_form import RoleForm
@@ -195,7 +196,7 @@ class RoleDialog(QDialog):
         try:
             await guarded(self, work)
         except MiraError as exc:
-            self._set_status(f"{exc.message} {exc.hint or ''}".strip(), error=True)
+            self._set_status(error_line(exc), error=True)
 
     # ---- form ------------------------------------------------------------------------
     def _on_selected(self, item: QListWidgetItem | None) -> None:

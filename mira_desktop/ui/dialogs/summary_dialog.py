@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from mira_desktop.core.context import ContextSummary
 from mira_desktop.core.errors import MiraError
 
+from ..error_texts import error_line
 from ..timeline.meta_format import local_time
 from .async_guard import guarded
 
@@ -125,7 +126,7 @@ class SummaryDialog(QDialog):
             summary = await guarded(self, work)
         except MiraError as exc:
             if shiboken6.isValid(self):
-                self._set_busy(False, f"{exc.message} {exc.hint or ''}".strip(), error=True)
+                self._set_busy(False, error_line(exc), error=True)
             return
         if not shiboken6.isValid(self):
             return  # closed and deleted meanwhile

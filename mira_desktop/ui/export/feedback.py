@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
-from ...core.errors import MiraError
+from ..error_texts import error_line
 
 log = logging.getLogger(__name__)
 
@@ -25,9 +25,7 @@ def later(parent: QWidget, call: Callable[[], None]) -> None:
 
 def error_text(exc: BaseException) -> str:
     """The message of ``exc`` and, for a :class:`MiraError`, its hint."""
-    if isinstance(exc, MiraError):
-        return f"{exc.message}\n{exc.hint}".strip()
-    return str(exc) or type(exc).__name__
+    return error_line(exc, "\n")
 
 
 def show_error(parent: QWidget, title: str, exc: BaseException) -> None:

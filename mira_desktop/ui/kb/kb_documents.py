@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from ...core.errors import MiraError
 from ...core.knowledge import IngestProgress, IngestReport, KbDocument
 from ..dialogs.async_guard import guarded
+from ..error_texts import error_line
 
 if TYPE_CHECKING:
     from ...services.kb import KnowledgeBaseService
@@ -229,7 +230,7 @@ class DocumentsPane(QWidget):
         try:
             result = await guarded(self, job(self._on_progress, cancel))
         except MiraError as exc:
-            self.status.emit(f"{exc.message} {exc.hint or ''}".strip(), True)
+            self.status.emit(error_line(exc), True)
         finally:
             self._cancel = None
             if not self._deleted():
@@ -274,7 +275,7 @@ class DocumentsPane(QWidget):
         try:
             await guarded(self, work)
         except MiraError as exc:
-            self.status.emit(f"{exc.message} {exc.hint or ''}".strip(), True)
+            self.status.emit(error_line(exc), True)
 
     def _deleted(self) -> bool:
         return not shiboken6.isValid(self)

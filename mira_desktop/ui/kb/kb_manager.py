@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from ...core.errors import MiraError
 from ...core.knowledge import KnowledgeBaseStats
 from ..dialogs.async_guard import guarded
+from ..error_texts import error_line
 from ..window.confirm import ask_then
 from .kb_documents import DocumentsPane
 from .kb_embedding import EmbeddingRow
@@ -299,7 +300,7 @@ class KnowledgeBaseDialog(QDialog):
             try:
                 await guarded(self, work)
             except MiraError as exc:
-                self._set_status(f"{exc.message} {exc.hint or ''}".strip(), error=True)
+                self._set_status(error_line(exc), error=True)
 
         self._tasks.start(run())
 

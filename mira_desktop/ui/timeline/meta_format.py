@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, Qt
 
 from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.models import Message, MessageStatus, Usage
-from mira_desktop.ui.dialogs.status_label import translated_hint
+from mira_desktop.ui.error_texts import hint_text, message_text
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +80,11 @@ def status_texts(message: Message) -> tuple[str, str]:
         return _tr("Stopped"), ""
     if message.status != MessageStatus.FAILED:
         return "", ""
-    error = message.error or {}
-    text = str(error.get("message") or _tr("The answer could not be completed."))
-    # the hint was stored in English: a standard one is shown in the interface's language
-    hint = translated_hint(error_from_dict(error)) if error else ""
-    return text, hint
+    if not message.error:
+        return _tr("The answer could not be completed."), ""
+    # stored in English: shown in the interface's language where the catalogue can
+    error = error_from_dict(message.error)
+    return message_text(error) or _tr("The answer could not be completed."), hint_text(error)
 
 
 def note_text(message: Message) -> str:

@@ -22,6 +22,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
 from ...core.errors import MiraError
+from ..error_texts import error_line
 from .window_actions import WindowActions
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ class ContextActions(WindowActions):
         except MiraError as exc:
             if key == self._p.key:
                 self._give_back(typed)
-            self.notify(f"{exc.message} {exc.hint or ''}".strip(), transient=False)
+            self.notify(error_line(exc), transient=False)
             return
         finally:
             self._compacting.discard(key)

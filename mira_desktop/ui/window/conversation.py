@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ... import startup_gc
+from ...core.errors import error_from_dict
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
+from ..error_texts import error_line
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -366,10 +368,7 @@ class ConversationPresenter(QObject):
 
         if isinstance(event, Stopped):
             return self.tr("Stopped before the answer began; nothing was saved.")
-        error = event.error or {}
-        message = str(error.get("message", ""))
-        hint = str(error.get("hint", "") or "")
-        return f"{message} {hint}".strip()
+        return error_line(error_from_dict(event.error or {}))
 
     async def refresh_sidebar_row(self, thread_id: str) -> None:
         thread = await self._services.threads.find_thread(thread_id)

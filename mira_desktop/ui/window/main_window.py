@@ -22,6 +22,7 @@ from ... import __version__
 from ..composer.composer_widget import ComposerWidget
 from ..controllers.chat_controller import ChatController
 from ..controllers.tasks import TaskRunner
+from ..error_texts import error_line
 from ..export.thread_actions import ThreadActions
 from ..header.header_widget import HeaderWidget
 from ..kb.kb_actions import KbActions
@@ -260,9 +261,7 @@ class MainWindow(QMainWindow):
         self.notice_bar.show_notice(text)
 
     def _on_task_error(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        hint = getattr(exc, "hint", "")
-        self._show_notice(f"{message} {hint}".strip())
+        self._show_notice(error_line(exc))
 
     def _open_data_folder(self) -> None:
         from PySide6.QtCore import QUrl

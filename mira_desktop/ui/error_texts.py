@@ -1,0 +1,148 @@
+"""How the interface words Mira's errors: the error's message, then what to do
+next, in the interface's language where the catalogue knows them.
+
+The Qt-free layers write English. Their messages reach people in three ways,
+all translated here: a message written from a template (``core.errors.worded``:
+the template and its fields travel with the error, also when it is stored with
+a failed answer) is translated as a template and filled in; any other message
+or a specific hint is looked up as a whole (the constants of
+:func:`known_texts`); the standard hint of an error class is translated by its
+code (:func:`translated_hint`). Text from elsewhere — a server's own error
+message, a file name — stays as it is."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QCoreApplication
+
+from mira_desktop.core.errors import MiraError
+
+log = logging.getLogger(__name__)
+
+TR_CONTEXT = "ErrorTexts"  # the messages and hints of the Qt-free layers
+HINT_CONTEXT = "StatusLabel"  # the standard hints (their catalogue context since issue 3)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ErrorTexts", text)
+
+
+def known_texts() -> tuple[str, ...]:
+    """The messages, templates and hints of the Qt-free layers this catalogue
+    translates, in the interface's language (literals, for
+    ``packaging/extract_strings.py``; a test checks each is still written by
+    the code it translates)."""
+    return (
+        # providers/errormap.py
+        _tr("Timed out connecting to {url}"),
+        _tr("Timed out waiting for {url}"),
+        _tr("Could not connect to {url}: {detail}"),
+        _tr("Invalid server URL {url}: {detail}"),
+        _tr("The connection to {url} failed: {detail}"),
+        _tr("Could not decode the answer of {url}: {detail}"),
+        _tr("The stream ended before the answer was complete"),
+        # storage/database.py
+        _tr("The disk is full; nothing was lost, but this change was not saved ({detail})."),
+        _tr("The database is busy in another Mira window or command ({detail})."),
+        _tr("Database error: {detail}"),
+        _tr("Try again in a moment."),
+        # services/run_support.py
+        _tr(
+            "This answer could not be saved: the disk is full. "
+            "Copy it now: what was not saved is lost once you leave this chat."
+        ),
+        _tr(
+            "This answer could not be saved ({cause}). "
+            "Copy it now: what was not saved is lost once you leave this chat."
+        ),
+        _tr("Could not save the answer: {detail}"),
+        # services/chat.py, chat_plan.py, conversation.py
+        _tr("This thread is still answering."),
+        _tr("Stop it first, then retry."),
+        _tr("Stop it first, then send."),
+        _tr("Type a message first."),
+        # storage/tree_repo.py
+        _tr("There is nothing to undo in this thread."),
+        _tr("There is no undone turn to restore in this thread."),
+        # services/threads.py, history.py, providers.py, kb/manager.py
+        _tr("A title cannot be empty."),
+        _tr("A provider needs a name."),
+        _tr("A knowledge base needs a name."),
+        # services/export/service.py
+        _tr("There is nothing to export."),
+        _tr("Select at least one thread."),
+    )
+
+
+def _translated(text: str) -> str:
+    """``text`` in the interface's language when the catalogue has it, else as is."""
+    return QCoreApplication.translate(TR_CONTEXT, text) if text else text
+
+
+def message_text(error: MiraError) -> str:
+    """The error's message in the interface's language where it can be."""
+    if error.template is not None:
+        try:
+            return _translated(error.template).format(**error.params)
+        except (KeyError, IndexError, ValueError):  # a translation with other fields
+            log.warning("cannot fill the translation of %r", error.template)
+            return error.message
+    return _translated(error.message)
+
+
+def hint_text(error: MiraError) -> str:
+    """What to do next, in the interface's language where it can be."""
+    hint = translated_hint(error)
+    return _translated(hint) if hint == error.hint else hint
+
+
+def error_line(error: BaseException, separator: str = " ") -> str:
+    """The message and the hint, joined (one line by default)."""
+    if not isinstance(error, MiraError):
+        return str(error) or type(error).__name__
+    return separator.join(part for part in (message_text(error), hint_text(error)) if part)
+
+
+def describe_error(error: BaseException) -> str:
+    """One or two lines for people: the message, then what to do next."""
+    if isinstance(error, MiraError):
+        return error_line(error, "\n")
+    log.error("unexpected error shown to the user", exc_info=error)
+    return QCoreApplication.translate(HINT_CONTEXT, "Something went wrong: {error}").format(
+        error=error or type(error).__name__
+    )
+
+
+def translated_hint(error: MiraError) -> str:
+    """The error's hint, translated when it is the standard hint of its class."""
+    if error.hint != type(error).default_hint:
+        return error.hint
+    hints = {
+        "authentication": QCoreApplication.translate(
+            HINT_CONTEXT, "Check the provider's API key in Settings → Providers."
+        ),
+        "model_not_found": QCoreApplication.translate(
+            HINT_CONTEXT, "Pick another model, or pull it on the server (e.g. `ollama pull NAME`)."
+        ),
+        "context_overflow": QCoreApplication.translate(
+            HINT_CONTEXT, "Compact the conversation (/compact) or start a new thread."
+        ),
+        "server": QCoreApplication.translate(
+            HINT_CONTEXT, "The model server had a problem; retry, or check its logs."
+        ),
+        "bad_request": QCoreApplication.translate(
+            HINT_CONTEXT, "The server refused the request; check the model and settings."
+        ),
+        "network": QCoreApplication.translate(
+            HINT_CONTEXT,
+            "Check that the server is running and the base URL is right (e.g. start Ollama).",
+        ),
+        "malformed_stream": QCoreApplication.translate(
+            HINT_CONTEXT, "The server sent an invalid or incomplete answer; retry."
+        ),
+        "storage": QCoreApplication.translate(
+            HINT_CONTEXT, "Check that the data folder is writable and the disk is not full."
+        ),
+    }
+    return hints.get(error.code, error.hint)

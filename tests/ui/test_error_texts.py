@@ -1,0 +1,114 @@
+"""The interface's wording of errors raised by the Qt-free layers (English):
+templates and constants translated, a server's own words left alone, also for
+errors stored with a failed answer and read back."""
+
+from __future__ import annotations
+
+import ast
+import string
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from mira_desktop.core.errors import (
+    MiraError,
+    NetworkError,
+    ServerError,
+    StorageError,
+    error_from_dict,
+    worded,
+)
+from mira_desktop.paths import resource_path
+from mira_desktop.providers.errormap import network_error
+from mira_desktop.services.run_support import unsaved_error
+from mira_desktop.ui.error_texts import error_line, hint_text, known_texts, message_text
+from mira_desktop.ui.i18n import install_translator
+
+ROOT = Path(__file__).parents[2] / "mira_desktop"
+TS_FILE = resource_path("i18n", "mira_zh_CN.ts")
+
+
+@pytest.fixture
+def chinese(qapp: QApplication, tmp_path: Path) -> Iterator[QApplication]:
+    install_translator(qapp, "zh_CN", cache_dir=tmp_path)
+    yield qapp
+    install_translator(qapp, "en", cache_dir=tmp_path)
+
+
+def _qt_free_literals() -> set[str]:
+    found: set[str] = set()
+    for layer in ("core", "services", "storage", "providers"):
+        for path in (ROOT / layer).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.add(node.value)
+    return found
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_known_text_is_still_written_by_the_code_it_translates(qapp) -> None:
+    literals = _qt_free_literals()
+    stale = [text for text in known_texts() if text not in literals]
+    assert stale == []
+
+
+def test_every_known_text_is_translated_with_the_same_fields() -> None:
+    root = ET.parse(TS_FILE).getroot()
+    [context] = [c for c in root.iter("context") if c.findtext("name") == "ErrorTexts"]
+    catalogue = {m.findtext("source"): m.find("translation") for m in context.iter("message")}
+    for source in known_texts():
+        translation = catalogue[source]
+        assert translation.get("type") is None and translation.text, source
+        assert _fields(translation.text) == _fields(source), source
+
+
+def test_a_network_error_reads_in_chinese_also_after_a_reload(chinese) -> None:
+    error = network_error(httpx.ConnectError("refused"), "http://127.0.0.1:9")
+    assert error.message == "Could not connect to http://127.0.0.1:9: refused"  # as stored
+    assert message_text(error) == "无法连接到 http://127.0.0.1:9：refused"
+    assert hint_text(error) == "请确认服务器正在运行、服务地址正确（例如先启动 Ollama）。"
+    reloaded = error_from_dict(error.to_dict())  # a failed answer's error_json
+    assert (message_text(reloaded), hint_text(reloaded)) == (
+        message_text(error),
+        hint_text(error),
+    )
+    assert error_line(reloaded, "\n") == f"{message_text(error)}\n{hint_text(error)}"
+
+
+def test_constants_are_looked_up_and_the_servers_words_left_alone(chinese) -> None:
+    busy = MiraError("This thread is still answering.", hint="Stop it first, then send.")
+    assert error_line(busy) == "此对话仍在回答中。 请先停止，再发送。"
+    server = ServerError("upstream model crashed: CUDA out of memory")
+    assert message_text(server) == "upstream model crashed: CUDA out of memory"
+    assert hint_text(server) == "模型服务器出错了；请重试，或查看它的日志。"
+
+
+def test_an_unsaved_answer_on_a_full_disk_reads_in_chinese(chinese) -> None:
+    full = worded(StorageError, "The disk is full; nothing was lost, but this change was not saved ({detail}).", {"detail": "database or disk is full"}, disk_full=True)  # fmt: skip
+    stored = unsaved_error(full, has_answer=True)
+    assert stored["code"] == "storage"
+    error = error_from_dict(stored)
+    assert message_text(error).startswith("这条回答未能保存：磁盘已满。")
+    assert hint_text(error) == "请确认数据文件夹可写、磁盘没有满。"
+    other = unsaved_error(RuntimeError("boom"), has_answer=True)
+    assert other["code"] == "internal"
+    assert other["message"].startswith("This answer could not be saved (Could not save the")
+
+
+def test_english_shows_the_messages_as_written(qapp) -> None:
+    error = network_error(httpx.ConnectTimeout("slow"), "http://h")
+    assert message_text(error) == error.message == "Timed out connecting to http://h"
+    assert isinstance(error, NetworkError)
+
+
+def test_a_translation_with_other_fields_falls_back_to_the_message(qapp) -> None:
+    error = worded(MiraError, "Database error: {detail}", {"detail": "x"})
+    error.params = {}  # as if stored by an older version with other fields
+    assert message_text(error) == "Database error: x"
