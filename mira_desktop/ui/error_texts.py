@@ -72,6 +72,49 @@ def known_texts() -> tuple[str, ...]:
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),
+        # services/readers: files that cannot be attached or indexed
+        _tr('"{name}" is a folder, not a file.'),
+        _tr("Choose a file inside it instead."),
+        _tr('"{name}" no longer exists.'),
+        _tr("It may have been moved or deleted; choose it again."),
+        _tr('"{name}" cannot be opened: {detail}.'),
+        _tr("Check that you are allowed to read it."),
+        _tr('"{name}" is {size}; the limit is {limit}.'),
+        _tr("Attach a smaller file, or raise the limit in Settings → Attachments."),
+        _tr('"{name}" is empty (0 bytes).'),
+        _tr("Check that you chose the right file."),
+        _tr('"{name}" is in the old .{ext} format, which Mira cannot read.'),
+        _tr('Mira cannot read "{name}": .{ext} files are not supported.'),
+        _tr('Mira cannot read "{name}": this kind of file is not supported.'),
+        _tr('"{name}" cannot be read: it is damaged or not really {what} ({detail}).'),
+        _tr('"{name}" cannot be read: it is damaged or not really {what}.'),
+        _tr("Open it in the program that made it, save a fresh copy, and attach that."),
+        _tr('"{name}" cannot be used: {detail}.'),
+        _tr("Check that you chose the right file, or paste the text you want instead."),
+        _tr('"{name}" looks like a binary file, not text, so it cannot be read.'),
+        _tr("Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX)."),
+        _tr('"{name}" is password-protected (or saved in the old Office format).'),
+        _tr('This PDF is password-protected: "{name}".'),
+        _tr("Open it, remove the password (or print it to a new PDF), and attach that copy."),
+        _tr('"{name}" is a {format} image; Mira accepts PNG, JPG, WebP and GIF.'),
+        _tr("Convert it to PNG or JPG and attach it again."),
+        _tr('"{name}" has {dimensions} pixels, too many to open safely.'),
+        _tr("Attach a version with selectable text (run text recognition / OCR on it first)."),
+        # … and the phrases filled into them (translated as fields)
+        _tr("a PDF"),
+        _tr("an image"),
+        _tr("a Word document"),
+        _tr("a PowerPoint file"),
+        _tr("an Excel workbook"),
+        _tr("it contains no text"),
+        _tr("it contains only blank space"),
+        _tr("every sheet is empty"),
+        _tr("the PDF has no pages"),
+        _tr("no PDF header"),
+        _tr("no page could be read"),
+        _tr("it is not an Office file inside"),
+        _tr("its content is not a known image format"),
+        _tr("it has no text layer; it looks scanned, and Mira does not read text in images"),
     )
 
 
@@ -83,8 +126,11 @@ def _translated(text: str) -> str:
 def message_text(error: MiraError) -> str:
     """The error's message in the interface's language where it can be."""
     if error.template is not None:
+        # a field that is itself a known phrase ("a PDF") is translated too;
+        # names, addresses and a server's words match nothing and stay
+        fields = {name: _translated(value) for name, value in error.params.items()}
         try:
-            return _translated(error.template).format(**error.params)
+            return _translated(error.template).format(**fields)
         except (KeyError, IndexError, ValueError):  # a translation with other fields
             log.warning("cannot fill the translation of %r", error.template)
             return error.message

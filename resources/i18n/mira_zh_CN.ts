@@ -582,6 +582,170 @@ Repair: {fix}</source>
             <source>Select at least one thread.</source>
             <translation>请至少选择一个对话。</translation>
         </message>
+        <message>
+            <source>"{name}" is a folder, not a file.</source>
+            <translation>“{name}”是文件夹，不是文件。</translation>
+        </message>
+        <message>
+            <source>Choose a file inside it instead.</source>
+            <translation>请改为选择其中的文件。</translation>
+        </message>
+        <message>
+            <source>"{name}" no longer exists.</source>
+            <translation>“{name}”已不存在。</translation>
+        </message>
+        <message>
+            <source>It may have been moved or deleted; choose it again.</source>
+            <translation>它可能已被移动或删除，请重新选择。</translation>
+        </message>
+        <message>
+            <source>"{name}" cannot be opened: {detail}.</source>
+            <translation>无法打开“{name}”：{detail}。</translation>
+        </message>
+        <message>
+            <source>Check that you are allowed to read it.</source>
+            <translation>请确认你有权限读取它。</translation>
+        </message>
+        <message>
+            <source>"{name}" is {size}; the limit is {limit}.</source>
+            <translation>“{name}”大小为 {size}，上限是 {limit}。</translation>
+        </message>
+        <message>
+            <source>Attach a smaller file, or raise the limit in Settings → Attachments.</source>
+            <translation>请附加更小的文件，或在“设置 → 附件”中提高上限。</translation>
+        </message>
+        <message>
+            <source>"{name}" is empty (0 bytes).</source>
+            <translation>“{name}”是空文件（0 字节）。</translation>
+        </message>
+        <message>
+            <source>Check that you chose the right file.</source>
+            <translation>请确认选对了文件。</translation>
+        </message>
+        <message>
+            <source>"{name}" is in the old .{ext} format, which Mira cannot read.</source>
+            <translation>“{name}”是旧的 .{ext} 格式，Mira 无法读取。</translation>
+        </message>
+        <message>
+            <source>Mira cannot read "{name}": .{ext} files are not supported.</source>
+            <translation>Mira 无法读取“{name}”：不支持 .{ext} 文件。</translation>
+        </message>
+        <message>
+            <source>Mira cannot read "{name}": this kind of file is not supported.</source>
+            <translation>Mira 无法读取“{name}”：不支持这种文件。</translation>
+        </message>
+        <message>
+            <source>"{name}" cannot be read: it is damaged or not really {what} ({detail}).</source>
+            <translation>无法读取“{name}”：文件已损坏，或并不是{what}（{detail}）。</translation>
+        </message>
+        <message>
+            <source>"{name}" cannot be read: it is damaged or not really {what}.</source>
+            <translation>无法读取“{name}”：文件已损坏，或并不是{what}。</translation>
+        </message>
+        <message>
+            <source>Open it in the program that made it, save a fresh copy, and attach that.</source>
+            <translation>请用创建它的程序打开，另存一份新副本，再附加该副本。</translation>
+        </message>
+        <message>
+            <source>"{name}" cannot be used: {detail}.</source>
+            <translation>“{name}”无法使用：{detail}。</translation>
+        </message>
+        <message>
+            <source>Check that you chose the right file, or paste the text you want instead.</source>
+            <translation>请确认选对了文件，或直接粘贴你需要的文字。</translation>
+        </message>
+        <message>
+            <source>"{name}" looks like a binary file, not text, so it cannot be read.</source>
+            <translation>“{name}”看起来是二进制文件而不是文本，无法读取。</translation>
+        </message>
+        <message>
+            <source>Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX).</source>
+            <translation>请附加文本、代码，或受支持格式的文档（PDF、DOCX、PPTX、XLSX）。</translation>
+        </message>
+        <message>
+            <source>"{name}" is password-protected (or saved in the old Office format).</source>
+            <translation>“{name}”受密码保护（或保存为旧的 Office 格式）。</translation>
+        </message>
+        <message>
+            <source>This PDF is password-protected: "{name}".</source>
+            <translation>此 PDF 受密码保护：“{name}”。</translation>
+        </message>
+        <message>
+            <source>Open it, remove the password (or print it to a new PDF), and attach that copy.</source>
+            <translation>请打开它并移除密码（或打印为新的 PDF），再附加该副本。</translation>
+        </message>
+        <message>
+            <source>"{name}" is a {format} image; Mira accepts PNG, JPG, WebP and GIF.</source>
+            <translation>“{name}”是 {format} 图片；Mira 支持 PNG、JPG、WebP 和 GIF。</translation>
+        </message>
+        <message>
+            <source>Convert it to PNG or JPG and attach it again.</source>
+            <translation>请转换为 PNG 或 JPG 后重新附加。</translation>
+        </message>
+        <message>
+            <source>"{name}" has {dimensions} pixels, too many to open safely.</source>
+            <translation>“{name}”有 {dimensions} 像素，太大，无法安全打开。</translation>
+        </message>
+        <message>
+            <source>Attach a version with selectable text (run text recognition / OCR on it first).</source>
+            <translation>请附加文字可选中的版本（先对它做文字识别 / OCR）。</translation>
+        </message>
+        <message>
+            <source>a PDF</source>
+            <translation>PDF 文件</translation>
+        </message>
+        <message>
+            <source>an image</source>
+            <translation>图片</translation>
+        </message>
+        <message>
+            <source>a Word document</source>
+            <translation>Word 文档</translation>
+        </message>
+        <message>
+            <source>a PowerPoint file</source>
+            <translation>PowerPoint 文件</translation>
+        </message>
+        <message>
+            <source>an Excel workbook</source>
+            <translation>Excel 工作簿</translation>
+        </message>
+        <message>
+            <source>it contains no text</source>
+            <translation>其中没有文字</translation>
+        </message>
+        <message>
+            <source>it contains only blank space</source>
+            <translation>其中只有空白</translation>
+        </message>
+        <message>
+            <source>every sheet is empty</source>
+            <translation>每个工作表都是空的</translation>
+        </message>
+        <message>
+            <source>the PDF has no pages</source>
+            <translation>这个 PDF 没有页面</translation>
+        </message>
+        <message>
+            <source>no PDF header</source>
+            <translation>没有 PDF 文件头</translation>
+        </message>
+        <message>
+            <source>no page could be read</source>
+            <translation>没有一页能读取</translation>
+        </message>
+        <message>
+            <source>it is not an Office file inside</source>
+            <translation>其内容不是 Office 文件</translation>
+        </message>
+        <message>
+            <source>its content is not a known image format</source>
+            <translation>其内容不是已知的图片格式</translation>
+        </message>
+        <message>
+            <source>it has no text layer; it looks scanned, and Mira does not read text in images</source>
+            <translation>它没有文字层，看起来是扫描件，而 Mira 不识别图片中的文字</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>

@@ -24,6 +24,7 @@ from mira_desktop.core.errors import (
 )
 from mira_desktop.paths import resource_path
 from mira_desktop.providers.errormap import network_error
+from mira_desktop.services.readers import DocumentRefusedError, read_document
 from mira_desktop.services.run_support import unsaved_error
 from mira_desktop.ui.error_texts import error_line, hint_text, known_texts, message_text
 from mira_desktop.ui.i18n import install_translator
@@ -112,3 +113,24 @@ def test_a_translation_with_other_fields_falls_back_to_the_message(qapp) -> None
     error = worded(MiraError, "Database error: {detail}", {"detail": "x"})
     error.params = {}  # as if stored by an older version with other fields
     assert message_text(error) == "Database error: x"
+
+
+def test_a_refused_file_reads_in_chinese_with_its_phrases(chinese, tmp_path: Path) -> None:
+    """Real refusals of the readers: a damaged PDF (the phrase "a PDF" filled
+    in is translated too), an empty file; the file's own name stays."""
+    damaged = tmp_path / "报告 {final}.pdf"  # braces in a name are no fields
+    damaged.write_bytes(b"not a pdf at all")
+    with pytest.raises(DocumentRefusedError) as caught:
+        read_document(damaged)
+    assert caught.value.message == (
+        '"报告 {final}.pdf" cannot be read: it is damaged or not really a PDF (no PDF header).'
+    )
+    assert message_text(caught.value) == (
+        "无法读取“报告 {final}.pdf”：文件已损坏，或并不是PDF 文件（没有 PDF 文件头）。"
+    )
+    assert hint_text(caught.value) == "请用创建它的程序打开，另存一份新副本，再附加该副本。"
+    blank = tmp_path / "blank.txt"
+    blank.write_bytes(b"")
+    with pytest.raises(DocumentRefusedError) as caught:
+        read_document(blank)
+    assert error_line(caught.value) == "“blank.txt”是空文件（0 字节）。 请确认选对了文件。"

@@ -8,10 +8,11 @@ Locations are small dicts a person can read back as a citation:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ...core.errors import ReaderError
+from ...core.errors import ReaderError, worded
 
 Kind = Literal["image", "text", "pdf", "docx", "pptx", "xlsx"]
 
@@ -123,13 +124,20 @@ def short_reason(exc: BaseException) -> str:
 _REOPEN = "Open it in the program that made it, save a fresh copy, and attach that."
 
 
+def refused(
+    template: str, fields: Mapping[str, object], reason: Reason, hint: str
+) -> DocumentRefusedError:
+    """A refusal worded from an English template (``core.errors.worded``: the
+    interface translates it, and the fields that are known phrases)."""
+    return worded(DocumentRefusedError, template, fields, reason=reason, hint=hint)
+
+
 def unreadable(name: str, what: str, detail: str = "") -> DocumentRefusedError:
-    tail = f" ({detail})" if detail else ""
-    return DocumentRefusedError(
-        f'"{name}" cannot be read: it is damaged or not really {what}{tail}.',
-        reason="unreadable",
-        hint=_REOPEN,
-    )
+    if detail:
+        template = '"{name}" cannot be read: it is damaged or not really {what} ({detail}).'
+    else:
+        template = '"{name}" cannot be read: it is damaged or not really {what}.'
+    return refused(template, {"name": name, "what": what, "detail": detail}, "unreadable", _REOPEN)
 
 
 def empty(
@@ -137,16 +145,19 @@ def empty(
     detail: str = "it contains no text",
     hint: str = "Check that you chose the right file, or paste the text you want instead.",
 ) -> DocumentRefusedError:
-    return DocumentRefusedError(f'"{name}" cannot be used: {detail}.', reason="empty", hint=hint)
+    return refused(
+        '"{name}" cannot be used: {detail}.', {"name": name, "detail": detail}, "empty", hint
+    )
 
 
-def encrypted(message: str, hint: str) -> DocumentRefusedError:
-    return DocumentRefusedError(message, reason="encrypted", hint=hint)
+def encrypted(template: str, name: str, hint: str) -> DocumentRefusedError:
+    return refused(template, {"name": name}, "encrypted", hint)
 
 
 def binary(name: str) -> DocumentRefusedError:
-    return DocumentRefusedError(
-        f'"{name}" looks like a binary file, not text, so it cannot be read.',
-        reason="binary",
-        hint="Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX).",
+    return refused(
+        '"{name}" looks like a binary file, not text, so it cannot be read.',
+        {"name": name},
+        "binary",
+        "Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX).",
     )

@@ -8,7 +8,7 @@ import io
 import logging
 from typing import TYPE_CHECKING
 
-from .document import DocumentRefusedError, Extracted, ImageInfo, short_reason, unreadable
+from .document import DocumentRefusedError, Extracted, ImageInfo, refused, short_reason, unreadable
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -58,10 +58,11 @@ def read_image(data: bytes, name: str, expected_mime: str) -> Extracted:
 
 def _check_format(name: str, fmt: str) -> None:
     if fmt not in FORMAT_MIME:
-        raise DocumentRefusedError(
-            f'"{name}" is a {fmt or "unknown"} image; Mira accepts PNG, JPG, WebP and GIF.',
-            reason="unsupported",
-            hint="Convert it to PNG or JPG and attach it again.",
+        raise refused(
+            '"{name}" is a {format} image; Mira accepts PNG, JPG, WebP and GIF.',
+            {"name": name, "format": fmt or "unknown"},
+            "unsupported",
+            "Convert it to PNG or JPG and attach it again.",
         )
 
 
@@ -83,8 +84,9 @@ def _thumbnail(image: Image) -> bytes:
 
 
 def _too_many_pixels(name: str, dimensions: str) -> DocumentRefusedError:
-    return DocumentRefusedError(
-        f'"{name}" has {dimensions} pixels, too many to open safely.',
-        reason="oversized",
-        hint=f"Resize it below {MAX_PIXELS // 1_000_000} megapixels and attach it again.",
+    return refused(
+        '"{name}" has {dimensions} pixels, too many to open safely.',
+        {"name": name, "dimensions": dimensions},
+        "oversized",
+        f"Resize it below {MAX_PIXELS // 1_000_000} megapixels and attach it again.",
     )

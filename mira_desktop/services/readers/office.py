@@ -16,7 +16,8 @@ def check_container(data: bytes, name: str, kind: str) -> None:
     """Refuse what is not an Office Open XML package, saying why."""
     if data.startswith(OLE_MAGIC):
         raise encrypted(
-            f'"{name}" is password-protected (or saved in the old Office format).',
+            '"{name}" is password-protected (or saved in the old Office format).',
+            name,
             f"Open it, remove the password, save it as .{kind}, and attach that copy.",
         )
     if not data.startswith(ZIP_MAGIC):

@@ -95,7 +95,7 @@ def _unlock(reader: PdfReader, name: str) -> None:
 
 
 def _password(name: str) -> DocumentRefusedError:
-    return encrypted(f'This PDF is password-protected: "{name}".', _PASSWORD_HINT)
+    return encrypted('This PDF is password-protected: "{name}".', name, _PASSWORD_HINT)
 
 
 def _warnings(blank: list[int], failed: list[int]) -> list[str]:

@@ -20,6 +20,7 @@ from .document import (
     Extracted,
     Kind,
     human_size,
+    refused,
     short_reason,
 )
 from .image_reader import FORMAT_MIME, read_image
@@ -85,8 +86,9 @@ def read_file_bytes(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MA
     try:
         size = file.stat().st_size
         if file.is_dir():
-            raise _refused(
-                f'"{file.name}" is a folder, not a file.',
+            raise refused(
+                '"{name}" is a folder, not a file.',
+                {"name": file.name},
                 "unsupported",
                 "Choose a file inside it instead.",
             )
@@ -94,14 +96,16 @@ def read_file_bytes(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MA
         with file.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except FileNotFoundError as exc:
-        raise _refused(
-            f'"{file.name}" no longer exists.',
+        raise refused(
+            '"{name}" no longer exists.',
+            {"name": file.name},
             "unreadable",
             "It may have been moved or deleted; choose it again.",
         ) from exc
     except OSError as exc:
-        raise _refused(
-            f'"{file.name}" cannot be opened: {short_reason(exc)}.',
+        raise refused(
+            '"{name}" cannot be opened: {detail}.',
+            {"name": file.name, "detail": short_reason(exc)},
             "unreadable",
             "Check that you are allowed to read it.",
         ) from exc
@@ -111,14 +115,18 @@ def read_file_bytes(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MA
 
 def check_size(name: str, size: int, max_bytes: int) -> None:
     if size > max_bytes:
-        raise _refused(
-            f'"{name}" is {human_size(size)}; the limit is {human_size(max_bytes)}.',
+        raise refused(
+            '"{name}" is {size}; the limit is {limit}.',
+            {"name": name, "size": human_size(size), "limit": human_size(max_bytes)},
             "oversized",
             "Attach a smaller file, or raise the limit in Settings → Attachments.",
         )
     if size == 0:
-        raise _refused(
-            f'"{name}" is empty (0 bytes).', "empty", "Check that you chose the right file."
+        raise refused(
+            '"{name}" is empty (0 bytes).',
+            {"name": name},
+            "empty",
+            "Check that you chose the right file.",
         )
 
 
@@ -152,20 +160,20 @@ def detect(data: bytes, name: str) -> tuple[Kind, str]:
         return "text", _TEXT_MIME.get(ext, "text/plain")
     if ext in _OLD_OFFICE:
         new = _OLD_OFFICE[ext]
-        raise _refused(
-            f'"{name}" is in the old .{ext} format, which Mira cannot read.',
+        raise refused(
+            '"{name}" is in the old .{ext} format, which Mira cannot read.',
+            {"name": name, "ext": ext},
             "unsupported",
             f"Save it as .{new} and attach that copy.",
         )
     sniffed = sniff(data)
     if sniffed is not None:
         return sniffed
-    raise _refused(
-        f'Mira cannot read "{name}": {f".{ext} files are" if ext else "this kind of file is"}'
-        " not supported.",
-        "unsupported",
-        f"Supported: {SUPPORTED}.",
-    )
+    if ext:
+        template = 'Mira cannot read "{name}": .{ext} files are not supported.'
+    else:
+        template = 'Mira cannot read "{name}": this kind of file is not supported.'
+    raise refused(template, {"name": name, "ext": ext}, "unsupported", f"Supported: {SUPPORTED}.")
 
 
 def sniff(data: bytes) -> tuple[Kind, str] | None:
@@ -220,7 +228,3 @@ def _reader(kind: Kind, mime: str) -> Reader:
     from .xlsx_reader import read_xlsx
 
     return read_xlsx
-
-
-def _refused(message: str, reason: str, hint: str) -> DocumentRefusedError:
-    return DocumentRefusedError(message, reason=reason, hint=hint)  # type: ignore[arg-type]
