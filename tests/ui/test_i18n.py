@@ -12,6 +12,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QDateTime, QLibraryInfo, QLocale, Qt, QTranslator
@@ -192,19 +193,24 @@ def test_formats_follow_the_interface_language_in_the_systems_region() -> None:
     assert formats_locale("en", QLocale("de_DE")).toString(1234567) == "1.234.567"
 
 
-def test_installing_a_language_sets_the_formats_of_dates_and_numbers(
-    english_afterwards: QApplication, tmp_path: Path
-) -> None:
-    answer = Message(
+def _answer(status: MessageStatus, **fields: Any) -> Message:
+    """An answer of 27 November 2020, 09:34 UTC."""
+    return Message(
         id="m1",
         thread_id="t1",
         parent_id=None,
         role=MessageRole.ASSISTANT,
         text="hi",
         created_at="2020-11-27T09:34:00.000Z",
-        status=MessageStatus.COMPLETE,
-        model="llama3",
+        status=status,
+        **fields,
     )
+
+
+def test_installing_a_language_sets_the_formats_of_dates_and_numbers(
+    english_afterwards: QApplication, tmp_path: Path
+) -> None:
+    answer = _answer(MessageStatus.COMPLETE, model="llama3")
     stamp = QDateTime.fromString(answer.created_at, Qt.DateFormat.ISODateWithMs).toLocalTime()
     seen = {}
     for language in ("zh_CN", "en"):
@@ -230,16 +236,7 @@ def test_a_failed_answers_standard_hint_is_shown_in_the_interface_language(
     own) is translated when shown, a specific one is shown as stored."""
 
     def failed(error: dict[str, str]) -> Message:
-        return Message(
-            id="m1",
-            thread_id="t1",
-            parent_id=None,
-            role=MessageRole.ASSISTANT,
-            text="half an answer",
-            created_at="2020-11-27T09:34:00.000Z",
-            status=MessageStatus.FAILED,
-            error=error,
-        )
+        return _answer(MessageStatus.FAILED, error=error)
 
     full = StorageError("The disk is full; nothing was lost.", disk_full=True).to_dict()
     specific = {"code": "network", "message": "refused", "hint": "Start Ollama, then retry."}
