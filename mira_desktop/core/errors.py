@@ -135,13 +135,16 @@ class RateLimitError(ProviderError):
         provider: str | None = None,
     ) -> None:
         if hint is None:
-            hint = (
-                f"Wait {retry_after:g} s and retry."
-                if retry_after is not None
-                else "Wait a moment and retry."
-            )
+            hint = self.standard_hint(retry_after)
         super().__init__(message, hint=hint, status=status, provider=provider)
         self.retry_after = retry_after
+
+    @staticmethod
+    def standard_hint(retry_after: float | None) -> str:
+        """The hint when the raiser gives none: how long to wait, if known."""
+        if retry_after is None:
+            return "Wait a moment and retry."
+        return f"Wait {retry_after:g} s and retry."
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()

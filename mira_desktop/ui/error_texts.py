@@ -16,7 +16,7 @@ import logging
 
 from PySide6.QtCore import QCoreApplication
 
-from mira_desktop.core.errors import MiraError
+from mira_desktop.core.errors import MiraError, RateLimitError
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +162,12 @@ def describe_error(error: BaseException) -> str:
 
 def translated_hint(error: MiraError) -> str:
     """The error's hint, translated when it is the standard hint of its class."""
+    if isinstance(error, RateLimitError) and error.hint == error.standard_hint(error.retry_after):
+        if error.retry_after is None:
+            return QCoreApplication.translate(HINT_CONTEXT, "Wait a moment and retry.")
+        return QCoreApplication.translate(HINT_CONTEXT, "Wait {seconds} s and retry.").format(
+            seconds=f"{error.retry_after:g}"
+        )
     if error.hint != type(error).default_hint:
         return error.hint
     hints = {

@@ -1740,6 +1740,14 @@ Data folder: {path}</source>
             <source>Something went wrong: {error}</source>
             <translation>出错了：{error}</translation>
         </message>
+        <message>
+            <source>Wait a moment and retry.</source>
+            <translation>请稍等片刻再重试。</translation>
+        </message>
+        <message>
+            <source>Wait {seconds} s and retry.</source>
+            <translation>请等待 {seconds} 秒后重试。</translation>
+        </message>
     </context>
     <context>
         <name>SummaryDialog</name>

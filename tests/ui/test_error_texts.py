@@ -23,7 +23,7 @@ from mira_desktop.core.errors import (
     worded,
 )
 from mira_desktop.paths import resource_path
-from mira_desktop.providers.errormap import network_error
+from mira_desktop.providers.errormap import error_from_response, network_error
 from mira_desktop.services.readers import DocumentRefusedError, read_document
 from mira_desktop.services.run_support import unsaved_error
 from mira_desktop.ui.error_texts import error_line, hint_text, known_texts, message_text
@@ -134,3 +134,16 @@ def test_a_refused_file_reads_in_chinese_with_its_phrases(chinese, tmp_path: Pat
     with pytest.raises(DocumentRefusedError) as caught:
         read_document(blank)
     assert error_line(caught.value) == "“blank.txt”是空文件（0 字节）。 请确认选对了文件。"
+
+
+def test_how_long_to_wait_after_a_rate_limit_reads_in_chinese(chinese) -> None:
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    body = {"error": {"message": "Rate limit reached", "type": "rate_limit_error"}}
+    timed = error_from_response(
+        httpx.Response(429, headers={"retry-after": "7"}, json=body, request=request)
+    )
+    assert timed.hint == "Wait 7 s and retry."  # stored in English
+    assert hint_text(error_from_dict(timed.to_dict())) == "请等待 7 秒后重试。"
+    untimed = error_from_response(httpx.Response(429, json=body, request=request))
+    assert hint_text(untimed) == "请稍等片刻再重试。"
+    assert message_text(untimed) == "Rate limit reached"  # the server's own words
