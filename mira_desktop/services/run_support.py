@@ -166,9 +166,9 @@ def _estimate(
 
 def unsaved_error(exc: Exception, has_answer: bool) -> dict[str, Any]:
     """The error of a run whose outcome could not be written. With an answer
-    on screen it says so — the database does not hold it, so it is gone once
-    the chat is left — keeping the cause's code (a full disk stays "storage",
-    whose hint says what to do)."""
+    on screen it says so — the database does not hold it; the window keeps it
+    while it runs (``"unsaved": True``) — keeping the cause's code (a full
+    disk stays "storage", whose hint says what to do)."""
     cause = exc if isinstance(exc, MiraError) else None
     if cause is None:
         cause = worded(MiraError, "Could not save the answer: {detail}", {"detail": exc})
@@ -177,14 +177,15 @@ def unsaved_error(exc: Exception, has_answer: bool) -> dict[str, Any]:
         cause = worded(MiraError, UNSAVED_DISK_FULL, {}, hint=cause.hint)
     elif has_answer:
         cause = worded(MiraError, UNSAVED, {"cause": cause.message}, hint=cause.hint)
-    return {**cause.to_dict(), "code": code}
+    unsaved = {"unsaved": True} if has_answer else {}
+    return {**cause.to_dict(), "code": code, **unsaved}
 
 
 UNSAVED_DISK_FULL = (
     "This answer could not be saved: the disk is full. "
-    "Copy it now: what was not saved is lost once you leave this chat."
+    "It stays here until Mira closes: copy what you want to keep."
 )
 UNSAVED = (
     "This answer could not be saved ({cause}). "
-    "Copy it now: what was not saved is lost once you leave this chat."
+    "It stays here until Mira closes: copy what you want to keep."
 )

@@ -50,11 +50,11 @@ def known_texts() -> tuple[str, ...]:
         # services/run_support.py
         _tr(
             "This answer could not be saved: the disk is full. "
-            "Copy it now: what was not saved is lost once you leave this chat."
+            "It stays here until Mira closes: copy what you want to keep."
         ),
         _tr(
             "This answer could not be saved ({cause}). "
-            "Copy it now: what was not saved is lost once you leave this chat."
+            "It stays here until Mira closes: copy what you want to keep."
         ),
         _tr("Could not save the answer: {detail}"),
         # services/chat.py, chat_plan.py, conversation.py

@@ -527,12 +527,12 @@ Repair: {fix}</source>
             <translation>请稍后再试。</translation>
         </message>
         <message>
-            <source>This answer could not be saved: the disk is full. Copy it now: what was not saved is lost once you leave this chat.</source>
-            <translation>这条回答未能保存：磁盘已满。请现在复制它：离开此对话后，未保存的内容会丢失。</translation>
+            <source>This answer could not be saved: the disk is full. It stays here until Mira closes: copy what you want to keep.</source>
+            <translation>这条回答未能保存：磁盘已满。它会保留到 Mira 关闭为止：请复制你想留下的内容。</translation>
         </message>
         <message>
-            <source>This answer could not be saved ({cause}). Copy it now: what was not saved is lost once you leave this chat.</source>
-            <translation>这条回答未能保存（{cause}）。请现在复制它：离开此对话后，未保存的内容会丢失。</translation>
+            <source>This answer could not be saved ({cause}). It stays here until Mira closes: copy what you want to keep.</source>
+            <translation>这条回答未能保存（{cause}）。它会保留到 Mira 关闭为止：请复制你想留下的内容。</translation>
         </message>
         <message>
             <source>Could not save the answer: {detail}</source>

@@ -96,8 +96,9 @@ async def test_an_answer_too_big_for_the_disk_is_reported_with_its_text(
     assert final.text == answer  # the whole answer reaches the screen
     assert final.error["message"] == (
         "This answer could not be saved: the disk is full. "
-        "Copy it now: what was not saved is lost once you leave this chat."
+        "It stays here until Mira closes: copy what you want to keep."
     )
+    assert final.error["unsaved"] is True  # the window keeps it (ChatController)
     rows = _rows(data_dir)
     assert rows[:2] == [
         ("user", "complete", "first question"),

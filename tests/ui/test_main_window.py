@@ -303,3 +303,51 @@ async def test_the_token_encoding_loads_while_the_window_settles(window: MainWin
     start_token_warm_up(window, delay_s=0.05)
     await until(lambda: tokens.loaded, timeout=20)
     assert tokens.count("Hello world") == 2
+
+
+async def test_an_answer_the_full_disk_could_not_keep_stays_shown_for_the_session(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    """The database capped at its size (SQLite's own SQLITE_FULL): a short
+    question fits, its long answer does not. The answer is shown whole, with
+    why it is not saved — also after leaving the chat and coming back, where
+    the half-written row used to show as an answer still streaming."""
+    loopback.enqueue(CHAT, openai_stream(["first"]))
+    type_and_send(window, "Question one")
+    await until(
+        lambda: not window.chat.is_running(window.presenter.key) and not window.presenter.is_draft
+    )
+    key = window.presenter.key
+
+    def fill(db) -> None:  # type: ignore[no-untyped-def]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+
+    await services.store.worker.run(fill)
+    answer = "too long to keep " * 25_000  # 425 kB
+    loopback.enqueue(CHAT, openai_stream([answer[:2000], answer[2000:]]))
+    type_and_send(window, "short")
+    await until(lambda: not window.chat.is_running(key) and len(window.timeline.message_ids()) == 4)
+
+    def shown() -> tuple[str, str]:
+        answer_id = window.timeline.message_ids()[-1]
+        widget = window.timeline.message_widget(answer_id)
+        assert widget is not None
+        return window.timeline.message_text(answer_id), widget.findChild(
+            object, "messageError"
+        ).text()
+
+    text, error = shown()
+    assert text == answer and error.startswith("This answer could not be saved: the disk is full.")
+    window.presenter.new_chat()
+    window.presenter.open_thread(key)
+    await until(
+        lambda: (
+            window.presenter.thread is not None
+            and window.presenter.thread.id == key
+            and len(window.timeline.message_ids()) == 4
+        )
+    )
+    assert shown() == (text, error)
+    stored = await services.threads.get_active_messages(key)
+    assert stored[-1].status is MessageStatus.STREAMING  # what the database holds

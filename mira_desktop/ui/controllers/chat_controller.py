@@ -76,6 +76,9 @@ class ChatController(QObject):
         self._chat = chat
         self._tasks = tasks
         self._live: dict[str, LiveRun] = {}
+        # answers whose outcome could not be written (a full disk): shown as
+        # they ended, not as the half-written rows, until the window closes
+        self._unsaved: dict[str, Message] = {}
 
     def is_running(self, key: str | None) -> bool:
         return bool(key) and key in self._live
@@ -85,6 +88,10 @@ class ChatController(QObject):
 
     def live(self, key: str) -> LiveRun | None:
         return self._live.get(key)
+
+    def unsaved(self, message_id: str) -> Message | None:
+        """The answer as it ended, when its outcome could not be written."""
+        return self._unsaved.get(message_id)
 
     def send(self, key: str, request: SendRequest) -> None:
         """Start a run for ``key`` (the thread id, or the draft id for a new chat)."""
@@ -186,6 +193,8 @@ class ChatController(QObject):
             live.finished = True
             if event.message is not None:
                 live.assistant = event.message
+                if (event.error or {}).get("unsaved"):
+                    self._unsaved[event.message.id] = event.message
             self.run_finished.emit(key, event)
 
 

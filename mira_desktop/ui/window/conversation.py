@@ -151,7 +151,13 @@ class ConversationPresenter(QObject):
     def _with_live_state(self, key: str, messages: list[Message]) -> list[Message]:
         """Replace a streaming answer's stored text with what has arrived so far;
         an answer not saved yet follows its question (a regeneration's question
-        ends the branch shown while the new version streams)."""
+        ends the branch shown while the new version streams). An answer whose
+        outcome could not be written is shown as it ended."""
+        unsaved = self._chat.unsaved
+        messages = [
+            _with_versions_of(m, kept) if (kept := unsaved(m.id)) is not None else m
+            for m in messages
+        ]
         live = self._chat.live(key)
         if live is None or live.assistant is None:
             return messages
