@@ -192,6 +192,9 @@ class _Terminal:
     usage: Usage
     error: dict[str, Any] | None = None
     message: Message | None = None
+    #: the answer as it should have been written, when writing it failed (a
+    #: full disk): the window keeps it and saves it later (``ChatService.save_answer``)
+    unsaved: Message | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

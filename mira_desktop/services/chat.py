@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from ..core.context import CompactionResult, SendWarning
 from ..core.errors import ConfigError, MiraError
 from ..core.events import ChatEvent, Completed, Failed, Stopped
-from ..core.models import Usage
+from ..core.models import Message, Usage
 from ..core.ports import TokenCounter
 from .attachment_context import image_warning
 from .chat_knowledge import KnowledgeRoute
@@ -119,6 +119,19 @@ class ChatService:
         if count:
             log.info("marked %d interrupted answer(s) as stopped", count)
         return count
+
+    async def save_answer(self, answer: Message) -> None:
+        """Write an answer's outcome that a run could not (``Failed.unsaved``:
+        the disk was full); raises ``StorageError`` while it still cannot."""
+        await self._store.update_stream(
+            answer.id,
+            text=answer.text,
+            thinking=answer.thinking,
+            thinking_ms=answer.thinking_ms,
+            status=str(answer.status),
+            usage=answer.usage,
+            error=answer.error,
+        )
 
     def is_running(self, thread_id: str) -> bool:
         run = self._runs.get(thread_id)

@@ -56,7 +56,7 @@ from ..core.events import (
     UserMessageSaved,
 )
 from ..core.ids import utc_now
-from ..core.models import ChatRequest, MessageStatus, Usage
+from ..core.models import ChatRequest, Message, MessageStatus, Usage
 from ..core.ports import TokenCounter
 from .context import stop_thinking_messages
 from .pacing import LoopPacer
@@ -333,8 +333,13 @@ class ChatRun:
             await self._write_card()
         except Exception as exc:
             log.exception("could not save the outcome of a chat run")
+            s = self._state
+            kept = bool(s.text or s.thinking)
+            unsaved = self._ended(status, error, usage) if kept and s.persisted else None
             status = MessageStatus.FAILED
-            error = unsaved_error(exc, bool(self._state.text or self._state.thinking))
+            error = unsaved_error(exc, kept)
+            self._emit(self._terminal(status, error, usage, unsaved=unsaved))
+            return
         self._emit(self._terminal(status, error, usage))
 
     async def _write_outcome(
@@ -382,13 +387,20 @@ class ChatRun:
             return
         self._emit(Compacted(self.thread_id, card, context.trigger or "auto"))
 
-    def _terminal(
-        self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage
-    ) -> Completed | Stopped | Failed:
+    def _ended(self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage) -> Message:
         s = self._state
+        return finished_answer(
+            self.plan.assistant, s.text, s.thinking, s.thinking_ms, status, usage, error
+        )
+
+    def _terminal(
+        self,
+        status: MessageStatus,
+        error: dict[str, Any] | None,
+        usage: Usage,
+        *,
+        unsaved: Message | None = None,
+    ) -> Completed | Stopped | Failed:
         return terminal_event(
-            finished_answer(
-                self.plan.assistant, s.text, s.thinking, s.thinking_ms, status, usage, error
-            ),
-            written=s.persisted,
+            self._ended(status, error, usage), written=self._state.persisted, unsaved=unsaved
         )

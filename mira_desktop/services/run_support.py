@@ -108,9 +108,12 @@ def finished_answer(
     )
 
 
-def terminal_event(answer: Message, *, written: bool) -> Completed | Stopped | Failed:
+def terminal_event(
+    answer: Message, *, written: bool, unsaved: Message | None = None
+) -> Completed | Stopped | Failed:
     """The one terminal event of a run whose answer ended as ``answer``; ids
-    and the message only when it was written (a draft that never started)."""
+    and the message only when it was written (a draft that never started);
+    ``unsaved``: the outcome that could not be written."""
     cls: type[Completed | Stopped | Failed] = Failed
     if answer.status is MessageStatus.COMPLETE:
         cls = Completed
@@ -124,6 +127,7 @@ def terminal_event(answer: Message, *, written: bool) -> Completed | Stopped | F
         usage=answer.usage or Usage(),
         error=answer.error,
         message=answer if written else None,
+        unsaved=unsaved,
     )
 
 
@@ -182,10 +186,10 @@ def unsaved_error(exc: Exception, has_answer: bool) -> dict[str, Any]:
 
 
 UNSAVED_DISK_FULL = (
-    "This answer could not be saved: the disk is full. "
-    "It stays here until Mira closes: copy what you want to keep."
+    "This answer could not be saved: the disk is full. Free some space and open "
+    "this chat again to save it; closing Mira before that loses it."
 )
 UNSAVED = (
-    "This answer could not be saved ({cause}). "
-    "It stays here until Mira closes: copy what you want to keep."
+    "This answer could not be saved ({cause}). Open this chat again to save it; "
+    "closing Mira before that loses it."
 )

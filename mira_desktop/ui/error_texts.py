@@ -49,12 +49,12 @@ def known_texts() -> tuple[str, ...]:
         _tr("Try again in a moment."),
         # services/run_support.py
         _tr(
-            "This answer could not be saved: the disk is full. "
-            "It stays here until Mira closes: copy what you want to keep."
+            "This answer could not be saved: the disk is full. Free some space and open "
+            "this chat again to save it; closing Mira before that loses it."
         ),
         _tr(
-            "This answer could not be saved ({cause}). "
-            "It stays here until Mira closes: copy what you want to keep."
+            "This answer could not be saved ({cause}). Open this chat again to save it; "
+            "closing Mira before that loses it."
         ),
         _tr("Could not save the answer: {detail}"),
         # services/chat.py, chat_plan.py, conversation.py

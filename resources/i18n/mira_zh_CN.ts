@@ -253,6 +253,10 @@
             <source>Stopped before the answer began; nothing was saved.</source>
             <translation>在回答开始前已停止，没有保存任何内容。</translation>
         </message>
+        <message>
+            <source>Saved the answer that did not fit on the disk before.</source>
+            <translation>之前因磁盘已满未能保存的回答，现在已保存。</translation>
+        </message>
     </context>
     <context>
         <name>DoctorDialog</name>
@@ -527,12 +531,12 @@ Repair: {fix}</source>
             <translation>请稍后再试。</translation>
         </message>
         <message>
-            <source>This answer could not be saved: the disk is full. It stays here until Mira closes: copy what you want to keep.</source>
-            <translation>这条回答未能保存：磁盘已满。它会保留到 Mira 关闭为止：请复制你想留下的内容。</translation>
+            <source>This answer could not be saved: the disk is full. Free some space and open this chat again to save it; closing Mira before that loses it.</source>
+            <translation>这条回答未能保存：磁盘已满。请腾出一些空间，再次打开此对话即可保存；在此之前关闭 Mira 会丢失它。</translation>
         </message>
         <message>
-            <source>This answer could not be saved ({cause}). It stays here until Mira closes: copy what you want to keep.</source>
-            <translation>这条回答未能保存（{cause}）。它会保留到 Mira 关闭为止：请复制你想留下的内容。</translation>
+            <source>This answer could not be saved ({cause}). Open this chat again to save it; closing Mira before that loses it.</source>
+            <translation>这条回答未能保存（{cause}）。再次打开此对话即可保存；在此之前关闭 Mira 会丢失它。</translation>
         </message>
         <message>
             <source>Could not save the answer: {detail}</source>

@@ -9,7 +9,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.errors import StorageError
 from mira_desktop.core.events import ChatEvent, Completed, Failed
 from mira_desktop.core.models import MessageStatus
 from mira_desktop.services.chat import SendRequest
@@ -95,10 +98,13 @@ async def test_an_answer_too_big_for_the_disk_is_reported_with_its_text(
     assert isinstance(final, Failed) and final.error["code"] == "storage"
     assert final.text == answer  # the whole answer reaches the screen
     assert final.error["message"] == (
-        "This answer could not be saved: the disk is full. "
-        "It stays here until Mira closes: copy what you want to keep."
+        "This answer could not be saved: the disk is full. Free some space and open "
+        "this chat again to save it; closing Mira before that loses it."
     )
-    assert final.error["unsaved"] is True  # the window keeps it (ChatController)
+    assert final.error["unsaved"] is True
+    # what should have been written, for the window to keep and save later
+    assert final.unsaved is not None and final.unsaved.id == final.message_id
+    assert (final.unsaved.status, final.unsaved.text) == (MessageStatus.COMPLETE, answer)
     rows = _rows(data_dir)
     assert rows[:2] == [
         ("user", "complete", "first question"),
@@ -108,3 +114,31 @@ async def test_an_answer_too_big_for_the_disk_is_reported_with_its_text(
     assert rows[2] == ("user", "complete", "short")
     assert rows[3][0] == "assistant" and rows[3][1] != MessageStatus.COMPLETE.value
     assert len(rows[3][2]) < len(answer)
+
+
+async def test_a_kept_answer_is_saved_once_there_is_room(
+    data_dir: Path, loopback: LoopbackServer
+) -> None:
+    services = build_services(data_dir)
+    answer = "kept until there is room " * 15_000
+    try:
+        thread_id = await _thread_with_one_turn(services, loopback)
+        await services.store.worker.run(_fill_the_disk)
+        loopback.enqueue(CHAT, openai_stream([answer]))
+        final = (
+            await _collect(
+                services, SendRequest("short", provider="loop", model="m", thread_id=thread_id)
+            )
+        )[-1]
+        assert isinstance(final, Failed) and final.unsaved is not None
+        with pytest.raises(StorageError):  # still full: nothing changes
+            await services.chat.save_answer(final.unsaved)
+        await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+        await services.chat.save_answer(final.unsaved)
+        messages = await services.threads.get_active_messages(thread_id)
+    finally:
+        await services.aclose()
+    assert messages[-1].id == final.message_id
+    assert (messages[-1].status, messages[-1].text) == (MessageStatus.COMPLETE, answer)
+    assert messages[-1].error is None
+    assert _rows(data_dir)[-1] == ("assistant", "complete", answer)

@@ -96,9 +96,9 @@ def test_an_unsaved_answer_on_a_full_disk_reads_in_chinese(chinese) -> None:
     stored = unsaved_error(full, has_answer=True)
     assert stored["code"] == "storage"
     error = error_from_dict(stored)
-    assert (
-        message_text(error)
-        == "这条回答未能保存：磁盘已满。它会保留到 Mira 关闭为止：请复制你想留下的内容。"
+    assert message_text(error) == (
+        "这条回答未能保存：磁盘已满。请腾出一些空间，再次打开此对话即可保存；"
+        "在此之前关闭 Mira 会丢失它。"
     )
     assert hint_text(error) == "请确认数据文件夹可写、磁盘没有满。"
     other = unsaved_error(RuntimeError("boom"), has_answer=True)

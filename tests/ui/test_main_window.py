@@ -305,7 +305,7 @@ async def test_the_token_encoding_loads_while_the_window_settles(window: MainWin
     assert tokens.count("Hello world") == 2
 
 
-async def test_an_answer_the_full_disk_could_not_keep_stays_shown_for_the_session(
+async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
     window: MainWindow, services: Services, loopback: LoopbackServer
 ) -> None:
     """The database capped at its size (SQLite's own SQLITE_FULL): a short
@@ -351,3 +351,16 @@ async def test_an_answer_the_full_disk_could_not_keep_stays_shown_for_the_sessio
     assert shown() == (text, error)
     stored = await services.threads.get_active_messages(key)
     assert stored[-1].status is MessageStatus.STREAMING  # what the database holds
+    # room again: coming back to the chat saves the kept answer
+    await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+    window.presenter.new_chat()
+    window.presenter.open_thread(key)
+    await until(lambda: window.chat.unsaved(stored[-1].id) is None)
+    stored = await services.threads.get_active_messages(key)
+    assert (stored[-1].status, stored[-1].text) == (MessageStatus.COMPLETE, answer)
+    await until(lambda: window.notice_bar.isVisible())
+    assert window.notice_label.text() == "Saved the answer that did not fit on the disk before."
+    widget = window.timeline.message_widget(stored[-1].id)
+    assert widget is not None and window.timeline.message_text(stored[-1].id) == answer
+    error_label = widget.findChild(object, "messageError")
+    assert error_label is None or not error_label.isVisible()  # shown as complete now

@@ -76,9 +76,9 @@ class ChatController(QObject):
         self._chat = chat
         self._tasks = tasks
         self._live: dict[str, LiveRun] = {}
-        # answers whose outcome could not be written (a full disk): shown as
-        # they ended, not as the half-written rows, until the window closes
-        self._unsaved: dict[str, Message] = {}
+        # answers whose outcome could not be written (a full disk), by id: as
+        # shown (failed, saying why) and as they should be saved
+        self._unsaved: dict[str, tuple[Message, Message]] = {}
 
     def is_running(self, key: str | None) -> bool:
         return bool(key) and key in self._live
@@ -90,8 +90,27 @@ class ChatController(QObject):
         return self._live.get(key)
 
     def unsaved(self, message_id: str) -> Message | None:
-        """The answer as it ended, when its outcome could not be written."""
-        return self._unsaved.get(message_id)
+        """The answer as shown when its outcome could not be written."""
+        kept = self._unsaved.get(message_id)
+        return kept[0] if kept is not None else None
+
+    async def save_unsaved(self, thread_id: str) -> list[Message]:
+        """Try again to write the kept answers of a thread; those written are
+        returned (and no longer kept). A disk still full keeps them quietly."""
+        from ...core.errors import MiraError
+
+        saved: list[Message] = []
+        for message_id, (_, answer) in list(self._unsaved.items()):
+            if answer.thread_id != thread_id:
+                continue
+            try:
+                await self._chat.save_answer(answer)
+            except MiraError as exc:
+                log.info("the kept answer %s is still not saved: %s", message_id, exc)
+                continue
+            self._unsaved.pop(message_id, None)
+            saved.append(answer)
+        return saved
 
     def send(self, key: str, request: SendRequest) -> None:
         """Start a run for ``key`` (the thread id, or the draft id for a new chat)."""
@@ -193,8 +212,8 @@ class ChatController(QObject):
             live.finished = True
             if event.message is not None:
                 live.assistant = event.message
-                if (event.error or {}).get("unsaved"):
-                    self._unsaved[event.message.id] = event.message
+                if event.unsaved is not None:
+                    self._unsaved[event.message.id] = (event.message, event.unsaved)
             self.run_finished.emit(key, event)
 
 

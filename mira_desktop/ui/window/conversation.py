@@ -147,6 +147,16 @@ class ConversationPresenter(QObject):
             self._apply_choice(choice)
         self.view_changed.emit("thread")
         self._refresh_composer()
+        if any(self._chat.unsaved(m.id) is not None for m in messages):
+            await self._save_kept_answers(thread_id)
+
+    async def _save_kept_answers(self, thread_id: str) -> None:
+        """Answers a full disk could not take, written now if there is room."""
+        saved = await self._chat.save_unsaved(thread_id)
+        if saved and self.key == thread_id:
+            for answer in saved:
+                self._w.timeline.upsert_message(self.with_shown_versions(answer))
+            self.notice.emit(self.tr("Saved the answer that did not fit on the disk before."))
 
     def _with_live_state(self, key: str, messages: list[Message]) -> list[Message]:
         """Replace a streaming answer's stored text with what has arrived so far;
