@@ -119,7 +119,7 @@ def _close(app: QApplication, closing: asyncio.Event) -> None:
     closing.set()
     for widget in app.topLevelWidgets():
         if isinstance(widget, MainWindow) and widget.isVisible():
-            widget.close()
+            widget.close_without_asking()
 
 
 def _close_on_signals(

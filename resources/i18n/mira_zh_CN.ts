@@ -1021,6 +1021,18 @@ Data folder: {path}</source>
             <source>Check data…</source>
             <translation>检查数据…</translation>
         </message>
+        <message>
+            <source>{n} answer(s) could not be saved because the disk was full. To keep them, free some space and open their chats before quitting.
+
+Quit anyway and lose them?</source>
+            <translation>有 {n} 条回答因磁盘已满未能保存。要保留它们，请先腾出一些空间，并在退出前打开它们所在的对话。
+
+仍要退出并丢失这些回答吗？</translation>
+        </message>
+        <message>
+            <source>Answers not saved</source>
+            <translation>回答未保存</translation>
+        </message>
     </context>
     <context>
         <name>MentionController</name>

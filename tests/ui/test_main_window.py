@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.models import MessageStatus
@@ -305,13 +305,12 @@ async def test_the_token_encoding_loads_while_the_window_settles(window: MainWin
     assert tokens.count("Hello world") == 2
 
 
-async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
+async def _an_answer_the_full_disk_cannot_take(
     window: MainWindow, services: Services, loopback: LoopbackServer
-) -> None:
-    """The database capped at its size (SQLite's own SQLITE_FULL): a short
-    question fits, its long answer does not. The answer is shown whole, with
-    why it is not saved — also after leaving the chat and coming back, where
-    the half-written row used to show as an answer still streaming."""
+) -> tuple[str, str]:
+    """A thread with one saved turn, then the database capped at its size
+    (SQLite's own SQLITE_FULL) and a short question whose long answer does not
+    fit: (thread id, the answer)."""
     loopback.enqueue(CHAT, openai_stream(["first"]))
     type_and_send(window, "Question one")
     await until(
@@ -328,6 +327,17 @@ async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
     loopback.enqueue(CHAT, openai_stream([answer[:2000], answer[2000:]]))
     type_and_send(window, "short")
     await until(lambda: not window.chat.is_running(key) and len(window.timeline.message_ids()) == 4)
+    return key, answer
+
+
+async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    """The database capped at its size (SQLite's own SQLITE_FULL): a short
+    question fits, its long answer does not. The answer is shown whole, with
+    why it is not saved — also after leaving the chat and coming back, where
+    the half-written row used to show as an answer still streaming."""
+    key, answer = await _an_answer_the_full_disk_cannot_take(window, services, loopback)
 
     def shown() -> tuple[str, str]:
         answer_id = window.timeline.message_ids()[-1]
@@ -364,3 +374,32 @@ async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
     assert widget is not None and window.timeline.message_text(stored[-1].id) == answer
     error_label = widget.findChild(object, "messageError")
     assert error_label is None or not error_label.isVisible()  # shown as complete now
+
+
+async def test_quitting_with_an_unsaved_answer_asks_first(
+    window: MainWindow, services: Services, loopback: LoopbackServer, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    await _an_answer_the_full_disk_cannot_take(window, services, loopback)
+    asked: list[str] = []
+    answer = QMessageBox.StandardButton.No
+
+    def question(parent, title: str, text: str, *args):  # type: ignore[no-untyped-def]
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    window.quit_action.trigger()
+    assert window.isVisible()  # "No": the window stays, the answer with it
+    assert asked and asked[0].startswith("1 answer(s) could not be saved")
+    answer = QMessageBox.StandardButton.Yes
+    window.quit_action.trigger()
+    assert not window.isVisible() and len(asked) == 2
+
+
+async def test_the_system_closing_the_window_does_not_ask(
+    window: MainWindow, services: Services, loopback: LoopbackServer, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    await _an_answer_the_full_disk_cannot_take(window, services, loopback)
+    monkeypatch.setattr(QMessageBox, "question", None)  # any question would fail
+    window.close_without_asking()  # what a signal or the session ending does
+    assert not window.isVisible()

@@ -94,6 +94,10 @@ class ChatController(QObject):
         kept = self._unsaved.get(message_id)
         return kept[0] if kept is not None else None
 
+    def unsaved_count(self) -> int:
+        """Answers kept on screen that are not in the database yet."""
+        return len(self._unsaved)
+
     async def save_unsaved(self, thread_id: str) -> list[Message]:
         """Try again to write the kept answers of a thread; those written are
         returned (and no longer kept). A disk still full keeps them quietly."""

@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self.services = services
         self.tasks = TaskRunner(on_error=self._on_task_error)
         self.doctor_dialog: QWidget | None = None
+        self._close_without_asking = False
         self.chat = ChatController(services.deferred("chat"), self.tasks, self)
         self._build_widgets()
         self._build_layout()
@@ -303,5 +304,31 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._close_without_asking and not self._may_lose_unsaved_answers():
+            event.ignore()
+            return
         self.state.save()
         super().closeEvent(event)
+
+    def close_without_asking(self) -> None:
+        """Close as the system asks (a signal, the session ending): no question."""
+        self._close_without_asking = True
+        self.close()
+
+    def _may_lose_unsaved_answers(self) -> bool:
+        """True when no answer waits to be saved, or the user lets them go."""
+        count = self.chat.unsaved_count()
+        if not count:
+            return True
+        from PySide6.QtWidgets import QMessageBox  # its type and enums: on first use
+
+        text = self.tr(
+            "{n} answer(s) could not be saved because the disk was full. To keep them,"
+            " free some space and open their chats before quitting.\n\n"
+            "Quit anyway and lose them?"
+        ).format(n=count)
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(
+            self, self.tr("Answers not saved"), text, buttons, QMessageBox.StandardButton.No
+        )
+        return answer == QMessageBox.StandardButton.Yes
