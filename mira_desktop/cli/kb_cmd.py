@@ -177,7 +177,7 @@ def _summary(report: IngestReport, kb_name: str) -> str:
         + (" (cancelled)" if report.cancelled else "")
         + "."
     ]
-    lines += [f"  failed: {path}: {error}" for path, error in report.failed]
+    lines += [f"  failed: {failure.path}: {failure.error}" for failure in report.failed]
     lines += [f"  warning: {warning}" for warning in report.warnings]
     return "\n".join(lines)
 

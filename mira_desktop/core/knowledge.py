@@ -165,6 +165,7 @@ class TermStats:
 if TYPE_CHECKING:
     from .knowledge_results import (
         Citation,
+        IngestFailure,
         IngestProgress,
         IngestReport,
         IngestStatus,
@@ -184,6 +185,7 @@ __all__ = [
     "ChunkRecord",
     "Citation",
     "DocumentInput",
+    "IngestFailure",
     "IngestProgress",
     "IngestReport",
     "IngestStatus",
@@ -206,6 +208,7 @@ __all__ = [
 _RESULTS = frozenset(
     {
         "Citation",
+        "IngestFailure",
         "IngestProgress",
         "IngestReport",
         "IngestStatus",

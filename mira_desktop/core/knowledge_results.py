@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from .errors import MiraError
     from .knowledge import ChunkRecord
 
 
@@ -37,6 +38,16 @@ class IngestProgress:
     message: str = ""
 
 
+class IngestFailure(NamedTuple):
+    """A file that could not be indexed: its path, why (in English, as the
+    CLI prints it) and the error itself when there is one (the window words
+    it in its own language)."""
+
+    path: str
+    error: str
+    cause: MiraError | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class IngestReport:
     added: int = 0
@@ -45,7 +56,7 @@ class IngestReport:
     removed: int = 0
     chunks_stored: int = 0
     chunks_shared: int = 0
-    failed: tuple[tuple[str, str], ...] = ()
+    failed: tuple[IngestFailure, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()
     warnings: tuple[str, ...] = ()
     cancelled: bool = False
@@ -58,7 +69,7 @@ class IngestReport:
             "removed": self.removed,
             "chunks_stored": self.chunks_stored,
             "chunks_shared": self.chunks_shared,
-            "failed": [{"path": p, "error": e} for p, e in self.failed],
+            "failed": [{"path": f.path, "error": f.error} for f in self.failed],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "warnings": list(self.warnings),
             "cancelled": self.cancelled,

@@ -376,3 +376,30 @@ async def test_the_picker_shows_a_bound_thread_at_start_up_without_the_kb_servic
     finally:
         await window.tasks.cancel_all()
         await services.aclose()
+
+
+async def test_a_file_that_cannot_be_indexed_is_reported_in_the_interface_language(
+    window: MainWindow, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ingest report keeps each failure's error, so the manager words it
+    in Chinese (the CLI's English stays in ``IngestFailure.error``)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
+    try:
+        dialog = await open_manager(window)
+        dialog.name_edit.setText("Reports")
+        dialog.create_button.click()
+        await until(lambda: dialog.base_names() == ["Reports"])
+        damaged = tmp_path / "坏掉的.pdf"
+        damaged.write_bytes(b"not a pdf at all")
+        monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(damaged)], ""))
+        results = job_results(dialog)
+        dialog.documents.add_files_button.click()
+        report = await finished(results)
+        assert isinstance(report, IngestReport) and len(report.failed) == 1
+        assert report.failed[0].error.startswith('"坏掉的.pdf" cannot be read')
+        await until(lambda: "无法读取“坏掉的.pdf”" in dialog.status.text())
+        assert "文件已损坏，或并不是PDF 文件（没有 PDF 文件头）" in dialog.status.text()
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")

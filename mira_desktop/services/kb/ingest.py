@@ -33,6 +33,7 @@ from ...core.errors import MiraError
 from ...core.knowledge import (
     ChunkInput,
     DocumentInput,
+    IngestFailure,
     IngestProgress,
     IngestReport,
     IngestStatus,
@@ -111,7 +112,7 @@ class _Tally:
     removed: int = 0
     stored: int = 0
     shared: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[IngestFailure] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     embed_off: bool = False
 
@@ -151,6 +152,7 @@ class _Read:
     document: Document | None = None
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None
+    cause: MiraError | None = None
     forced: bool = False  # read again on purpose: indexed even with the same content
 
 
@@ -236,7 +238,7 @@ class Ingestor:
         """Index one file from what :meth:`_read` found; ``(None, "")`` when
         cancelled before its write. ``writing()`` is called as the write starts."""
         if found.error is not None:
-            tally.failed.append((str(path), found.error))
+            tally.failed.append(IngestFailure(str(path), found.error, found.cause))
             if known is not None and found.stat is not None:  # there, but unreadable
                 await self._store.mark_failed(known.id, found.error)
             return IngestStatus.FAILED, found.error
@@ -273,7 +275,7 @@ class Ingestor:
             document = self._reader(path)
             chunks = chunk_document(document, size=size, overlap=overlap)
         except MiraError as exc:
-            return _Read(stat, error=exc.message)
+            return _Read(stat, error=exc.message, cause=exc)
         return _Read(stat, document, chunks, forced=force)
 
     async def _with_vectors(

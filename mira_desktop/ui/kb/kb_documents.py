@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ...core.errors import MiraError
 from ...core.knowledge import IngestProgress, IngestReport, KbDocument
 from ..dialogs.async_guard import guarded
-from ..error_texts import error_line
+from ..error_texts import error_line, message_text
 
 if TYPE_CHECKING:
     from ...services.kb import KnowledgeBaseService
@@ -265,7 +265,10 @@ class DocumentsPane(QWidget):
         if report.removed:
             text += " " + self.tr("{0} removed.").format(report.removed)
         if report.failed:
-            failed = "; ".join(f"{Path(p).name}: {e}" for p, e in report.failed[:3])
+            failed = "; ".join(
+                f"{Path(f.path).name}: {message_text(f.cause) if f.cause else f.error}"
+                for f in report.failed[:3]
+            )
             text += " " + self.tr("Could not read: {0}").format(failed)
         if report.cancelled:
             text += " " + self.tr("Cancelled: what was indexed before stays.")
