@@ -81,7 +81,9 @@ async def services(data_dir: Path, loopback: LoopbackServer) -> AsyncIterator[Se
 async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
     """The real MainWindow on the test's qasync loop, started and shown."""
     win = MainWindow(services)
-    qtbot.addWidget(win)
+    # qtbot closes it after the test: as the system would, or answers a test
+    # left unsaved would ask, modally, forever
+    qtbot.addWidget(win, before_close_func=lambda w: w.close_without_asking())
     win.show()
     await win.start()
     yield win

@@ -403,3 +403,26 @@ async def test_the_system_closing_the_window_does_not_ask(
     monkeypatch.setattr(QMessageBox, "question", None)  # any question would fail
     window.close_without_asking()  # what a signal or the session ending does
     assert not window.isVisible()
+
+
+async def test_a_kept_answer_on_a_branch_not_shown_is_saved_too(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    key, answer = await _an_answer_the_full_disk_cannot_take(window, services, loopback)
+    kept_id = window.timeline.message_ids()[-1]
+    question_id = window.timeline.message_ids()[-2]
+    await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+    # an edit of the question: a new branch, shown instead of the kept answer's
+    loopback.enqueue(CHAT, openai_stream(["the edited answer"]))
+    window.chat.edit(key, key, question_id, "short, edited", provider="Local", model="m1")
+    await until(lambda: not window.chat.is_running(key))
+    window.presenter.new_chat()
+    window.presenter.open_thread(key)
+    await until(lambda: window.chat.unsaved(kept_id) is None)
+    assert kept_id not in window.timeline.message_ids()  # still on the other branch
+    rows = await services.store.worker.run(
+        lambda db: db.execute(
+            "SELECT status, text FROM messages WHERE id = ?", [kept_id]
+        ).fetchone()
+    )
+    assert tuple(rows) == ("complete", answer)

@@ -94,6 +94,10 @@ class ChatController(QObject):
         kept = self._unsaved.get(message_id)
         return kept[0] if kept is not None else None
 
+    def has_unsaved(self, thread_id: str) -> bool:
+        """True when an answer of ``thread_id`` (on any branch) waits to be saved."""
+        return any(answer.thread_id == thread_id for _, answer in self._unsaved.values())
+
     def unsaved_count(self) -> int:
         """Answers kept on screen that are not in the database yet."""
         return len(self._unsaved)

@@ -147,15 +147,17 @@ class ConversationPresenter(QObject):
             self._apply_choice(choice)
         self.view_changed.emit("thread")
         self._refresh_composer()
-        if any(self._chat.unsaved(m.id) is not None for m in messages):
+        if self._chat.has_unsaved(thread_id):
             await self._save_kept_answers(thread_id)
 
     async def _save_kept_answers(self, thread_id: str) -> None:
         """Answers a full disk could not take, written now if there is room."""
         saved = await self._chat.save_unsaved(thread_id)
         if saved and self.key == thread_id:
+            shown = set(self._w.timeline.message_ids())  # another branch's stays unshown
             for answer in saved:
-                self._w.timeline.upsert_message(self.with_shown_versions(answer))
+                if answer.id in shown:
+                    self._w.timeline.upsert_message(self.with_shown_versions(answer))
             self.notice.emit(self.tr("Saved the answer that did not fit on the disk before."))
 
     def _with_live_state(self, key: str, messages: list[Message]) -> list[Message]:
