@@ -16,8 +16,8 @@ from mira_desktop.core.errors import StorageError
 from mira_desktop.core.events import ChatEvent, Completed, Failed
 from mira_desktop.core.models import MessageStatus
 from mira_desktop.services.chat import SendRequest
-from mira_desktop.storage.connection import Database
 from mira_desktop.storage.database import DB_FILENAME
+from tests.support.full_disk import fill_the_disk, free_the_disk
 from tests.support.loopback import LoopbackServer, openai_stream
 
 from .conftest import CHAT
@@ -35,11 +35,6 @@ async def _thread_with_one_turn(services: Services, loopback: LoopbackServer) ->
     ]
     assert isinstance(final, Completed)
     return final.thread_id
-
-
-def _fill_the_disk(db: Database) -> None:
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    db.execute(f"PRAGMA max_page_count = {pages}")
 
 
 def _rows(folder: Path) -> list[tuple[str, str, str]]:
@@ -62,7 +57,7 @@ async def test_a_question_too_big_for_the_disk_fails_clearly_and_changes_nothing
     services = build_services(data_dir)
     try:
         thread_id = await _thread_with_one_turn(services, loopback)
-        await services.store.worker.run(_fill_the_disk)
+        await services.store.worker.run(fill_the_disk)
         question = "a long question " * 20_000  # 320 kB: needs new pages
         events = await _collect(
             services, SendRequest(question, provider="loop", model="m", thread_id=thread_id)
@@ -87,7 +82,7 @@ async def test_an_answer_too_big_for_the_disk_is_reported_with_its_text(
     answer = "an answer that will not fit " * 15_000  # 420 kB
     try:
         thread_id = await _thread_with_one_turn(services, loopback)
-        await services.store.worker.run(_fill_the_disk)
+        await services.store.worker.run(fill_the_disk)
         loopback.enqueue(CHAT, openai_stream([answer[:1000], answer[1000:]]))
         events = await _collect(
             services, SendRequest("short", provider="loop", model="m", thread_id=thread_id)
@@ -123,7 +118,7 @@ async def test_a_kept_answer_is_saved_once_there_is_room(
     answer = "kept until there is room " * 15_000
     try:
         thread_id = await _thread_with_one_turn(services, loopback)
-        await services.store.worker.run(_fill_the_disk)
+        await services.store.worker.run(fill_the_disk)
         loopback.enqueue(CHAT, openai_stream([answer]))
         final = (
             await _collect(
@@ -133,7 +128,7 @@ async def test_a_kept_answer_is_saved_once_there_is_room(
         assert isinstance(final, Failed) and final.unsaved is not None
         with pytest.raises(StorageError):  # still full: nothing changes
             await services.chat.save_answer(final.unsaved)
-        await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+        await services.store.worker.run(free_the_disk)
         await services.chat.save_answer(final.unsaved)
         messages = await services.threads.get_active_messages(thread_id)
     finally:

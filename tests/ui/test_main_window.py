@@ -18,6 +18,7 @@ from mira_desktop.core.models import MessageStatus
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.full_disk import fill_the_disk, free_the_disk
 from tests.support.loopback import (
     Hang,
     LoopbackServer,
@@ -318,11 +319,7 @@ async def _an_answer_the_full_disk_cannot_take(
     )
     key = window.presenter.key
 
-    def fill(db) -> None:  # type: ignore[no-untyped-def]
-        pages = db.execute("PRAGMA page_count").fetchone()[0]
-        db.execute(f"PRAGMA max_page_count = {pages}")
-
-    await services.store.worker.run(fill)
+    await services.store.worker.run(fill_the_disk)
     answer = "too long to keep " * 25_000  # 425 kB
     loopback.enqueue(CHAT, openai_stream([answer[:2000], answer[2000:]]))
     type_and_send(window, "short")
@@ -362,7 +359,7 @@ async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
     stored = await services.threads.get_active_messages(key)
     assert stored[-1].status is MessageStatus.STREAMING  # what the database holds
     # room again: coming back to the chat saves the kept answer
-    await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+    await services.store.worker.run(free_the_disk)
     window.presenter.new_chat()
     window.presenter.open_thread(key)
     await until(lambda: window.chat.unsaved(stored[-1].id) is None)
@@ -411,7 +408,7 @@ async def test_a_kept_answer_on_a_branch_not_shown_is_saved_too(
     key, answer = await _an_answer_the_full_disk_cannot_take(window, services, loopback)
     kept_id = window.timeline.message_ids()[-1]
     question_id = window.timeline.message_ids()[-2]
-    await services.store.worker.run(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))
+    await services.store.worker.run(free_the_disk)
     # an edit of the question: a new branch, shown instead of the kept answer's
     loopback.enqueue(CHAT, openai_stream(["the edited answer"]))
     window.chat.edit(key, key, question_id, "short, edited", provider="Local", model="m1")
