@@ -46,6 +46,8 @@ class MiraError(Exception):
         #: the English template ``message`` was written from, and its fields
         self.template: str | None = None
         self.params: dict[str, str] = {}
+        #: the English template ``hint`` was written from (the same fields)
+        self.hint_template: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -54,6 +56,8 @@ class MiraError(Exception):
         if self.template is not None:
             data["template"] = self.template
             data["params"] = dict(self.params)
+        if self.hint_template is not None:
+            data["hint_template"] = self.hint_template
         return data
 
     def __str__(self) -> str:
@@ -203,13 +207,25 @@ _BY_CODE: dict[str, type[MiraError]] = {
 E = TypeVar("E", bound=MiraError)
 
 
-def worded(cls: type[E], template: str, fields: Mapping[str, object], /, **options: Any) -> E:
+def worded(
+    cls: type[E],
+    template: str,
+    fields: Mapping[str, object],
+    /,
+    *,
+    hint_template: str | None = None,
+    **options: Any,
+) -> E:
     """``cls`` with the message ``template.format(**fields)``, remembering the
     template and the fields (as text) for the interface's translation;
+    ``hint_template``: a hint written from the same fields, remembered too;
     ``options`` go to the constructor (``hint``, ``provider``…)."""
     params = {name: str(value) for name, value in fields.items()}
+    if hint_template is not None:
+        options["hint"] = hint_template.format(**params)
     error = cls(template.format(**params), **options)
     error.template, error.params = template, params
+    error.hint_template = hint_template
     return error
 
 
@@ -229,4 +245,7 @@ def error_from_dict(data: dict[str, Any]) -> MiraError:
     if isinstance(template, str) and isinstance(params, dict):
         error.template = template
         error.params = {str(k): str(v) for k, v in params.items()}
+        hint_template = data.get("hint_template")
+        if isinstance(hint_template, str):
+            error.hint_template = hint_template
     return error

@@ -81,6 +81,12 @@ def known_texts() -> tuple[str, ...]:
         _tr("Check that you are allowed to read it."),
         _tr('"{name}" is {size}; the limit is {limit}.'),
         _tr("Attach a smaller file, or raise the limit in Settings → Attachments."),
+        _tr("Save it as .{new} and attach that copy."),
+        _tr("Supported: {supported}."),
+        _tr(
+            "images (PNG, JPG, WebP, GIF), text, Markdown, CSV, JSON, YAML, code, config, "
+            "logs, PDF, DOCX, PPTX and XLSX"
+        ),
         _tr('"{name}" is empty (0 bytes).'),
         _tr("Check that you chose the right file."),
         _tr('"{name}" is in the old .{ext} format, which Mira cannot read.'),
@@ -94,11 +100,13 @@ def known_texts() -> tuple[str, ...]:
         _tr('"{name}" looks like a binary file, not text, so it cannot be read.'),
         _tr("Attach text, code or a document in a supported format (PDF, DOCX, PPTX, XLSX)."),
         _tr('"{name}" is password-protected (or saved in the old Office format).'),
+        _tr("Open it, remove the password, save it as .{kind}, and attach that copy."),
         _tr('This PDF is password-protected: "{name}".'),
         _tr("Open it, remove the password (or print it to a new PDF), and attach that copy."),
         _tr('"{name}" is a {format} image; Mira accepts PNG, JPG, WebP and GIF.'),
         _tr("Convert it to PNG or JPG and attach it again."),
         _tr('"{name}" has {dimensions} pixels, too many to open safely.'),
+        _tr("Resize it below {megapixels} megapixels and attach it again."),
         _tr("Attach a version with selectable text (run text recognition / OCR on it first)."),
         # … and the phrases filled into them (translated as fields)
         _tr("a PDF"),
@@ -123,22 +131,29 @@ def _translated(text: str) -> str:
     return QCoreApplication.translate(TR_CONTEXT, text) if text else text
 
 
+def _filled(template: str, error: MiraError, fallback: str) -> str:
+    """``template`` translated and filled with the error's fields; a field that
+    is itself a known phrase ("a PDF") is translated too — names, addresses and
+    a server's words match nothing and stay. ``fallback`` when they do not fit."""
+    fields = {name: _translated(value) for name, value in error.params.items()}
+    try:
+        return _translated(template).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation with other fields
+        log.warning("cannot fill the translation of %r", template)
+        return fallback
+
+
 def message_text(error: MiraError) -> str:
     """The error's message in the interface's language where it can be."""
     if error.template is not None:
-        # a field that is itself a known phrase ("a PDF") is translated too;
-        # names, addresses and a server's words match nothing and stay
-        fields = {name: _translated(value) for name, value in error.params.items()}
-        try:
-            return _translated(error.template).format(**fields)
-        except (KeyError, IndexError, ValueError):  # a translation with other fields
-            log.warning("cannot fill the translation of %r", error.template)
-            return error.message
+        return _filled(error.template, error, error.message)
     return _translated(error.message)
 
 
 def hint_text(error: MiraError) -> str:
     """What to do next, in the interface's language where it can be."""
+    if error.hint_template is not None:
+        return _filled(error.hint_template, error, error.hint)
     hint = translated_hint(error)
     return _translated(hint) if hint == error.hint else hint
 

@@ -750,6 +750,26 @@ Repair: {fix}</source>
             <source>it has no text layer; it looks scanned, and Mira does not read text in images</source>
             <translation>它没有文字层，看起来是扫描件，而 Mira 不识别图片中的文字</translation>
         </message>
+        <message>
+            <source>Save it as .{new} and attach that copy.</source>
+            <translation>请另存为 .{new} 格式，再附加该副本。</translation>
+        </message>
+        <message>
+            <source>Supported: {supported}.</source>
+            <translation>支持的格式：{supported}。</translation>
+        </message>
+        <message>
+            <source>images (PNG, JPG, WebP, GIF), text, Markdown, CSV, JSON, YAML, code, config, logs, PDF, DOCX, PPTX and XLSX</source>
+            <translation>图片（PNG、JPG、WebP、GIF）、纯文本、Markdown、CSV、JSON、YAML、代码、配置文件、日志、PDF、DOCX、PPTX 和 XLSX</translation>
+        </message>
+        <message>
+            <source>Open it, remove the password, save it as .{kind}, and attach that copy.</source>
+            <translation>请打开它、移除密码，另存为 .{kind} 格式，再附加该副本。</translation>
+        </message>
+        <message>
+            <source>Resize it below {megapixels} megapixels and attach it again.</source>
+            <translation>请把它缩小到 {megapixels} 百万像素以下，再重新附加。</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>

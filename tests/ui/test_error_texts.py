@@ -150,3 +150,36 @@ def test_how_long_to_wait_after_a_rate_limit_reads_in_chinese(chinese) -> None:
     untimed = error_from_response(httpx.Response(429, json=body, request=request))
     assert hint_text(untimed) == "请稍等片刻再重试。"
     assert message_text(untimed) == "Rate limit reached"  # the server's own words
+
+
+def test_hints_written_with_a_value_read_in_chinese_also_after_a_reload(
+    chinese, tmp_path: Path
+) -> None:
+    """Hints that name a format or a list (save it as .docx, the supported
+    formats) are templates too: translated and filled, the list translated
+    as a known phrase; stored and read back, they still are."""
+    old = tmp_path / "合同.doc"
+    old.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 64)
+    locked = tmp_path / "locked.xlsx"  # an encrypted Office file is an OLE file
+    locked.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 64)
+    odd = tmp_path / "model.stl"
+    odd.write_bytes(b"\x00\x01\x02solid binary")
+    hints = {}
+    for path in (old, locked, odd):
+        with pytest.raises(DocumentRefusedError) as caught:
+            read_document(path)
+        reloaded = error_from_dict(caught.value.to_dict())
+        assert hint_text(reloaded) == hint_text(caught.value)
+        hints[path.name] = (caught.value.hint, hint_text(caught.value))
+    assert hints["合同.doc"] == ("Save it as .docx and attach that copy.", "请另存为 .docx 格式，再附加该副本。")  # fmt: skip
+    assert hints["locked.xlsx"][1] == "请打开它、移除密码，另存为 .xlsx 格式，再附加该副本。"
+    english, chinese_hint = hints["model.stl"]
+    assert english.startswith("Supported: images (PNG, JPG, WebP, GIF), text,")
+    assert chinese_hint.startswith("支持的格式：图片（PNG、JPG、WebP、GIF）、纯文本、")
+
+
+def test_a_hint_template_with_other_fields_falls_back_to_the_hint(qapp) -> None:
+    error = worded(MiraError, "Database error: {detail}", {"detail": "x"}, hint_template="Use {detail}.")  # fmt: skip
+    assert error.hint == "Use x."
+    error.params = {}  # as if stored by an older version with other fields
+    assert hint_text(error) == "Use x."

@@ -128,7 +128,10 @@ def refused(
     template: str, fields: Mapping[str, object], reason: Reason, hint: str
 ) -> DocumentRefusedError:
     """A refusal worded from an English template (``core.errors.worded``: the
-    interface translates it, and the fields that are known phrases)."""
+    interface translates it, and the fields that are known phrases); ``hint``
+    may be a template of the same fields."""
+    if "{" in hint:
+        return worded(DocumentRefusedError, template, fields, reason=reason, hint_template=hint)
     return worded(DocumentRefusedError, template, fields, reason=reason, hint=hint)
 
 

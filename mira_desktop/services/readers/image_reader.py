@@ -86,7 +86,7 @@ def _thumbnail(image: Image) -> bytes:
 def _too_many_pixels(name: str, dimensions: str) -> DocumentRefusedError:
     return refused(
         '"{name}" has {dimensions} pixels, too many to open safely.',
-        {"name": name, "dimensions": dimensions},
+        {"name": name, "dimensions": dimensions, "megapixels": MAX_PIXELS // 1_000_000},
         "oversized",
-        f"Resize it below {MAX_PIXELS // 1_000_000} megapixels and attach it again.",
+        "Resize it below {megapixels} megapixels and attach it again.",
     )

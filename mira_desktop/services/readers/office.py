@@ -4,7 +4,7 @@ file (and an old .doc/.ppt/.xls) is an OLE compound file instead."""
 
 from __future__ import annotations
 
-from .document import encrypted, unreadable
+from .document import refused, unreadable
 
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -15,10 +15,11 @@ _LABELS = {"docx": "a Word document", "pptx": "a PowerPoint file", "xlsx": "an E
 def check_container(data: bytes, name: str, kind: str) -> None:
     """Refuse what is not an Office Open XML package, saying why."""
     if data.startswith(OLE_MAGIC):
-        raise encrypted(
+        raise refused(
             '"{name}" is password-protected (or saved in the old Office format).',
-            name,
-            f"Open it, remove the password, save it as .{kind}, and attach that copy.",
+            {"name": name, "kind": kind},
+            "encrypted",
+            "Open it, remove the password, save it as .{kind}, and attach that copy.",
         )
     if not data.startswith(ZIP_MAGIC):
         raise unreadable(name, _LABELS[kind], "it is not an Office file inside")

@@ -162,9 +162,9 @@ def detect(data: bytes, name: str) -> tuple[Kind, str]:
         new = _OLD_OFFICE[ext]
         raise refused(
             '"{name}" is in the old .{ext} format, which Mira cannot read.',
-            {"name": name, "ext": ext},
+            {"name": name, "ext": ext, "new": new},
             "unsupported",
-            f"Save it as .{new} and attach that copy.",
+            "Save it as .{new} and attach that copy.",
         )
     sniffed = sniff(data)
     if sniffed is not None:
@@ -173,7 +173,8 @@ def detect(data: bytes, name: str) -> tuple[Kind, str]:
         template = 'Mira cannot read "{name}": .{ext} files are not supported.'
     else:
         template = 'Mira cannot read "{name}": this kind of file is not supported.'
-    raise refused(template, {"name": name, "ext": ext}, "unsupported", f"Supported: {SUPPORTED}.")
+    fields = {"name": name, "ext": ext, "supported": SUPPORTED}
+    raise refused(template, fields, "unsupported", "Supported: {supported}.")
 
 
 def sniff(data: bytes) -> tuple[Kind, str] | None:
