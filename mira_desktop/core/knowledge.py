@@ -16,6 +16,7 @@ former, and each frozen dataclass costs ~1 ms to define."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,8 @@ class KbDocument:
     mtime: float | None = None
     status: str = "indexed"
     error: str | None = None
+    #: the error whole (``MiraError.to_dict``) when it was one of Mira's
+    error_detail: Mapping[str, Any] | None = None
     chunks: int = 0
     created_at: str = ""
     updated_at: str = ""

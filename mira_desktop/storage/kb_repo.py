@@ -12,7 +12,7 @@ base's ``index_version`` in the same transaction (caches key on it)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.errors import ConfigError, NotFoundError
@@ -56,6 +56,7 @@ def _document(row: dict[str, Any]) -> KbDocument:
         mtime=row["mtime"],
         status=row["status"],
         error=row["error"],
+        error_detail=loads(row["error_json"]) if row.get("error_json") else None,
         chunks=int(row.get("chunks") or 0),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -261,7 +262,7 @@ def write_document(
             _release(conn, document_id)
             conn.execute(
                 "UPDATE kb_documents SET name = ?, sha256 = ?, mime = ?, size = ?, mtime = ?,"
-                " status = 'indexed', error = NULL, updated_at = ? WHERE id = ?",
+                " status = 'indexed', error = NULL, error_json = NULL, updated_at = ? WHERE id = ?",
                 (doc.name, doc.sha256, doc.mime, doc.size, doc.mtime, now, document_id),
             )
         else:
@@ -362,18 +363,22 @@ def touch_document(db: Database, document_id: str, size: int, mtime: float) -> N
     """Record a file's new size and time when its content did not change."""
     with write(db) as conn:
         conn.execute(
-            "UPDATE kb_documents SET size = ?, mtime = ?, status = 'indexed', error = NULL"
+            "UPDATE kb_documents SET size = ?, mtime = ?, status = 'indexed', error = NULL,"
+            " error_json = NULL"
             " WHERE id = ?",
             (size, mtime, document_id),
         )
 
 
-def mark_failed(db: Database, document_id: str, error: str) -> None:
-    """A file that can no longer be read keeps its passages, flagged."""
+def mark_failed(
+    db: Database, document_id: str, error: str, detail: Mapping[str, Any] | None = None
+) -> None:
+    """A file that can no longer be read keeps its passages, flagged;
+    ``detail``: the error whole (``MiraError.to_dict``), for the interface."""
     with write(db) as conn:
         conn.execute(
-            "UPDATE kb_documents SET status = 'failed', error = ? WHERE id = ?",
-            (error, document_id),
+            "UPDATE kb_documents SET status = 'failed', error = ?, error_json = ? WHERE id = ?",
+            (error, dumps(detail) if detail is not None else None, document_id),
         )
 
 

@@ -6,7 +6,7 @@ its SQL there and returns core value types."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.knowledge import (
@@ -83,8 +83,10 @@ class KnowledgeStore:
     async def touch_document(self, document_id: str, size: int, mtime: float) -> None:
         await self.worker.run(repo.touch_document, document_id, size, mtime)
 
-    async def mark_failed(self, document_id: str, error: str) -> None:
-        await self.worker.run(repo.mark_failed, document_id, error)
+    async def mark_failed(
+        self, document_id: str, error: str, detail: Mapping[str, Any] | None = None
+    ) -> None:
+        await self.worker.run(repo.mark_failed, document_id, error, detail)
 
     async def remove_document(self, document_id: str) -> KbDocument:
         return await self.worker.run(repo.remove_document, document_id)

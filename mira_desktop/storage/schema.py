@@ -307,10 +307,18 @@ CREATE INDEX kb_chunk_refs_document ON kb_chunk_refs(document_id);
 CREATE VIRTUAL TABLE kb_chunks_fts_vocab USING fts5vocab('kb_chunks_fts', 'row');
 """
 
+#: A knowledge-base document that can no longer be read keeps its error whole
+#: (``MiraError.to_dict``) next to the English text, so the interface can word
+#: it in its own language.
+M0005_KB_DOCUMENT_ERROR = """
+ALTER TABLE kb_documents ADD COLUMN error_json TEXT;
+"""
+
 #: (version, name, sql) — append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial", M0001_INITIAL),
     (2, "history", M0002_HISTORY),
     (3, "media_pending", M0003_MEDIA_PENDING),
     (4, "knowledge", M0004_KNOWLEDGE),
+    (5, "kb_document_error", M0005_KB_DOCUMENT_ERROR),
 )

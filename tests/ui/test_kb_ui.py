@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QTextCursor
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QTreeWidget, QWidget
 from pytestqt.qtbot import QtBot
 
 from mira_desktop.bootstrap import Services, build_services
@@ -401,5 +401,46 @@ async def test_a_file_that_cannot_be_indexed_is_reported_in_the_interface_langua
         assert report.failed[0].error.startswith('"坏掉的.pdf" cannot be read')
         await until(lambda: "无法读取“坏掉的.pdf”" in dialog.status.text())
         assert "文件已损坏，或并不是PDF 文件（没有 PDF 文件头）" in dialog.status.text()
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")
+
+
+def tooltip(table: QTreeWidget) -> str:
+    item = table.topLevelItem(0)
+    return item.toolTip(0) if item is not None else ""
+
+
+async def test_a_document_that_can_no_longer_be_read_says_why_in_the_interface_language(
+    window: MainWindow, services: Services, tmp_path: Path
+) -> None:
+    """An indexed file damaged later keeps its passages, marked "could not
+    read"; its tooltip words the stored error in Chinese (the error is
+    stored whole, not only its English text), and a good copy clears it."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    kb_id = await farm(services, tmp_path, "Orchard")
+    report = tmp_path / "docs" / "harvest-report.pdf"
+    good = report.read_bytes()
+    report.write_bytes(b"not a pdf at all")  # another size: read again
+    install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
+    try:
+        dialog = await open_manager(window)
+        table = dialog.documents.table
+        dialog.documents.reindex_button.click()
+        await until(lambda: table.topLevelItemCount() == 1 and "无法读取" in tooltip(table))
+        item = table.topLevelItem(0)
+        assert item is not None and item.text(3) == "无法读取"
+        [doc] = await services.knowledge.documents(kb_id)
+        assert doc.status == "failed" and doc.chunks == 3
+        assert doc.error is not None and doc.error.startswith('"harvest-report.pdf" cannot be read')
+        assert tooltip(table) == (
+            f"{report}\n无法读取“harvest-report.pdf”：文件已损坏，或并不是PDF 文件（没有 PDF 文件头）。"
+            "\n请用创建它的程序打开，另存一份新副本，再附加该副本。"
+        )
+        report.write_bytes(good + b"\n")
+        dialog.documents.reindex_button.click()
+        await until(lambda: tooltip(table) == str(report))
+        [doc] = await services.knowledge.documents(kb_id)
+        assert (doc.status, doc.error, doc.error_detail) == ("indexed", None, None)
     finally:
         install_translator(app, "en", cache_dir=tmp_path / "qm")

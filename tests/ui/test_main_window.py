@@ -423,3 +423,32 @@ async def test_a_kept_answer_on_a_branch_not_shown_is_saved_too(
         ).fetchone()
     )
     assert tuple(rows) == ("complete", answer)
+
+
+@pytest.mark.parametrize("how", ["delete forever", "empty the trash"])
+async def test_a_kept_answer_of_a_thread_deleted_forever_is_let_go(
+    window: MainWindow, services: Services, loopback: LoopbackServer, monkeypatch, how: str
+) -> None:  # type: ignore[no-untyped-def]
+    """Nothing is left to save a kept answer into once its thread is deleted
+    forever (after the user said yes to that): quitting no longer asks."""
+    key, _ = await _an_answer_the_full_disk_cannot_take(window, services, loopback)
+    await services.store.worker.run(free_the_disk)
+    window.presenter.new_chat()
+    other, _ = await _an_answer_the_full_disk_cannot_take(window, services, loopback)
+    await services.store.worker.run(free_the_disk)
+    assert window.chat.unsaved_count() == 2 and key != other
+    asked: list[str] = []
+
+    def question(parent, title: str, text: str, *args):  # type: ignore[no-untyped-def]
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    await services.history.trash_many([key])
+    if how == "delete forever":
+        window.history_actions.purge([key])
+    else:
+        window.history_actions.empty_trash()
+    await until(lambda: window.chat.unsaved_count() == 1)
+    assert window.chat.unsaved_threads() == {other}  # the other chat's answer stays kept
+    assert await services.threads.find_thread(key) is None

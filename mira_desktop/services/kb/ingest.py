@@ -240,7 +240,8 @@ class Ingestor:
         if found.error is not None:
             tally.failed.append(IngestFailure(str(path), found.error, found.cause))
             if known is not None and found.stat is not None:  # there, but unreadable
-                await self._store.mark_failed(known.id, found.error)
+                detail = found.cause.to_dict() if found.cause is not None else None
+                await self._store.mark_failed(known.id, found.error, detail)
             return IngestStatus.FAILED, found.error
         stat, document = found.stat, found.document
         if stat is None or document is None:  # the size and time already indexed

@@ -14,7 +14,7 @@ arrived meanwhile, not only what the coalesced database writes hold."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterable
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -101,6 +101,19 @@ class ChatController(QObject):
     def unsaved_count(self) -> int:
         """Answers kept on screen that are not in the database yet."""
         return len(self._unsaved)
+
+    def unsaved_threads(self) -> set[str]:
+        """The threads that have kept answers."""
+        return {answer.thread_id for _, answer in self._unsaved.values()}
+
+    def forget_unsaved(self, thread_ids: Iterable[str]) -> int:
+        """Drop the kept answers of threads deleted for good (nothing left to
+        save them into); how many were dropped."""
+        gone = set(thread_ids)
+        dropped = [m for m, (_, answer) in self._unsaved.items() if answer.thread_id in gone]
+        for message_id in dropped:
+            del self._unsaved[message_id]
+        return len(dropped)
 
     async def save_unsaved(self, thread_id: str) -> list[Message]:
         """Try again to write the kept answers of a thread; those written are

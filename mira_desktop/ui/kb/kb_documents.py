@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.errors import MiraError
+from ...core.errors import MiraError, error_from_dict
 from ...core.knowledge import IngestProgress, IngestReport, KbDocument
 from ..dialogs.async_guard import guarded
 from ..error_texts import error_line, message_text
@@ -141,7 +141,7 @@ class DocumentsPane(QWidget):
         for doc in docs:
             item = QTreeWidgetItem(self.table, _row(doc, locale, self._status_text(doc)))
             item.setData(0, _ID, doc.id)
-            item.setToolTip(0, doc.path if not doc.error else f"{doc.path}\n{doc.error}")
+            item.setToolTip(0, _tooltip(doc))
             for column in (1, 2):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight)
         self._update_buttons()
@@ -314,6 +314,16 @@ class DocumentsPane(QWidget):
             self.tr("Re-read changed files, drop deleted ones, pick up new files in added folders")
         )
         self.cancel_button.setText(self.tr("Cancel"))
+
+
+def _tooltip(doc: KbDocument) -> str:
+    """The file's path, and why it could not be read (in the interface's
+    language when the error was stored whole)."""
+    if not doc.error:
+        return doc.path
+    detail = doc.error_detail
+    reason = error_line(error_from_dict(dict(detail)), "\n") if detail else doc.error
+    return f"{doc.path}\n{reason}"
 
 
 def _row(doc: KbDocument, locale: QLocale, status: str) -> list[str]:

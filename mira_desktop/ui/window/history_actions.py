@@ -53,6 +53,7 @@ class HistoryActions(WindowActions):
     ) -> None:
         super().__init__(window, services, tasks, presenter)
         self._drafts: set[str] = set()
+        self._chat = chat
         self._connect_sidebar()
         chat.run_started.connect(self._on_run_started)
         chat.run_finished.connect(self._on_run_finished)
@@ -210,6 +211,7 @@ class HistoryActions(WindowActions):
     async def _purge(self, thread_ids: list[str]) -> None:
         for thread_id in thread_ids:
             await self._services.history.purge(thread_id)
+        self._chat.forget_unsaved(thread_ids)
         self._forget(thread_ids)
 
     def empty_trash(self) -> None:
@@ -227,7 +229,16 @@ class HistoryActions(WindowActions):
     async def _empty(self) -> None:
         purged = await self._services.history.empty_trash()
         log.info("emptied the trash: %d thread(s)", purged)
+        await self._forget_kept_answers_of_deleted_threads()
         self.reload()
+
+    async def _forget_kept_answers_of_deleted_threads(self) -> None:
+        """Kept answers (a full disk) of threads now deleted forever have
+        nowhere to go: they no longer count for the quit question."""
+        threads = self._chat.unsaved_threads()
+        gone = [t for t in threads if await self._services.threads.find_thread(t) is None]
+        if gone:
+            self._chat.forget_unsaved(gone)
 
     def _forget(self, thread_ids: list[str]) -> None:
         """Threads that left this list for good (trash, purge): drop their rows;
