@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from . import dataclass_cache, startup_gc
 from .cli.output import print_error
 from .cli.parser import parse_arguments
-from .core.errors import MiraError
+from .core.errors import MiraError, StorageError
 from .paths import resolve_data_dir
 
 if TYPE_CHECKING:
@@ -70,6 +70,10 @@ async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[n
     try:
         services = build_services(data_dir)
     except MiraError as exc:
+        if args.command == "doctor" and isinstance(exc, StorageError) and exc.damaged:
+            from .cli.doctor_cmd import run_on_damaged
+
+            return await run_on_damaged(data_dir, args, exc)
         print_error(exc)
         return 1
     try:

@@ -76,10 +76,19 @@ class StorageError(MiraError):
     code = "storage"
     default_hint = "Check that the data folder is writable and the disk is not full."
 
-    def __init__(self, message: str, *, hint: str | None = None, disk_full: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        disk_full: bool = False,
+        damaged: bool = False,
+    ) -> None:
         super().__init__(message, hint=hint)
         #: the disk (or the database's size limit) is full: nothing could be written
         self.disk_full = disk_full
+        #: the database file is damaged (``mira-desktop doctor --fix`` salvages it)
+        self.damaged = damaged
 
 
 class ReaderError(MiraError):

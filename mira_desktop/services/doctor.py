@@ -8,8 +8,12 @@ can leave in the data folder, and repairs it on request:
   message then starts a branch of its own);
 * threads whose active leaf is missing, in another thread or in the trash;
 * answers left ``streaming`` by a process that is gone;
-* media rows nobody refers to or whose reference count is wrong, and files
-  under ``media/ab/abcdef…`` without a row.
+* media rows nobody refers to or whose reference count is wrong, files
+  under ``media/ab/abcdef…`` without a row, and attachments whose file is
+  gone (reported: nothing can bring it back but the file itself);
+* a damaged database file (SQLite's ``quick_check``): repaired by moving it to
+  ``backups/`` and saving what can be read into a new one
+  (``storage/salvage.py``), then checking and repairing that as above.
 
 ``fix()`` repairs everything in one database transaction and deletes files only
 after it committed, then checks again; ``fix(dry_run=True)`` reports what it
@@ -30,11 +34,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import StorageError
 from ..core.ids import format_time, parse_time, utc_now
 from .process_owner import owner_alive as _owner_alive
 
 if TYPE_CHECKING:
     from ..storage.doctor_repo import Finding
+    from ..storage.salvage import SalvageReport
     from ..storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -55,6 +61,11 @@ FIXES: dict[str, str] = {
     "media_unreferenced": "delete the media row and its file",
     "media_count_mismatch": "set the reference count to the real number",
     "media_file_orphan": "delete the file",
+    "media_file_missing": "none: put the file back at that place to restore the attachment",
+    "database_damaged": (
+        "move the damaged file to the backups folder and save what can still be read"
+        " into a new database"
+    ),
 }
 
 
@@ -89,19 +100,24 @@ class DoctorReport:
     problems: tuple[Problem, ...]
     actions: tuple[str, ...]
     remaining: tuple[Problem, ...]
+    #: what saving a damaged database did (a fix that had to)
+    salvage: SalvageReport | None = None
 
     @property
     def healthy(self) -> bool:
         return not self.remaining
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "mode": self.mode,
             "healthy": self.healthy,
             "problems": [p.to_dict() for p in self.problems],
             "actions": list(self.actions),
             "remaining": [p.to_dict() for p in self.remaining],
         }
+        if self.salvage is not None:
+            data["salvage"] = self.salvage.to_dict()
+        return data
 
 
 class DoctorService:
@@ -122,25 +138,82 @@ class DoctorService:
         problems = await self._find()
         return DoctorReport("check", problems, (), problems)
 
-    async def fix(self, *, dry_run: bool = False) -> DoctorReport:
+    async def fix(
+        self, *, dry_run: bool = False, salvaged: SalvageReport | None = None
+    ) -> DoctorReport:
+        """Repair what is found. ``salvaged``: a salvage already done before
+        the database could be opened (reported with this fix)."""
         problems = await self._find()
-        actions = tuple(f"{p.fix} ({p.subject})" for p in problems)
+        actions = [f"{p.fix} ({p.subject})" for p in problems if p.code != "media_file_missing"]
         if dry_run:
-            return DoctorReport("dry-run", problems, actions, problems)
-        if problems:
-            deleted_rows = await self._store.apply_repairs(_repairs(problems))
-            orphans = [p.subject for p in problems if p.code == "media_file_orphan"]
-            await self._delete_files([*deleted_rows, *orphans])
-            log.info("doctor repaired %d problem(s)", len(problems))
+            return DoctorReport("dry-run", problems, tuple(actions), problems)
+        salvage = salvaged
+        if any(p.code == "database_damaged" for p in problems):  # found open
+            salvage = await self._store.salvage()
+            found = await self._find()  # in the new database
+            problems = (*problems, *found)
+            actions += [f"{p.fix} ({p.subject})" for p in found if p.code != "media_file_missing"]
+            await self._repair(found)
+        else:
+            await self._repair(problems)
         remaining = await self._find()
-        return DoctorReport("fix", problems, actions, remaining)
+        return DoctorReport("fix", problems, tuple(actions), remaining, salvage)
+
+    async def _repair(self, problems: tuple[Problem, ...]) -> None:
+        if not problems:
+            return
+        deleted_rows = await self._store.apply_repairs(_repairs(problems))
+        orphans = [p.subject for p in problems if p.code == "media_file_orphan"]
+        await self._delete_files([*deleted_rows, *orphans])
+        log.info("doctor repaired %d problem(s)", len(problems))
 
     async def _find(self) -> tuple[Problem, ...]:
+        damage = await self._damage()
+        if damage is not None:  # the scans below would read damaged pages
+            return (damage,)
         cutoff = format_time(parse_time(utc_now()) - timedelta(seconds=self._grace))
-        findings = await self._store.doctor_scan(cutoff)
+        try:
+            findings = await self._store.doctor_scan(cutoff)
+        except StorageError as exc:
+            if not exc.damaged:
+                raise
+            return (damaged_problem(exc.message),)
         problems = [_problem(f) for f in findings if self._is_problem(f)]
         problems += await self._orphan_files()
+        problems += await self._missing_files()
         return tuple(problems)
+
+    async def _damage(self) -> Problem | None:
+        try:
+            lines = await self._store.quick_check()
+        except StorageError as exc:
+            if not exc.damaged:
+                raise
+            return damaged_problem(exc.message)
+        if lines == ["ok"]:
+            return None
+        found = [line.strip() for text in lines for line in text.splitlines() if line.strip()]
+        found = [line for line in found if not line.startswith("***")] or found
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return damaged_problem(f"SQLite's check found damage: {found[0]}{more}")
+
+    async def _missing_files(self) -> list[Problem]:
+        referenced = await self._store.referenced_media()
+        media = self._media_dir
+        missing = await asyncio.to_thread(
+            lambda: [sha for sha in referenced if not (media / sha[:2] / sha).is_file()]
+        )
+        return [
+            Problem(
+                "media_file_missing",
+                sha,
+                None,
+                f'The file of the attachment "{referenced[sha]}" (media/{sha[:2]}/{sha}) is'
+                " missing; the attachment shows as unavailable.",
+                FIXES["media_file_missing"],
+            )
+            for sha in sorted(missing)
+        ]
 
     def _is_problem(self, finding: Finding) -> bool:
         if finding.code == "streaming_leftover":
@@ -167,6 +240,11 @@ class DoctorService:
         known = await self._store.known_media(hashes)
         paths = [self._media_dir / sha[:2] / sha for sha in hashes if sha not in known]
         await asyncio.to_thread(_unlink_all, paths)
+
+
+def damaged_problem(detail: str) -> Problem:
+    """The problem of a damaged database file (``detail``: what SQLite said)."""
+    return Problem("database_damaged", "database", None, detail, FIXES["database_damaged"])
 
 
 def _problem(finding: Finding) -> Problem:

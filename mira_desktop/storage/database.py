@@ -47,11 +47,17 @@ def connect(path: Path) -> Database:
         )
     except sqlite3.Error as exc:
         raise StorageError(f"Cannot open the database {path}: {exc}") from exc
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute(f"PRAGMA cache_size = -{CACHE_SIZE_KIB}")
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_SIZE_KIB}")
+    except sqlite3.Error as exc:  # the first read of the file: "file is not a database"
+        conn.close()
+        if is_damage(exc):
+            raise damaged_error(path, exc) from exc
+        raise StorageError(f"Cannot open the database {path}: {exc}") from exc
     return Database(conn)
 
 
@@ -79,6 +85,31 @@ def write(db: Database) -> Iterator[sqlite3.Connection]:
         except sqlite3.Error as exc:
             conn.execute("ROLLBACK")
             raise _storage_error(exc) from exc
+
+
+#: how SQLite words a damaged file ("file is not a database", "database disk
+#: image is malformed", SQLITE_CORRUPT's variants)
+_DAMAGE_WORDS = ("malformed", "not a database", "corrupt")
+DAMAGED_TEMPLATE = 'The database "{path}" is damaged ({detail}).'
+DAMAGED_HINT = (
+    "Run `mira-desktop doctor --fix`, or open Mira and choose Recover: the damaged file is "
+    "moved to the backups folder and what can still be read is saved into a new database."
+)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """True when ``exc`` is SQLite saying the file is damaged."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    if getattr(exc, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
+        return True
+    return any(word in str(exc).lower() for word in _DAMAGE_WORDS)
+
+
+def damaged_error(path: Path, exc: BaseException) -> StorageError:
+    """The error people see for a damaged database, with what to do."""
+    fields = {"path": str(path), "detail": str(exc)}
+    return worded(StorageError, DAMAGED_TEMPLATE, fields, hint=DAMAGED_HINT, damaged=True)
 
 
 def _storage_error(exc: sqlite3.Error) -> StorageError:
@@ -196,10 +227,23 @@ def ensure_default_workspace(db: Database) -> str:
 
 
 def open_database(data_dir: Path) -> Database:
-    """Open and migrate the database of a data folder (creating the folder layout)."""
+    """Open and migrate the database of a data folder (creating the folder
+    layout). A damaged file raises :func:`damaged_error`."""
     for sub in ("media", "backups", "logs"):
         (data_dir / sub).mkdir(parents=True, exist_ok=True)
-    db = connect(data_dir / DB_FILENAME)
-    migrate(db, data_dir / "backups")
-    ensure_default_workspace(db)
+    path = data_dir / DB_FILENAME
+    db = connect(path)
+    try:
+        migrate(db, data_dir / "backups")
+        ensure_default_workspace(db)
+    except StorageError as exc:
+        db.close()
+        if is_damage(exc.__cause__ or exc):
+            raise damaged_error(path, exc.__cause__ or exc) from exc
+        raise
+    except sqlite3.Error as exc:
+        db.close()
+        if is_damage(exc):
+            raise damaged_error(path, exc) from exc
+        raise _storage_error(exc) from exc
     return db

@@ -245,6 +245,24 @@ def _media(conn: sqlite3.Connection, created_before: str) -> list[Finding]:
     return found
 
 
+def quick_check(db: Database) -> list[str]:
+    """SQLite's own check of the file's pages and indexes (``["ok"]`` when
+    sound): a damaged page shows here even where no scan above reads it."""
+    return [str(row[0]) for row in db.execute("PRAGMA quick_check(20)")]
+
+
+def referenced_media(db: Database) -> dict[str, str]:
+    """Media hashes that messages refer to, with one file name each (for
+    people: which attachment a missing file was)."""
+    return {
+        str(sha): str(name or "")
+        for sha, name in db.execute(
+            "SELECT media_sha256, MIN(name) FROM message_parts"
+            " WHERE media_sha256 IS NOT NULL GROUP BY media_sha256"
+        )
+    }
+
+
 def known_media(db: Database, hashes: list[str]) -> set[str]:
     """Which of ``hashes`` have a media row."""
     known: set[str] = set()

@@ -20,6 +20,7 @@ from .worker import DatabaseWorker
 if TYPE_CHECKING:
     from .context_store import ContextStore
     from .doctor_repo import Finding
+    from .salvage import SalvageReport
 
 
 class Store:
@@ -154,6 +155,21 @@ class Store:
         from . import doctor_repo as doctor
 
         return await self.worker.run(doctor.scan, created_before)
+
+    async def quick_check(self) -> list[str]:
+        """SQLite's ``quick_check`` (at most 20 lines; ``["ok"]`` when sound)."""
+        from . import doctor_repo as doctor
+
+        return await self.worker.run(doctor.quick_check)
+
+    async def referenced_media(self) -> dict[str, str]:
+        from . import doctor_repo as doctor
+
+        return await self.worker.run(doctor.referenced_media)
+
+    async def salvage(self) -> SalvageReport:
+        """Replace a damaged database by what can be read of it."""
+        return await self.worker.salvage()
 
     async def known_media(self, hashes: list[str]) -> set[str]:
         from . import doctor_repo as doctor

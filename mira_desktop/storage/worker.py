@@ -15,10 +15,14 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from ..core.errors import StorageError
 from .connection import Database
-from .database import open_database
+from .database import DB_FILENAME, damaged_error, is_damage, open_database
+
+if TYPE_CHECKING:
+    from .salvage import SalvageReport
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +39,11 @@ class DatabaseWorker:
         self._thread_id: int | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mira-db")
         # Open (and migrate) on the worker thread itself, and surface errors here.
-        self._executor.submit(self._open).result()
+        try:
+            self._executor.submit(self._open).result()
+        except BaseException:
+            self._executor.shutdown(wait=True)
+            raise
 
     def _open(self) -> None:
         self._thread_id = threading.get_ident()
@@ -43,7 +51,34 @@ class DatabaseWorker:
 
     def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         assert self._db is not None
-        return fn(self._db, *args, **kwargs)
+        try:
+            return fn(self._db, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            # damage found by a read (a page of a table, not the header): said
+            # as such, with what to do, instead of SQLite's bare words
+            if is_damage(exc):
+                raise damaged_error(self.data_dir / DB_FILENAME, exc) from exc
+            raise
+        except StorageError as exc:  # a write's (``database.write``)
+            if not exc.damaged and exc.__cause__ is not None and is_damage(exc.__cause__):
+                raise damaged_error(self.data_dir / DB_FILENAME, exc.__cause__) from exc
+            raise
+
+    async def salvage(self) -> SalvageReport:
+        """Swap a damaged database for a salvaged one (``storage/salvage.py``):
+        on the database thread, between two calls, so the services go on."""
+        from .salvage import salvage_database
+
+        def swap() -> SalvageReport:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            try:
+                return salvage_database(self.data_dir)
+            finally:
+                self._db = open_database(self.data_dir)
+
+        return await asyncio.wrap_future(self._executor.submit(swap))
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn(db, *args, **kwargs)`` on the database thread and await it."""

@@ -46,6 +46,12 @@ def known_texts() -> tuple[str, ...]:
         _tr("The disk is full; nothing was lost, but this change was not saved ({detail})."),
         _tr("The database is busy in another Mira window or command ({detail})."),
         _tr("Database error: {detail}"),
+        _tr('The database "{path}" is damaged ({detail}).'),
+        _tr(
+            "Run `mira-desktop doctor --fix`, or open Mira and choose Recover: the damaged file "
+            "is moved to the backups folder and what can still be read is saved into a new "
+            "database."
+        ),
         _tr("Try again in a moment."),
         # services/run_support.py
         _tr(

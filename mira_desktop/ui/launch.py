@@ -25,7 +25,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from .. import startup_gc
-from ..bootstrap import Services, build_services
+from ..bootstrap import Services
 from ..loop_signals import add_handler
 from ..paths import resource_path
 from .controllers.event_loop import new_event_loop
@@ -217,11 +217,18 @@ async def _main(
 ) -> int:
     """The launch: the window shown until it is closed (or ``closing`` is
     set), then its shut-down; the exit code."""
-    services = build_services(data_dir)
+    from .damaged_database import open_services
+
+    opened, notice = await open_services(data_dir, interactive=not args.screenshot)
+    if opened is None:
+        return 1
+    services = opened
     window: MainWindow | None = None
     try:
         await services.recover()  # interrupted answers become "stopped"
         window = await open_window(app, services, args)
+        if notice:
+            window._show_notice(notice)
         if args.screenshot:
             return await take_screenshot(window, Path(args.screenshot), args.gui_thread)
         # The first frame is the loaded window, at its saved size: no empty frame

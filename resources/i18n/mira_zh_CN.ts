@@ -259,6 +259,37 @@
         </message>
     </context>
     <context>
+        <name>DamagedDatabase</name>
+        <message>
+            <source>Mira cannot open its data</source>
+            <translation>Mira 无法打开它的数据</translation>
+        </message>
+        <message>
+            <source>Mira's database is damaged ({detail}).
+
+Recover now? The damaged file is kept in the backups folder, and what can still be read is saved into a new database. Choose No to quit and leave it as it is.</source>
+            <translation>Mira 的数据库已损坏（{detail}）。
+
+现在恢复吗？损坏的文件会保留在备份文件夹中，仍能读取的内容会保存到一个新数据库里。选择“否”则退出，并保持原样。</translation>
+        </message>
+        <message>
+            <source>Damaged database</source>
+            <translation>数据库已损坏</translation>
+        </message>
+        <message>
+            <source>The damaged database could not be read at all; Mira starts empty. It is kept as {path}; older backups are in {folder}.</source>
+            <translation>损坏的数据库完全无法读取，Mira 将从空数据库开始。它保留为 {path}；更早的备份在 {folder} 中。</translation>
+        </message>
+        <message>
+            <source>Recovered {threads} conversation(s) and {messages} message(s) from the damaged database; it is kept as {path}.</source>
+            <translation>已从损坏的数据库中恢复 {threads} 个对话、{messages} 条消息；损坏的文件保留为 {path}。</translation>
+        </message>
+        <message>
+            <source>Recovering the database…</source>
+            <translation>正在恢复数据库…</translation>
+        </message>
+    </context>
+    <context>
         <name>DoctorDialog</name>
         <message>
             <source>Check data</source>
@@ -769,6 +800,14 @@ Repair: {fix}</source>
         <message>
             <source>Resize it below {megapixels} megapixels and attach it again.</source>
             <translation>请把它缩小到 {megapixels} 百万像素以下，再重新附加。</translation>
+        </message>
+        <message>
+            <source>The database "{path}" is damaged ({detail}).</source>
+            <translation>数据库“{path}”已损坏（{detail}）。</translation>
+        </message>
+        <message>
+            <source>Run `mira-desktop doctor --fix`, or open Mira and choose Recover: the damaged file is moved to the backups folder and what can still be read is saved into a new database.</source>
+            <translation>请运行 `mira-desktop doctor --fix`，或打开 Mira 并选择恢复：损坏的文件会移到备份文件夹，仍能读取的内容会保存到一个新数据库里。</translation>
         </message>
     </context>
     <context>

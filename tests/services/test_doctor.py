@@ -115,3 +115,29 @@ def _assert_media_repaired(data_dir: Path, d: Damage) -> None:
     assert d.ids["fresh"] in media and d.files[d.ids["fresh"]].exists()
     assert not d.files[d.ids["stray"]].exists()
     assert d.files[d.ids["fresh_stray"]].exists() and d.files["tmp"].exists()
+
+
+async def test_an_attachment_whose_file_is_gone_is_reported_not_hidden(services) -> None:
+    """A media row still used by a message whose file was deleted by hand (or
+    lost with a disk): named by the attachment's file name; nothing can
+    repair it, so it stays reported after a fix."""
+    from mira_desktop.core.ids import new_id
+    from tests.support.damage import _insert, sha
+
+    d = await damaged(services)
+    digest = sha("vanished")
+    conn = sqlite3.connect(services.data_dir / DB_FILENAME, isolation_level=None)
+    try:
+        _insert(conn, "media", sha256=digest, mime="image/png", size=7, ref_count=1, created_at="2020-01-01T00:00:00.000Z")  # fmt: skip
+        _insert(conn, "message_parts", id=new_id(), message_id=d.ids["healthy_user"], ordinal=1, kind="image", media_sha256=digest, name="花园.png")  # fmt: skip
+    finally:
+        conn.close()
+
+    report = await services.doctor.fix()
+
+    [missing] = [p for p in report.problems if p.code == "media_file_missing"]
+    assert missing.subject == digest
+    assert missing.detail.startswith(f'The file of the attachment "花园.png" (media/{digest[:2]}/')
+    assert [p.code for p in report.remaining] == ["media_file_missing"]
+    assert not any("vanished" in action or digest in action for action in report.actions)
+    assert await services.store.known_media([digest]) == {digest}  # the row is kept

@@ -426,7 +426,9 @@ async def test_a_document_that_can_no_longer_be_read_says_why_in_the_interface_l
     try:
         dialog = await open_manager(window)
         table = dialog.documents.table
+        results = job_results(dialog)
         dialog.documents.reindex_button.click()
+        await finished(results)
         await until(lambda: table.topLevelItemCount() == 1 and "无法读取" in tooltip(table))
         item = table.topLevelItem(0)
         assert item is not None and item.text(3) == "无法读取"
@@ -438,7 +440,9 @@ async def test_a_document_that_can_no_longer_be_read_says_why_in_the_interface_l
             "\n请用创建它的程序打开，另存一份新副本，再附加该副本。"
         )
         report.write_bytes(good + b"\n")
+        await until(lambda: dialog.documents.reindex_button.isEnabled())
         dialog.documents.reindex_button.click()
+        await finished(results, 2)
         await until(lambda: tooltip(table) == str(report))
         [doc] = await services.knowledge.documents(kb_id)
         assert (doc.status, doc.error, doc.error_detail) == ("indexed", None, None)

@@ -141,6 +141,10 @@ class DoctorDialog(QDialog):
     def _show_repair(self, report: DoctorReport) -> None:
         if report.actions:
             self.repaired.emit()
+        if report.salvage is not None:
+            from ..damaged_database import recovered_notice
+
+            self._add_line(recovered_notice(report.salvage))
         for action in report.actions:
             self._add_line(self.tr("Done: {action}").format(action=action))
         if report.healthy:
