@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.models import MessageStatus
@@ -452,3 +452,49 @@ async def test_a_kept_answer_of_a_thread_deleted_forever_is_let_go(
     await until(lambda: window.chat.unsaved_count() == 1)
     assert window.chat.unsaved_threads() == {other}  # the other chat's answer stays kept
     assert await services.threads.find_thread(key) is None
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+async def test_a_long_error_beside_retry_is_shown_whole_in_a_launch_on_the_thread(
+    window: MainWindow,
+    data_dir: Path,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch,
+    theme: str,
+) -> None:  # type: ignore[no-untyped-def]
+    """A failed answer's error wraps beside Retry. A launch on that thread
+    measures its row while the window is still opening (the timeline 160 px
+    wide), then at its width: the label used to keep the first measure's
+    height there, its last line cut off."""
+    import argparse
+    import sys
+
+    from mira_desktop.ui import launch
+
+    loopback.enqueue(CHAT, openai_stream(["Fine."]))
+    type_and_send(window, "First")
+    await until(lambda: not window.presenter.is_draft and not window.chat.is_running(window.presenter.key))  # fmt: skip
+    key = window.presenter.key
+    words = "the upstream model server could not complete this request because "
+    loopback.enqueue(CHAT, openai_json_error(500, words * 3 + "[code 17]"))
+    type_and_send(window, "Will this fail?")
+    await until(lambda: not window.chat.is_running(key) and len(window.timeline.message_ids()) == 4)  # fmt: skip
+
+    seen: list[tuple[int, int]] = []
+    shoot = launch.take_screenshot
+
+    async def looked_at(launched: MainWindow, path: Path, thread_id: str | None) -> int:
+        code = await shoot(launched, path, thread_id)
+        widget = launched.timeline.message_widget(launched.timeline.message_ids()[-1])
+        label = widget.findChild(QLabel, "messageError") if widget is not None else None
+        assert label is not None and "[code 17]" in label.text()
+        seen.append((label.height(), label.heightForWidth(label.width())))
+        return code
+
+    monkeypatch.setattr(launch, "take_screenshot", looked_at)  # looks, changes nothing
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # _main installs its own
+    args = argparse.Namespace(screenshot=str(tmp_path / "shot.png"), gui_thread=key, theme=theme, lang="en")  # fmt: skip
+    assert await launch._main(QApplication.instance(), args, data_dir) == 0
+    [(height, needed)] = seen
+    assert height >= needed

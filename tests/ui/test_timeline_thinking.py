@@ -130,3 +130,19 @@ def test_stopped_while_thinking_freezes_the_timer(qtbot):
     clock.now += 30
     view.set_thinking_display("expanded")  # a late refresh must not count on
     assert _card(view).header_text() == "Thought for 3s"
+
+
+def test_a_collapsed_card_alone_gets_its_height_while_the_model_only_thinks(qtbot):
+    """Collapsed (the default display) before any answer text: the card is
+    the only thing in the answer's row, and nothing in it wraps — the row
+    used to be measured 1 px high, so the header and Stop thinking were not
+    seen at all while the model reasoned."""
+    view = _make_view(qtbot)
+    view.set_thinking_display("collapsed")
+    _start_thinking(view)
+    widget = view.message_widget("a1")
+    card = _card(view)
+    assert card.isVisible() and not card.is_expanded()
+    header = card.findChild(object, "thinkingToggle")
+    assert widget.height() >= card.y() + header.sizeHint().height()
+    assert header.height() >= header.sizeHint().height()

@@ -102,7 +102,23 @@ class MessageWidget(QFrame):
         self.apply()
 
     def measure(self, width: int) -> int:
-        return self.heightForWidth(width)
+        layout = self.layout()
+        height = self._height_for(width)
+        if layout is not None and self.width() != width:
+            # Laid out once at that width: before, a word-wrapped label beside
+            # a button (a failed answer's error and Retry) was measured a
+            # line short, and its last line was cut off.
+            self.resize(width, max(height, 1))
+            layout.activate()
+            height = self._height_for(width)
+        return height
+
+    def _height_for(self, width: int) -> int:
+        height = self.heightForWidth(width)
+        if height < 0:  # nothing shown wraps (a collapsed thinking card alone)
+            layout = self.layout()
+            height = layout.totalSizeHint().height() if layout is not None else 0
+        return height
 
     def refresh_colours(self) -> None:
         """Re-colour the text surfaces after a palette (theme) change."""
