@@ -62,6 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(_run_cli(args, data_dir))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `mira-desktop search … | head`: the reader left
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error on exit
+        return 141
 
 
 async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[no-untyped-def]

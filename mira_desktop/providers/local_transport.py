@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import os
 import ssl
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -56,6 +57,11 @@ def _map_error(exc: BaseException) -> httpx.TransportError | None:
     if isinstance(exc, aiohttp.ServerTimeoutError | asyncio.TimeoutError):
         return httpx.ReadTimeout(message)
     if isinstance(exc, aiohttp.ClientConnectorError):
+        # aiohttp's own words name "ssl:default" even for plain http; the
+        # system's reason is what people need ("Connection refused")
+        reason = exc.os_error
+        if reason.errno:
+            message = os.strerror(reason.errno)
         return httpx.ConnectError(message)
     if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ServerDisconnectedError):
         return httpx.RemoteProtocolError(message)

@@ -86,7 +86,7 @@ def known_texts() -> tuple[str, ...]:
         _tr('"{name}" cannot be opened: {detail}.'),
         _tr("Check that you are allowed to read it."),
         _tr('"{name}" is {size}; the limit is {limit}.'),
-        _tr("Attach a smaller file, or raise the limit in Settings → Attachments."),
+        _tr("Attach a smaller file, or raise the limit in Settings → Chat & data."),
         _tr("Save it as .{new} and attach that copy."),
         _tr("Supported: {supported}."),
         _tr(

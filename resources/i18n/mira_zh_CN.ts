@@ -809,6 +809,10 @@ Repair: {fix}</source>
             <source>Run `mira-desktop doctor --fix`, or open Mira and choose Recover: the damaged file is moved to the backups folder and what can still be read is saved into a new database.</source>
             <translation>请运行 `mira-desktop doctor --fix`，或打开 Mira 并选择恢复：损坏的文件会移到备份文件夹，仍能读取的内容会保存到一个新数据库里。</translation>
         </message>
+        <message>
+            <source>Attach a smaller file, or raise the limit in Settings → Chat &amp; data.</source>
+            <translation>请附加更小的文件，或在“设置 → 对话与数据”中提高上限。</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>
@@ -953,6 +957,10 @@ Repair: {fix}</source>
         <message>
             <source>Answers come from the knowledge base “{0}”, with sources.</source>
             <translation>回答来自知识库“{0}”，并附带来源。</translation>
+        </message>
+        <message>
+            <source>{name} (1 document)</source>
+            <translation>{name}（1 个文档）</translation>
         </message>
     </context>
     <context>
@@ -1686,6 +1694,10 @@ Quit anyway and lose them?</source>
         </message>
         <message>
             <source>Chat &amp; data</source>
+            <translation>对话与数据</translation>
+        </message>
+        <message>
+            <source>Chat &amp;&amp; data</source>
             <translation>对话与数据</translation>
         </message>
     </context>

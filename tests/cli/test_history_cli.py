@@ -10,7 +10,7 @@ from pathlib import Path
 from mira_desktop.bootstrap import build_services
 from tests.services.seed import make_thread
 
-from .test_cli import cli
+from .test_cli import REPO, cli
 
 
 def seed(data_dir: Path, *threads: tuple[str, list[str]]) -> list[str]:
@@ -102,3 +102,26 @@ def test_search_command(data_dir: Path) -> None:
     assert "No results" in cli(data_dir, "search", "--", '"', "AND", "-x", "*").stdout
     other = cli(data_dir, "search", "学习", "--workspace", "Nowhere")
     assert other.returncode == 1 and "No workspace named" in other.stderr
+
+
+def test_output_cut_short_by_its_reader_ends_quietly(data_dir: Path) -> None:
+    """`mira-desktop thread list | head -1`: the reader leaves early; Mira
+    stops writing without a traceback (exit 141, as a shell's SIGPIPE)."""
+    import subprocess
+    import sys
+
+    assert cli(data_dir, "dev", "seed", "--threads", "1500", "--messages", "1").returncode == 0
+    command = [sys.executable, "-m", "mira_desktop", "--data-dir", str(data_dir)]
+    process = subprocess.Popen(
+        [*command, "thread", "list", "--limit", "1500"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline()
+    process.stdout.close()
+    with process.stderr:
+        errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors

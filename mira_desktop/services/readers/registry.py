@@ -119,7 +119,7 @@ def check_size(name: str, size: int, max_bytes: int) -> None:
             '"{name}" is {size}; the limit is {limit}.',
             {"name": name, "size": human_size(size), "limit": human_size(max_bytes)},
             "oversized",
-            "Attach a smaller file, or raise the limit in Settings → Attachments.",
+            "Attach a smaller file, or raise the limit in Settings → Chat & data.",
         )
     if size == 0:
         raise refused(

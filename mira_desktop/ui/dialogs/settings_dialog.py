@@ -130,7 +130,12 @@ class SettingsDialog(QDialog):
     def _retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
         for row, text in enumerate(
-            (self.tr("Providers"), self.tr("Models"), self.tr("Appearance"), self.tr("Chat & data"))
+            (
+                self.tr("Providers"),
+                self.tr("Models"),
+                self.tr("Appearance"),
+                self.tr("Chat && data"),
+            )
         ):
             self.tabs.setTabText(row, text)
 

@@ -73,9 +73,12 @@ class KbPickerButton(QToolButton):
         if self._bases:
             menu.addSeparator()
         for stats in self._bases:
-            text = self.tr("{name} ({count} documents)").format(
-                name=stats.kb.name, count=stats.documents
-            )
+            if stats.documents == 1:
+                text = self.tr("{name} (1 document)").format(name=stats.kb.name)
+            else:
+                text = self.tr("{name} ({count} documents)").format(
+                    name=stats.kb.name, count=stats.documents
+                )
             self._add(text, stats.kb.id, stats.kb.id == current)
         menu.addSeparator()
         manage = menu.addAction(self.tr("Manage knowledge bases…"))
