@@ -62,6 +62,10 @@ from .context import stop_thinking_messages
 from .pacing import LoopPacer
 from .run_state import RunState
 from .run_support import (
+    EMPTY_ANSWER,
+    EMPTY_ANSWER_HINT,
+    ONLY_THOUGHT,
+    ONLY_THOUGHT_HINT,
     EmptyAnswer,
     RunPlan,
     final_usage,
@@ -182,14 +186,15 @@ class ChatRun:
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
-            if not self._state.text and not self._state.thinking:
-                raise EmptyAnswer()
+            if not self._state.text:  # nothing to read, even if it reasoned
+                raise EmptyAnswer(thought=bool(self._state.thinking))
         except asyncio.CancelledError:
             await self._finish(MessageStatus.STOPPED, None)
-        except EmptyAnswer:
-            err = MiraError(
-                "The model returned an empty answer.", hint="Retry, or try another model."
-            )
+        except EmptyAnswer as empty:
+            if empty.thought:  # its reasoning is kept with the failed answer
+                err = MiraError(ONLY_THOUGHT, hint=ONLY_THOUGHT_HINT)
+            else:
+                err = MiraError(EMPTY_ANSWER, hint=EMPTY_ANSWER_HINT)
             await self._finish(MessageStatus.FAILED, {**err.to_dict(), "code": "empty_answer"})
         except MiraError as exc:
             await self._finish(MessageStatus.FAILED, exc.to_dict())

@@ -48,7 +48,20 @@ class RunPlan:
 
 
 class EmptyAnswer(Exception):
-    """The stream ended properly but carried neither text nor thinking."""
+    """The stream ended properly but carried no answer text; ``thought``: it
+    carried reasoning (kept with the failed answer)."""
+
+    def __init__(self, *, thought: bool = False) -> None:
+        super().__init__()
+        self.thought = thought
+
+
+EMPTY_ANSWER = "The model returned an empty answer."
+EMPTY_ANSWER_HINT = "Retry, or try another model."
+ONLY_THOUGHT = (
+    "The model only reasoned and gave no answer (it may have run out of tokens while thinking)."
+)
+ONLY_THOUGHT_HINT = "Retry, allow longer answers (the role's max tokens), or try another model."
 
 
 async def shielded(awaitable: Awaitable[T], after: Callable[[], None] | None = None) -> T:

@@ -63,6 +63,13 @@ def known_texts() -> tuple[str, ...]:
             "closing Mira before that loses it."
         ),
         _tr("Could not save the answer: {detail}"),
+        _tr("The model returned an empty answer."),
+        _tr("Retry, or try another model."),
+        _tr(
+            "The model only reasoned and gave no answer (it may have run out of tokens while "
+            "thinking)."
+        ),
+        _tr("Retry, allow longer answers (the role's max tokens), or try another model."),
         # services/chat.py, chat_plan.py, conversation.py
         _tr("This thread is still answering."),
         _tr("Stop it first, then retry."),

@@ -813,6 +813,22 @@ Repair: {fix}</source>
             <source>Attach a smaller file, or raise the limit in Settings → Chat &amp; data.</source>
             <translation>请附加更小的文件，或在“设置 → 对话与数据”中提高上限。</translation>
         </message>
+        <message>
+            <source>The model returned an empty answer.</source>
+            <translation>模型返回了空的回答。</translation>
+        </message>
+        <message>
+            <source>Retry, or try another model.</source>
+            <translation>请重试，或换一个模型。</translation>
+        </message>
+        <message>
+            <source>The model only reasoned and gave no answer (it may have run out of tokens while thinking).</source>
+            <translation>模型只进行了推理，没有给出回答（可能在思考时用完了 token）。</translation>
+        </message>
+        <message>
+            <source>Retry, allow longer answers (the role's max tokens), or try another model.</source>
+            <translation>请重试、允许更长的回答（角色的最大 token 数），或换一个模型。</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>

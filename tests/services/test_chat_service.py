@@ -259,6 +259,24 @@ async def test_truncated_stream_fails_but_keeps_what_arrived(
     assert messages[-1].status is MessageStatus.FAILED and messages[-1].text == "kept text"
 
 
+async def test_an_answer_that_only_reasons_fails_and_keeps_its_reasoning(
+    services, loopback, loop_provider
+) -> None:
+    """A reasoning model that runs out of tokens while thinking: the stream
+    ends properly with reasoning but no answer. It used to be saved as a
+    complete, blank answer; it is a failure that says so (Retry shown), and
+    the reasoning is kept."""
+    thread_id = await new_thread(services, loopback, loop_provider)
+    reply = openai_stream([], thinking_chunks=["weighing ", "options"], finish_reason="length")
+    loopback.enqueue(CHAT, reply)
+    final = (await collect(services, SendRequest("next", thread_id=thread_id)))[-1]
+    assert isinstance(final, Failed) and final.error["code"] == "empty_answer"
+    assert final.error["message"].startswith("The model only reasoned and gave no answer")
+    message = (await services.threads.get_active_messages(thread_id))[-1]
+    assert message.status is MessageStatus.FAILED and message.text == ""
+    assert message.thinking == "weighing options"
+
+
 async def test_malformed_json_in_the_stream_fails_with_a_clear_message(
     services, loopback, loop_provider
 ) -> None:
