@@ -1976,6 +1976,10 @@ Quit anyway and lose them?</source>
             <source>{0}m {1}s</source>
             <translation>{0}分{1}秒</translation>
         </message>
+        <message>
+            <source>Thought for a moment</source>
+            <translation>思考了片刻</translation>
+        </message>
     </context>
     <context>
         <name>ThreadActions</name>

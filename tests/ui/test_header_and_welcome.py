@@ -53,6 +53,19 @@ def test_model_picker_keeps_an_unconfigured_current_model_visible(qtbot) -> None
     assert picker.currentText() == "Gone · old-model (unavailable)"
 
 
+def test_a_long_model_name_does_not_take_the_header(qtbot) -> None:
+    """The picker is as wide as ~24 characters, not as its longest name (it
+    took ~490 px and left the thread's title ~120)."""
+    picker = ModelPickerWidget()
+    qtbot.addWidget(picker)
+    long_name = "qwen2.5-coder:32b-instruct-q8_0-with-a-very-long-model-name"
+    picker.set_models([*MODELS, ModelInfo(name=long_name, provider_name="Ollama")])
+    picker.set_current("Ollama", "llama3.2")
+    width = picker.sizeHint().width()
+    assert width < picker.fontMetrics().horizontalAdvance(f"Ollama · {long_name}")
+    assert width >= picker.fontMetrics().horizontalAdvance("Ollama · llama3.2")
+
+
 def test_model_picker_without_models_explains(qtbot) -> None:
     picker = ModelPickerWidget()
     qtbot.addWidget(picker)

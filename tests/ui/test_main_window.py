@@ -498,3 +498,18 @@ async def test_a_long_error_beside_retry_is_shown_whole_in_a_launch_on_the_threa
     assert await launch._main(QApplication.instance(), args, data_dir) == 0
     [(height, needed)] = seen
     assert height >= needed
+
+
+async def test_a_launch_on_a_thread_highlights_it_in_the_sidebar(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    """`--thread ID` (and a launch that reopens a thread) shows it open and
+    selected, as a click on it would."""
+    loopback.enqueue(CHAT, openai_stream(["Fine."]))
+    type_and_send(window, "First")
+    await until(lambda: not window.presenter.is_draft and not window.chat.is_running(window.presenter.key))  # fmt: skip
+    key = window.presenter.key
+    window.presenter.new_chat()
+    window.sidebar.select_thread(None)
+    await window.start(key)
+    await until(lambda: window.presenter.key == key and window.sidebar.selected_thread_id() == key)

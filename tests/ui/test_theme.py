@@ -89,3 +89,27 @@ def test_contrast_ratio_reference_values() -> None:
     assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
     assert isinstance(QFont().families(), list)
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_muted_text_keeps_its_contrast_under_the_style_sheet(themed_app: QApplication, qtbot, mode: str) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    """A style sheet's ``color:`` makes Qt derive the placeholder colour (the
+    sidebar's times and group headers, search snippets, the composer's hint)
+    from the text at half opacity: 3.05:1 on the sidebar. The sheets set it."""
+    from PySide6.QtWidgets import QLineEdit, QListView, QVBoxLayout, QWidget
+
+    apply_theme(themed_app, mode)
+    colors = DARK if mode == "dark" else LIGHT
+    host = QWidget()
+    qtbot.addWidget(host)
+    layout = QVBoxLayout(host)
+    widgets = [QListView(host), QLineEdit(host)]
+    for widget in widgets:
+        layout.addWidget(widget)
+    host.show()
+    qtbot.waitExposed(host)
+    for widget in widgets:
+        placeholder = widget.palette().color(Role.PlaceholderText)
+        assert placeholder.alpha() == 255 and placeholder.name() == colors.muted
+        for background in (colors.surface, colors.surface_alt, colors.window):
+            assert contrast_ratio(placeholder, background) >= 4.5, (type(widget), background)

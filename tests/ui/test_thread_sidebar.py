@@ -316,6 +316,7 @@ def test_empty_sidebar_says_so(qtbot) -> None:
         (timedelta(seconds=10), "now"),
         (timedelta(minutes=5), "5 min"),
         (timedelta(days=3), "3 d"),
+        (timedelta(days=7), "7 d"),  # still in "Previous 7 days", like its neighbours
         (timedelta(days=40), "10/21"),
         (timedelta(days=400), "10/26/25"),
     ],

@@ -146,3 +146,8 @@ def test_a_collapsed_card_alone_gets_its_height_while_the_model_only_thinks(qtbo
     header = card.findChild(object, "thinkingToggle")
     assert widget.height() >= card.y() + header.sizeHint().height()
     assert header.height() >= header.sizeHint().height()
+
+
+def test_an_instant_thought_is_not_thought_for_0s(view) -> None:
+    view.set_messages([_msg("a1", text="Answer", thinking="Quick", thinking_ms=300)])
+    assert _card(view).header_text() == "Thought for a moment"

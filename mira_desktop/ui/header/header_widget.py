@@ -71,8 +71,11 @@ class ModelPickerWidget(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ModelPicker")
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.setMinimumContentsLength(16)
+        # as wide as about 24 characters, not as the longest model name of
+        # all (it took ~490 px of the header, the thread's title ~120 px);
+        # a longer name is elided, and the list opens as wide as it needs
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(24)
         self._models: list[ModelInfo] = []
         self._current: tuple[str, str] | None = None
         self.activated.connect(self._on_activated)

@@ -88,7 +88,7 @@ def relative_time(iso: str, now: datetime | None = None) -> str:
         return QCoreApplication.translate(TR_CONTEXT, "{n} h").format(n=int(seconds // 3600))
     if days == 1:
         return QCoreApplication.translate(TR_CONTEXT, "Yesterday")
-    if days < 7:
+    if days <= 7:  # as far as the "Previous 7 days" group goes
         return QCoreApplication.translate(TR_CONTEXT, "{n} d").format(n=days)
     locale = QLocale()
     date = QDate(local.year, local.month, local.day)

@@ -126,6 +126,8 @@ class ThinkingCard(QFrame):
             text = self.tr("Thinking {0}").format(self._duration(seconds or 0))
         elif seconds is None:
             text = self.tr("Thoughts")
+        elif seconds < 1:  # not "Thought for 0s"
+            text = self.tr("Thought for a moment")
         else:
             text = self.tr("Thought for {0}").format(self._duration(seconds))
         if text != self._toggle.text():

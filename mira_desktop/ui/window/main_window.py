@@ -191,8 +191,8 @@ class MainWindow(QMainWindow):
         await self.presenter.reload_models()
         await self.history_actions.start()  # collapsed groups, workspaces, grouping
         self.thread_model.refresh()
-        if thread_id:
-            self.presenter.open_thread(thread_id)
+        if thread_id:  # as a click on it would: opened and highlighted
+            self.history_actions.open_thread(thread_id)
             task = self.tasks.get("load-thread")
             if task is not None:
                 await task
