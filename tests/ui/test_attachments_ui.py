@@ -149,6 +149,38 @@ async def test_a_refused_file_shows_the_reason_under_the_composer(
     assert window.composer.strip.chip_keys() == []
 
 
+async def test_several_refused_files_each_say_why_until_the_next_batch(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Two refused files dropped with a good one: both reasons are shown (the
+    later one used to replace the first); the next batch starts clean, and a
+    send clears what is left."""
+    await services.settings.set("attachments.max_mb", 0.01)
+    big = tmp_path / "big.txt"
+    big.write_text("x" * 50_000, encoding="utf-8")
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"not a pdf at all")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("fine\n", encoding="utf-8")
+    window.composer_actions.attachments.add_paths([str(big), str(broken), str(notes)])
+    error = window.composer.attach_error
+    await until(lambda: ready_chips(window) == ["notes.txt"] and error.text().count("\n") == 1)
+    lines = error.text().splitlines()
+    assert any("big.txt" in line for line in lines) and any("broken.pdf" in line for line in lines)
+    window.composer_actions.attachments.add_paths([str(broken)])  # a new batch
+    await until(lambda: error.text().count("broken.pdf") == 1 and "big.txt" not in error.text())
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    window.composer.set_text("Read this")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(loopback.requests) == 1)
+    assert not error.isVisible()
+
+
 async def test_a_failed_draft_gives_back_its_text_and_chips(
     window: MainWindow,
     services: Services,

@@ -73,6 +73,11 @@ class AttachmentsController(QObject):
         self._service = service
         self._tasks = tasks
         self._ready: dict[str, PreparedAttachment] = {}
+        # files being read, and why files of this batch were refused: several
+        # files dropped at once each say why (one line each), until the next
+        # batch or a send
+        self._reading: set[str] = set()
+        self._refusals: list[str] = []
         composer.files_chosen.connect(self.add_paths)
         composer.image_pasted.connect(self.add_image)
         composer.attachment_remove_requested.connect(self.remove)
@@ -101,7 +106,9 @@ class AttachmentsController(QObject):
     def _start(self, name: str, work: Coroutine[Any, Any, PreparedAttachment]) -> None:
         key = new_id()
         self._composer.strip.add_chip(key, name)
-        self._composer.set_attach_error("")
+        if not self._reading:  # a new batch: the last one's refusals are old news
+            self._show_refusals([])
+        self._reading.add(key)
         self._tasks.start(self._prepare(key, work))
 
     async def _prepare(self, key: str, work: Coroutine[Any, Any, PreparedAttachment]) -> None:
@@ -111,8 +118,10 @@ class AttachmentsController(QObject):
         except MiraError as exc:
             log.info("attachment refused: %s", exc.message)
             strip.remove_chip(key)
-            self._composer.set_attach_error(error_line(exc))
+            self._show_refusals([*self._refusals, error_line(exc)])
             return
+        finally:
+            self._reading.discard(key)
         if strip.chip(key) is None:  # removed while it was being read
             await self._service.discard(prepared)
             return
@@ -133,8 +142,14 @@ class AttachmentsController(QObject):
         """The ready files, in chip order."""
         return tuple(self._ready[k] for k in self._composer.strip.chip_keys() if k in self._ready)
 
+    def _show_refusals(self, lines: list[str]) -> None:
+        self._refusals = lines
+        self._composer.set_attach_error("\n".join(lines))
+
     def take(self) -> tuple[PreparedAttachment, ...]:
-        """Hand the ready files to a send: the strip empties, nothing is discarded."""
+        """Hand the ready files to a send: the strip empties, nothing is
+        discarded, and the refusals of files not sent are cleared."""
+        self._show_refusals([])
         taken = self.prepared()
         for key in list(self._ready):
             self._composer.strip.remove_chip(key)
