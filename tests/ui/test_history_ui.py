@@ -302,6 +302,7 @@ async def test_trash_restore_purge_and_empty(
     assert "1 conversation" in questions[2]
     await until(lambda: titles(window) == [])
     assert await scalar(services, "SELECT COUNT(*) FROM threads") == 1  # T1 only
+    await until(lambda: not sidebar.view_bar.empty_trash_button.isEnabled())  # nothing left
 
 
 async def test_batch_select_all_archives_pages_not_loaded(

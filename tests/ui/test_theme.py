@@ -113,3 +113,20 @@ def test_muted_text_keeps_its_contrast_under_the_style_sheet(themed_app: QApplic
         assert placeholder.alpha() == 255 and placeholder.name() == colors.muted
         for background in (colors.surface, colors.surface_alt, colors.window):
             assert contrast_ratio(placeholder, background) >= 4.5, (type(widget), background)
+
+
+def test_the_chosen_workspace_colour_is_ringed(themed_app: QApplication, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """All ten swatches looked alike, the chosen one too: the sheets ring a
+    checked swatch in the accent colour, and the dialog's swatches use it."""
+    from PySide6.QtWidgets import QToolButton
+
+    from mira_desktop.ui.dialogs.workspace_dialog import WorkspaceDialog
+
+    for name, colors in (("light", LIGHT), ("dark", DARK)):
+        sheet = resource_path("qss", f"{name}.qss").read_text(encoding="utf-8")
+        assert f'QToolButton[swatch="true"]:checked {{ border-color: {colors.accent}; }}' in sheet
+    dialog = WorkspaceDialog(None)
+    qtbot.addWidget(dialog)
+    swatches = [b for b in dialog.findChildren(QToolButton) if b.objectName().startswith("Swatch_")]
+    assert len(swatches) == 10 and all(b.property("swatch") is True for b in swatches)
+    assert sum(b.isChecked() for b in swatches) == 1

@@ -97,6 +97,7 @@ class WorkspaceDialog(QDialog):
             button.setIcon(_swatch_icon(color))
             button.setIconSize(QSize(18, 18))
             button.setProperty("color", color)
+            button.setProperty("swatch", True)  # the chosen one is ringed (style sheets)
             self.swatches.addButton(button)
             self.swatch_row.addWidget(button)
         self.swatch_row.addStretch(1)

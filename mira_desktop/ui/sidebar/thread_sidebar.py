@@ -370,6 +370,8 @@ class ThreadSidebar(QWidget):
         empty = self.grouped.rowCount() == 0 and not self._model.is_loading()
         self.empty_label.setVisible(empty)
         self.list_view.setVisible(not empty)
+        # nothing to empty (unless a workspace filter hides the rest of the trash)
+        self.view_bar.empty_trash_button.setEnabled(not empty or self.workspace_id() is not None)
         self._retranslate_empty()
 
     def _retranslate_empty(self) -> None:
