@@ -425,6 +425,8 @@ async def test_a_document_that_can_no_longer_be_read_says_why_in_the_interface_l
     install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
     try:
         dialog = await open_manager(window)
+        # the base is chosen once the list has loaded: Re-index before does nothing
+        await until(lambda: dialog.documents.kb_id == kb_id and dialog.documents.reindex_button.isEnabled())  # fmt: skip
         table = dialog.documents.table
         results = job_results(dialog)
         dialog.documents.reindex_button.click()

@@ -513,3 +513,44 @@ async def test_a_launch_on_a_thread_highlights_it_in_the_sidebar(
     window.sidebar.select_thread(None)
     await window.start(key)
     await until(lambda: window.presenter.key == key and window.sidebar.selected_thread_id() == key)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+async def test_the_window_fits_800_pixels_with_a_role_a_base_and_a_long_model_name(
+    window: MainWindow, tmp_path: Path, lang: str
+) -> None:
+    """The header's pickers never shrank below their labels and the empty
+    state's card was 540 px fixed: the window could not be narrower than
+    969 px (1,193 px with a role and a knowledge base bound). Now long labels
+    are elided (their text and tooltips stay whole), short ones never cut."""
+    from mira_desktop.core.knowledge import KnowledgeBase, KnowledgeBaseStats
+    from mira_desktop.core.models import ModelInfo, Role
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    install_translator(app, lang, cache_dir=tmp_path / "qm")
+    try:
+        header = window.header
+        role = Role(id="r1", name="A very thorough research assistant")
+        header.role_picker.set_roles([role])
+        header.role_picker.set_current("r1")
+        base = KnowledgeBaseStats(KnowledgeBase(id="k1", name="Gardening notes and manuals"), 3)
+        header.kb_picker.set_bases([base])
+        header.kb_picker.set_current("k1")
+        long_name = "qwen2.5-coder:32b-instruct-q8_0-with-a-very-long-model-name"
+        header.set_models([ModelInfo(name=long_name, provider_name="Local")])
+        header.set_current_model("Local", long_name)
+        assert window.minimumSizeHint().width() <= 800
+        window.resize(800, 600)
+        await until(lambda: window.width() == 800)
+        await asyncio.sleep(0.05)
+        assert "A very thorough researc…" in header.role_picker.text()  # painted elided only
+        assert header.role_picker.width() < header.role_picker.sizeHint().width()  # elided
+        assert header.title_label.width() >= 96
+        for widget in (header.role_picker, header.kb_picker):
+            widget.grab()  # paints its elided label
+        header.role_picker.set_current(None)  # "No role": short, never cut
+        await asyncio.sleep(0.05)
+        assert header.role_picker.width() >= header.role_picker.sizeHint().width()
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 _KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_MIN_WIDTH = 96
+MODEL_PICKER_MIN_WIDTH = 120
 
 
 class ElidedLabel(QLabel):
@@ -80,6 +81,12 @@ class ModelPickerWidget(QComboBox):
         self._current: tuple[str, str] | None = None
         self.activated.connect(self._on_activated)
         self._rebuild()
+
+    def minimumSizeHint(self) -> QSize:
+        # the current name is elided below its ~24 characters when the
+        # header is short of room (a narrow window)
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), MODEL_PICKER_MIN_WIDTH), hint.height())
 
     def set_models(self, models: list[ModelInfo]) -> None:
         """Replace the list; the current choice is kept (or shown as unavailable)."""

@@ -12,16 +12,18 @@ import logging
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from mira_desktop.core.models import Role
+
+from ..widgets.eliding_button import ElidingToolButton
 
 log = logging.getLogger(__name__)
 
 MAX_LABEL_CHARS = 24
 
 
-class RolePickerButton(QToolButton):
+class RolePickerButton(ElidingToolButton):
     role_chosen = Signal(str)
     manage_requested = Signal()
 
@@ -29,7 +31,6 @@ class RolePickerButton(QToolButton):
         super().__init__(parent)
         self.setObjectName("RolePicker")
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._roles: list[Role] = []
         self._current: str | None = None
         self.menu_ = QMenu(self)

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+
+from ..widgets.eliding_button import ElidingToolButton
 
 if TYPE_CHECKING:
     from ...core.knowledge import KnowledgeBaseStats
@@ -24,7 +26,7 @@ log = logging.getLogger(__name__)
 MAX_LABEL_CHARS = 22
 
 
-class KbPickerButton(QToolButton):
+class KbPickerButton(ElidingToolButton):
     kb_chosen = Signal(str)
     manage_requested = Signal()
 
@@ -32,7 +34,6 @@ class KbPickerButton(QToolButton):
         super().__init__(parent)
         self.setObjectName("KbPicker")
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._bases: list[KnowledgeBaseStats] = []
         self._current: str | None = None
         self.menu_ = QMenu(self)

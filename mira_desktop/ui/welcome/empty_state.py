@@ -59,7 +59,10 @@ class EmptyStateWidget(QWidget):
     def _build_layout(self) -> None:
         card = QFrame(self)
         card.setObjectName("EmptyStateCard")
-        card.setFixedWidth(540)  # a fixed width lets the wrapped text compute its height
+        # at most 540 px, narrower in a narrow window (it made the window's
+        # minimum 900 px); the wrapped text takes its height from the width
+        card.setMaximumWidth(540)
+        card.setMinimumWidth(320)
         inner = QVBoxLayout(card)
         inner.setContentsMargins(32, 28, 32, 28)
         inner.setSpacing(14)

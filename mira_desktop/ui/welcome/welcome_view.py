@@ -40,7 +40,7 @@ class WelcomeView(QWidget):
             chip = QPushButton(self)
             chip.setObjectName("PromptChip")
             chip.setCursor(Qt.CursorShape.PointingHandCursor)
-            chip.setMinimumWidth(220)
+            chip.setMinimumWidth(160)
             chip.clicked.connect(lambda _checked=False, i=row: self._choose(i))
             self.chips.append(chip)
             grid.addWidget(chip, row // 2, row % 2)
