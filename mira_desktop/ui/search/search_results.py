@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetrics,
+    QFontMetricsF,
     QPainter,
     QPalette,
     QTextCharFormat,
@@ -39,6 +40,7 @@ from ...core.models import Workspace
 from ...core.search import SearchHit
 from ..sidebar.row_painting import paint_dot
 from ..sidebar.thread_delegate import relative_time
+from .snippet_text import clip_spans, plain_markdown
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,51 @@ def utf16_spans(text: str, spans: Spans) -> Spans:
         return len(text[:at].encode("utf-16-le", "surrogatepass")) // 2
 
     return tuple((unit(start), unit(end)) for start, end in spans)
+
+
+def _code_points(text: str, units: int) -> int:
+    """The offset in ``text``'s code points of ``units`` UTF-16 units."""
+    if not text or max(text) <= "\uffff":
+        return units
+    seen = 0
+    for index, char in enumerate(text):
+        if seen >= units:
+            return index
+        seen += 2 if char > "\uffff" else 1
+    return len(text)
+
+
+def fitted_text(
+    text: str, spans: Spans, font: QFont, width: float, lines: int
+) -> tuple[str, Spans]:
+    """``text`` as far as ``lines`` lines of ``width`` hold it, ending in "…"
+    when it does not all fit (it was clipped mid-character), with its spans
+    cut to what is left."""
+    metrics = QFontMetricsF(font)
+    elide = Qt.TextElideMode.ElideRight
+    if lines == 1:
+        if metrics.horizontalAdvance(text) <= width:
+            return text, spans
+        cut = metrics.elidedText(text, elide, width)
+        return cut, clip_spans(spans, max(0, len(cut) - 1))
+    probe = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    probe.setTextOption(option)
+    probe.beginLayout()
+    starts = []
+    while True:
+        line = probe.createLine()
+        if not line.isValid() or len(starts) > lines:
+            break
+        line.setLineWidth(width)
+        starts.append(line.textStart())
+    probe.endLayout()
+    if len(starts) <= lines:
+        return text, spans
+    last = _code_points(text, starts[lines - 1])
+    rest = metrics.elidedText(text[last:], elide, width)
+    return text[:last] + rest, clip_spans(spans, last + max(0, len(rest) - 1))
 
 
 def text_layout(
@@ -195,8 +242,12 @@ class SearchResultDelegate(QStyledItemDelegate):
         metrics = QFontMetrics(font)
         workspace = self.workspaces.get(hit.workspace_id)
         text = relative_time(hit.created_at)
-        if workspace is not None:
-            text = f"{workspace.name} · {text}"
+        if workspace is not None:  # a long name is elided: the title keeps its room
+            room = box.width() * 0.4 - metrics.horizontalAdvance(f" · {text}")
+            name = metrics.elidedText(
+                workspace.name, Qt.TextElideMode.ElideRight, max(24, int(room))
+            )
+            text = f"{name} · {text}"
         width = metrics.horizontalAdvance(text)
         meta = QRectF(box.right() - width, box.top(), width, box.height())
         role = (
@@ -229,9 +280,13 @@ class SearchResultDelegate(QStyledItemDelegate):
         font.setBold(bold)
         # one line: a line break or tab in a title is a space (same length,
         # so the spans still fit)
+        if not bold:  # a message's snippet: the text people read, not its Markdown
+            text, spans = plain_markdown(text, spans)
         flat = text.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        lines = 1 if bold else 2
+        flat, spans = fitted_text(flat, spans, font, box.width(), lines)
         mark = mark_format(option.palette, bold=bold)
-        layout = text_layout(flat, spans, font, mark, box.width(), 1 if bold else 2)
+        layout = text_layout(flat, spans, font, mark, box.width(), lines)
         painter.save()
         painter.setClipRect(box)
         painter.setPen(color)
