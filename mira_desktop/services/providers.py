@@ -17,6 +17,8 @@ from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind
 from ..core.ports import ChatProvider
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,8 @@ class SecretStoreLike(Protocol):
     def set(self, key_id: str, secret: str) -> None: ...
     def delete(self, key_id: str) -> None: ...
     def describe(self) -> str: ...
+    @property
+    def file_in_use(self) -> Path | None: ...
 
 
 def normalise_base_url(kind: ProviderKind, base_url: str) -> str:
@@ -59,6 +63,11 @@ class ProviderService:
     @property
     def keyring_description(self) -> str:
         return self._secrets.describe()
+
+    @property
+    def secrets_file(self) -> Path | None:
+        """Where keys go when the system has no keyring (None: the keyring)."""
+        return self._secrets.file_in_use
 
     async def list_providers(self) -> list[ProviderConfig]:
         return await self._store.list_providers()

@@ -61,6 +61,11 @@ class SecretStore:
     def uses_keyring(self) -> bool:
         return self._backend is not None
 
+    @property
+    def file_in_use(self) -> Path | None:
+        """The file keys are kept in when there is no system keyring (else None)."""
+        return None if self._backend is not None else self._file
+
     def describe(self) -> str:
         if self._backend is not None:
             return f"system keyring ({type(self._backend).__name__})"

@@ -1436,6 +1436,10 @@ Quit anyway and lose them?</source>
             <source>Fetched 1 model.</source>
             <translation>已获取 1 个模型。</translation>
         </message>
+        <message>
+            <source>the file {path} (readable only by you; no system keyring was found)</source>
+            <translation>文件 {path}（仅你可读；未找到系统密钥环）</translation>
+        </message>
     </context>
     <context>
         <name>RegenerateButton</name>

@@ -24,6 +24,7 @@ class FakeProviderService:
     """Same async API as services.providers.ProviderService, in memory."""
 
     keyring_description = "test keyring"
+    secrets_file = None
 
     def __init__(self) -> None:
         self.providers: dict[str, ProviderConfig] = {}
@@ -340,4 +341,27 @@ async def test_real_provider_service_over_loopback(
         assert "Incorrect API key provided" in tab.status.text()
         assert [p.name for p in await services.providers.list_providers()] == ["Loop"]
     finally:
+        await services.aclose()
+
+
+async def test_keys_kept_in_a_file_are_said_in_the_interface_language(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Without a system keyring the form named the file in English inside a
+    Chinese sentence ("密钥保存在 file … (readable only by you…) 中")."""
+    from PySide6.QtWidgets import QApplication
+
+    from mira_desktop.bootstrap import build_services
+    from mira_desktop.storage.secrets import SecretStore
+    from mira_desktop.ui.i18n import install_translator
+
+    data_dir = tmp_path / "data"
+    services = build_services(data_dir, secrets=SecretStore(data_dir, use_keyring=False))
+    app = QApplication.instance()
+    install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
+    try:
+        dialog = await open_dialog(qtbot, services.providers)
+        hint = dialog.providers_tab.form.key_hint.text()
+        assert f"文件 {data_dir / 'secrets.json'}（仅你可读；未找到系统密钥环）" in hint
+        assert "readable" not in hint and "file " not in hint
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")
         await services.aclose()

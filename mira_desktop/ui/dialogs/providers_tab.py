@@ -69,7 +69,15 @@ class ProvidersTab(QWidget):
         self._build_layout()
         self._connect()
         self._retranslate()
-        self.form.set_keyring_description(service.keyring_description)
+        secrets_file = service.secrets_file
+        if secrets_file is None:
+            self.form.set_keyring_description(service.keyring_description)
+        else:  # worded here, in the interface's language
+            self.form.set_keyring_description(
+                self.tr(
+                    "the file {path} (readable only by you; no system keyring was found)"
+                ).format(path=secrets_file)
+            )
         self._show_new_form()
 
     def _build_confirm_bar(self) -> None:
