@@ -20,6 +20,17 @@ log = logging.getLogger(__name__)
 class ExportStore:
     def __init__(self, worker: DatabaseWorker) -> None:
         self.worker = worker
+        self._media = worker.data_dir / "media"
+
+    def image_bytes(self, sha256: str) -> bytes | None:
+        """An attachment's stored bytes (blocking: an export's worker thread),
+        None when the file is not in the media folder."""
+        if len(sha256) != 64 or not all(c in "0123456789abcdef" for c in sha256):
+            return None
+        try:
+            return (self._media / sha256[:2] / sha256).read_bytes()
+        except OSError:
+            return None
 
     async def snapshot(self, thread_id: str) -> ThreadSnapshot:
         return (await self.worker.run(repo.read_snapshots, [thread_id]))[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...core.models import Message, MessageRole
 from ...core.transfer import AttachmentRecord, ThreadSnapshot
@@ -46,6 +46,12 @@ CSP = (
     f"script-src 'sha256-{_SCRIPT_HASH}'; img-src data:; base-uri 'none'; form-action 'none'"
 )
 
+#: an image attachment's bytes by its SHA-256 (None: not in the media folder)
+ImageSource = Callable[[str], "bytes | None"]
+#: image types a page embeds (never SVG: it can hold scripts)
+EMBEDDABLE = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+MAX_EMBEDDED_IMAGE = 8 * 1024 * 1024
+
 _WHO = {
     MessageRole.USER: ("You", "user"),
     MessageRole.ASSISTANT: ("Assistant", "assistant"),
@@ -57,9 +63,12 @@ _WHO = {
 class _Page:
     """Builds one thread's page (keeps the renderer and the print switch)."""
 
-    def __init__(self, renderer: MarkdownRenderer, for_print: bool) -> None:
+    def __init__(
+        self, renderer: MarkdownRenderer, for_print: bool, images: ImageSource | None = None
+    ) -> None:
         self.renderer = renderer
         self.for_print = for_print
+        self.images = images
         # Qt's rich text knows no HTML5 sectioning elements: plain divs in print
         self.article, self.header_tag, self.footer_tag = (
             ("div", "div", "div") if for_print else ("article", "header", "footer")
@@ -94,8 +103,31 @@ class _Page:
         tag = self.header_tag
         return f'<{tag} class="head">{" ".join(bits)}</{tag}>'
 
-    def extras(self, message: Message, attachments: Sequence[AttachmentRecord]) -> list[str]:
+    def figures(self, attachments: Sequence[AttachmentRecord]) -> list[str]:
+        """The message's images, embedded (the page stays self-contained): PNG,
+        JPEG, GIF and WebP up to ``MAX_EMBEDDED_IMAGE`` bytes, as ``data:``
+        URLs the page's policy allows (``img-src data:``), nothing else."""
+        if self.images is None:
+            return []
         out = []
+        for record in attachments:
+            if record.kind != "image" or not record.available or record.mime not in EMBEDDABLE:
+                continue
+            if record.size > MAX_EMBEDDED_IMAGE:
+                continue
+            data = self.images(record.sha256)
+            if not data:
+                continue
+            url = f"data:{record.mime};base64,{base64.b64encode(data).decode('ascii')}"
+            name = escape(record.name)
+            out.append(
+                f'<figure class="image"><img src="{url}" alt="{name}">'
+                f"<figcaption>{name}</figcaption></figure>"
+            )
+        return out
+
+    def extras(self, message: Message, attachments: Sequence[AttachmentRecord]) -> list[str]:
+        out = self.figures(attachments)
         if attachments:
             items = "".join(
                 f"<li>{escape(a.name)} ({escape(a.mime)}, {a.size} bytes"
@@ -183,10 +215,12 @@ def thread_html(
     *,
     for_print: bool = False,
     renderer: MarkdownRenderer | None = None,
+    images: ImageSource | None = None,
 ) -> str:
-    """The thread as one self-contained HTML document."""
+    """The thread as one self-contained HTML document; ``images`` gives an
+    image attachment's bytes by hash (embedded), or None when it is gone."""
     tree = layout(snapshot)
-    page = _Page(renderer or MarkdownRenderer(), for_print)
+    page = _Page(renderer or MarkdownRenderer(), for_print, images)
     title = escape(" ".join(snapshot.thread.title.split()) or "Untitled")
     head = [
         '<meta charset="utf-8">',

@@ -152,6 +152,9 @@ details.thinking > summary, div.thinking > .label { color: var(--muted-fg); curs
 .tool .label, .attachments, .diag, .meta, .note { color: var(--muted-fg); font-size: 0.85em; }
 .diag { margin-top: 8px; }
 .img-ref { color: var(--muted-fg); }
+figure.image { margin: 8px 0; }
+figure.image img { max-width: 100%; height: auto; border-radius: 6px; }
+figure.image figcaption { color: var(--muted-fg); font-size: 0.85em; }
 #theme-toggle { float: right; font: inherit; font-size: 0.85em; border: 1px solid var(--border);
   border-radius: 6px; padding: 2px 10px; background: var(--card-bg); color: var(--text-fg); cursor: pointer; }
 """

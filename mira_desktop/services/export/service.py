@@ -104,7 +104,9 @@ class ExportService:
             return functools.partial(thread_markdown, meta=meta)
         if kind is ExportFormat.JSON:
             return functools.partial(thread_json, meta=meta)
-        return functools.partial(thread_html, meta=meta, renderer=MarkdownRenderer())
+        return functools.partial(
+            thread_html, meta=meta, renderer=MarkdownRenderer(), images=self._store.image_bytes
+        )
 
     # one thread -------------------------------------------------------------
 
@@ -122,7 +124,9 @@ class ExportService:
     async def thread_html(self, thread_id: str, *, for_print: bool = False) -> str:
         """The self-contained page; ``for_print``: the variant for Qt printing."""
         snapshot = await self._store.snapshot(thread_id)
-        return await asyncio.to_thread(thread_html, snapshot, self.meta(), for_print=for_print)
+        return await asyncio.to_thread(
+            thread_html, snapshot, self.meta(), for_print=for_print, images=self._store.image_bytes
+        )
 
     async def thread_json(self, thread_id: str) -> str:
         return await self.render(thread_id, ExportFormat.JSON)

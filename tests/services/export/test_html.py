@@ -244,3 +244,44 @@ async def test_screen_page_prints_well(page_html: str) -> None:
     print_css = css[css.index("@media print") :]
     assert "#theme-toggle { display: none; }" in print_css
     assert "break-inside: avoid" in print_css and "pre-wrap" in print_css
+
+
+async def test_images_are_embedded_so_the_page_stands_alone(services: Services) -> None:
+    """A thread's image attachments are in the page (data: URLs its policy
+    allows); one whose file is gone, or an SVG, is only named."""
+    import base64
+    import struct
+    import zlib
+
+    from mira_desktop.core.attachments import Attachment
+
+    def png(rgb: tuple[int, int, int]) -> bytes:
+        raw = b"\x00" + bytes(rgb) * 2
+        rows = raw * 2
+
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            body = kind + data
+            return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+        header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")  # fmt: skip
+
+    sample = await build_sample(services)
+    red, blue = png((200, 0, 0)), png((0, 0, 200))
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    attached = []
+    for name, data, mime in (("红.png", red, "image/png"), ("blue.png", blue, "image/png"), ("x.svg", svg, "image/svg+xml")):  # fmt: skip
+        sha = await services.media.put(data, mime)
+        attached.append((None, Attachment(sha256=sha, name=name, mime=mime, kind="image", size=len(data))))  # fmt: skip
+    await services.media.attach(sample.u1b, attached)
+    gone = services.data_dir / "media" / attached[1][1].sha256[:2] / attached[1][1].sha256
+    gone.unlink()  # the blue one's file is lost
+
+    html = await services.exports.thread_html(sample.thread_id)
+
+    page = parse(html)
+    images = [a for t, a in page.tags if t == "img"]
+    assert [a["alt"] for a in images] == ["红.png"]
+    assert images[0]["src"] == "data:image/png;base64," + base64.b64encode(red).decode()
+    assert "x.svg" in html and "data:image/svg" not in html and "alert(1)</script>" not in html
+    assert "img-src data:" in CSP
