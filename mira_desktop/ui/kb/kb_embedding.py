@@ -87,16 +87,21 @@ class EmbeddingRow(QWidget):
 
     def _fill_models(self) -> None:
         provider = self.provider_box.currentText()
-        typed = self.model_box.currentText()
-        self.model_box.clear()
-        self.model_box.addItems([m.name for m in self._models if m.provider_name == provider])
-        embed = next(
-            (i for i in range(self.model_box.count()) if "embed" in self.model_box.itemText(i)), -1
-        )
+        box = self.model_box
+        listed = {box.itemText(i) for i in range(box.count())}
+        typed = box.currentText()
+        if typed in listed and "embed" not in typed.lower():
+            typed = ""  # the box's own first entry (a chat model), not a choice
+        box.clear()
+        box.addItems([m.name for m in self._models if m.provider_name == provider])
+        embed = next((i for i in range(box.count()) if "embed" in box.itemText(i).lower()), -1)
         if typed:
-            self.model_box.setCurrentText(typed)
+            box.setCurrentText(typed)
         elif embed >= 0:
-            self.model_box.setCurrentIndex(embed)
+            box.setCurrentIndex(embed)
+        else:  # no embedding model listed: nothing proposed (a chat model cannot embed)
+            box.setCurrentIndex(-1)
+            box.setEditText("")
 
     def _use(self) -> None:
         provider, model = self.provider_box.currentText(), self.model_box.currentText().strip()
