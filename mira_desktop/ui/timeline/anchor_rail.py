@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 RAIL_WIDTH = 18
 MAX_STEP = 18
+#: questions' bars closer than this are thinned out: thousands of them made one
+#: solid bar beside the scroll bar (it read as a second one)
+MIN_GAP = 4
 PAD = 14
 POLL_MS = 200
 PREVIEW_CHARS = 80
@@ -238,13 +241,16 @@ class AnchorRail(QWidget):
         painter.setBrush(muted)
         step = self._step()
         top, x = self._top(step), self.width() // 2
-        drawn: tuple[int, str] | None = None
+        last_bar, final = -MIN_GAP, len(self._marks) - 1
         for index, mark in enumerate(self._marks):
             y = round(top + index * step)
-            # a long thread has more marks than the rail has pixels: a mark
-            # on the row of the one before, of its kind, would be drawn over it
-            if drawn != (y, mark.kind):
-                drawn = (y, mark.kind)
+            if mark.kind == "compaction":  # rare and telling: always drawn
+                _draw_mark(painter, mark.kind, x, y, False)
+            elif y - last_bar >= MIN_GAP or index == final:  # the newest question too
+                # a long thread has more questions than the rail has room
+                # for: every few pixels one stands for those near it (drawn
+                # over each other they piled up into one solid bar)
+                last_bar = y
                 _draw_mark(painter, mark.kind, x, y, False)
         painter.end()
         self._layer, self._layer_key = layer, key
