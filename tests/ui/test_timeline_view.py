@@ -414,3 +414,18 @@ def test_height_estimates_count_lines_and_the_row_chrome():
     opened = MessageState.from_message(cases[-1][0])
     opened.card_open = True
     assert estimate_height(opened, width, line, char) > 2 * line + 36
+
+
+def test_the_meta_line_wraps_instead_of_being_cut_in_a_narrow_window(qtbot) -> None:
+    view = shown_timeline(qtbot, (380, 500))
+    usage = Usage(prompt_tokens=12_345, completion_tokens=4_567, reasoning_tokens=890)
+    answer = _msg("a1", text="Answer", model="llama-3.1-8b-instruct-q4", usage=usage)
+    view.set_messages([_msg("u1", MessageRole.USER, "question?"), answer])
+    widget = view.message_widget("a1")
+    widget.findChild(QToolButton, "copyMessageButton")  # its buttons beside it
+    meta = widget.findChild(QLabel, "messageMeta")
+    assert meta is not None and "llama-3.1-8b-instruct-q4" in meta.text()
+    one_line = meta.fontMetrics().horizontalAdvance(meta.text())
+    assert one_line > meta.width()  # it does not fit on one line here…
+    # …so it wraps onto lines that are all shown (it used to be cut under the buttons)
+    assert meta.wordWrap() and meta.height() >= meta.heightForWidth(meta.width()) > 0

@@ -125,6 +125,7 @@ class AnswerMeta(QVBoxLayout):
         self._row.setContentsMargins(0, 0, 0, 0)
         self._row.setSpacing(6)
         self.meta = muted_label(owner, "messageMeta")
+        self.meta.setWordWrap(True)  # a narrow window: two lines, not cut under the buttons
         self._row.addWidget(self.meta, 1)
         self.addLayout(self._row)
         self.note = muted_label(owner, "messageNote")
