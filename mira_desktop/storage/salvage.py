@@ -1,12 +1,14 @@
 """Saving what can still be read from a damaged database (``mira-desktop doctor
 --fix``, the window's Recover at start-up).
 
-A damaged file is never written to: it is moved, with its WAL, into
-``backups/`` (``mira-<time>-damaged.sqlite3``), and a new database with the
-current schema takes its place. Every table of the new schema is then copied
-from the damaged file, the readable rows of each: in ranges of rowids, a range
-that fails row by row, and past a damaged page by leaps that double until a
-row can be read again. The full-text indexes are not copied; the new file's
+Mira writes nothing into a damaged file (it is read with ``query_only``;
+SQLite may still fold the file's own WAL into it, as on any open): it is
+moved, with its WAL, into ``backups/`` (``mira-<time>-damaged.sqlite3``), and
+a new database with the current schema takes its place. Every table of the
+new schema is then copied from the damaged file, the readable rows of each:
+a window of rowids at a time read from both ends, a window that fails row
+by row, and past an empty window to the next row that can be trusted (or by
+leaps that double). The full-text indexes are not copied; the new file's
 triggers rebuild them from the rows. References left dangling by lost rows
 (a message whose thread was on a damaged page…) are the doctor's to repair
 next (``services/doctor.py``), as for any other damage.
