@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .services.chat import ChatService
     from .services.compaction import CompactionService
     from .services.conversation import ConversationService
+    from .services.data_folder import DataFolderService
     from .services.doctor import DoctorService
     from .services.export import ExportService
     from .services.history import HistoryService
@@ -259,6 +260,12 @@ class Services:
         from .services.conversation import ConversationService
 
         return ConversationService(self.store, self._is_running)
+
+    @_service
+    def data_folder(self) -> DataFolderService:
+        from .services.data_folder import DataFolderService
+
+        return DataFolderService(self.store, self.data_dir)
 
     @_service
     def doctor(self) -> DoctorService:

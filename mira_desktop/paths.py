@@ -37,12 +37,42 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
+def location_file() -> Path:
+    """Where the data folder chosen in Settings is remembered (the platform's
+    configuration folder: outside the data folder it names)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / "data-folder.txt"
+
+
+def chosen_data_dir() -> Path | None:
+    """The data folder chosen in Settings (Chat & data → Change…), if any."""
+    try:
+        text = location_file().read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return Path(text) if text else None
+
+
+def choose_data_dir(path: Path) -> None:
+    """Remember ``path`` as the data folder of the next starts."""
+    target = location_file()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".tmp")
+    partial.write_text(f"{path}\n", encoding="utf-8")
+    partial.replace(target)
+
+
 def resolve_data_dir(cli_value: str | os.PathLike[str] | None = None) -> Path:
-    """``--data-dir`` wins, then ``MIRA_DATA_DIR``, then the platform data folder."""
+    """``--data-dir`` wins, then ``MIRA_DATA_DIR``, then the folder chosen in
+    Settings, then the platform data folder."""
+    chosen = None if cli_value or os.environ.get(DATA_DIR_ENV) else chosen_data_dir()
     if cli_value:
         path = Path(cli_value)
     elif os.environ.get(DATA_DIR_ENV):
         path = Path(os.environ[DATA_DIR_ENV])
+    elif chosen is not None:
+        path = chosen
     else:
         path = default_data_dir()
     path = path.expanduser().resolve()

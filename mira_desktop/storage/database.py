@@ -151,7 +151,11 @@ def backup(db: Database, backups_dir: Path, label: str) -> Path:
     """Copy the live database (consistently, WAL included) into ``backups_dir``."""
     backups_dir.mkdir(parents=True, exist_ok=True)
     stamp = utc_now().replace(":", "").replace("-", "").replace(".", "")
-    target = backups_dir / f"mira-{stamp}-{label}.sqlite3"
+    return copy_to(db, backups_dir / f"mira-{stamp}-{label}.sqlite3")
+
+
+def copy_to(db: Database, target: Path) -> Path:
+    """Copy the live database (consistently, WAL included) to ``target``."""
     dest = sqlite3.connect(str(target))
     try:
         db.conn.backup(dest)

@@ -167,6 +167,12 @@ class Store:
 
         return await self.worker.run(doctor.referenced_media)
 
+    async def copy_database_to(self, target: Path) -> None:
+        """A consistent copy of the live database (SQLite's backup) at ``target``."""
+        from .database import copy_to
+
+        await self.worker.run(copy_to, target)
+
     async def salvage(self) -> SalvageReport:
         """Replace a damaged database by what can be read of it."""
         return await self.worker.salvage()

@@ -82,6 +82,11 @@ def known_texts() -> tuple[str, ...]:
         _tr("A title cannot be empty."),
         _tr("A provider needs a name."),
         _tr("A knowledge base needs a name."),
+        # services/data_folder.py
+        _tr("Mira already uses this folder."),
+        _tr('"{folder}" is not empty and holds no Mira data.'),
+        _tr("Choose an empty folder, or a folder Mira used before."),
+        _tr('Could not copy the data to "{folder}": {detail}'),
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),

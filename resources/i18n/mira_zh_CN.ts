@@ -829,6 +829,22 @@ Repair: {fix}</source>
             <source>Retry, allow longer answers (the role's max tokens), or try another model.</source>
             <translation>请重试、允许更长的回答（角色的最大 token 数），或换一个模型。</translation>
         </message>
+        <message>
+            <source>Mira already uses this folder.</source>
+            <translation>Mira 正在使用这个文件夹。</translation>
+        </message>
+        <message>
+            <source>"{folder}" is not empty and holds no Mira data.</source>
+            <translation>“{folder}”不是空文件夹，也没有 Mira 的数据。</translation>
+        </message>
+        <message>
+            <source>Choose an empty folder, or a folder Mira used before.</source>
+            <translation>请选择一个空文件夹，或 Mira 以前用过的文件夹。</translation>
+        </message>
+        <message>
+            <source>Could not copy the data to "{folder}": {detail}</source>
+            <translation>无法把数据复制到“{folder}”：{detail}</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>
@@ -859,6 +875,38 @@ Repair: {fix}</source>
         <message>
             <source>To use another data folder, start Mira with --data-dir FOLDER or set MIRA_DATA_DIR.</source>
             <translation>要使用其他数据文件夹，请用 --data-dir 文件夹 启动 Mira，或设置 MIRA_DATA_DIR。</translation>
+        </message>
+        <message>
+            <source>Choose a data folder</source>
+            <translation>选择数据文件夹</translation>
+        </message>
+        <message>
+            <source>{folder} holds Mira's data already. Use it from Mira's next start? The conversations there are used as they are; the current folder is kept.</source>
+            <translation>{folder} 中已有 Mira 的数据。从 Mira 下次启动起使用它吗？那里的对话会按原样使用；当前文件夹会保留。</translation>
+        </message>
+        <message>
+            <source>Copy your conversations, attachments and keys to {folder} and use it from Mira's next start? The current folder is kept as it is.</source>
+            <translation>把你的对话、附件和密钥复制到 {folder}，并从 Mira 下次启动起使用它吗？当前文件夹会原样保留。</translation>
+        </message>
+        <message>
+            <source>Change the data folder</source>
+            <translation>更改数据文件夹</translation>
+        </message>
+        <message>
+            <source>Copying your data…</source>
+            <translation>正在复制你的数据…</translation>
+        </message>
+        <message>
+            <source>Mira will use {folder} from its next start. The current folder stays as it is: delete it yourself once you are sure.</source>
+            <translation>Mira 将从下次启动起使用 {folder}。当前文件夹保持原样：确认无误后可自行删除。</translation>
+        </message>
+        <message>
+            <source>Change…</source>
+            <translation>更改…</translation>
+        </message>
+        <message>
+            <source>Another folder is used from Mira's next start. Starting Mira with --data-dir FOLDER or MIRA_DATA_DIR still picks the folder they name.</source>
+            <translation>新的文件夹从 Mira 下次启动起生效。用 --data-dir 文件夹 或 MIRA_DATA_DIR 启动 Mira 时，仍以它们指定的文件夹为准。</translation>
         </message>
     </context>
     <context>

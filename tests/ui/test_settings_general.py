@@ -56,3 +56,37 @@ async def test_chat_and_data_settings_are_saved_at_once(qtbot, services: Service
     await asyncio.wait_for(poll(), 5)
     dialog.show_tab("general")
     assert dialog.tabs.currentWidget() is tab
+
+
+async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
+    qtbot, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from mira_desktop.paths import DATA_DIR_ENV, chosen_data_dir
+    from tests.services.seed import make_thread
+    from tests.support.qt_async import until
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    await make_thread(services, "Moves along", ["hello"])
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    questions: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: questions.append(text) or QMessageBox.StandardButton.Yes)  # fmt: skip
+    dialog = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir, data_folder=services.data_folder)  # fmt: skip
+    qtbot.addWidget(dialog)
+    await dialog.load()
+    tab = dialog.general_tab
+    tab.change_folder.click()
+    assert questions and questions[0].startswith(f"Copy your conversations, attachments and keys to {target}")  # fmt: skip
+    await until(lambda: "from its next start" in tab.status.text())
+    assert chosen_data_dir() == target.resolve() and (target / "mira.sqlite3").is_file()
+    # a folder that holds other things is refused, in words
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "cat.jpg").write_bytes(b"meow")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "photos"))  # fmt: skip
+    tab.change_folder.click()
+    await until(lambda: "is not empty and holds no Mira data" in tab.status.text())
+    assert chosen_data_dir() == target.resolve()

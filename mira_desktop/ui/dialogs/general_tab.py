@@ -2,17 +2,21 @@
 automatic purge, the context summary's automatic refresh, and where the data folder
 is (PRODUCT.md §12). Each change is saved at once through the settings service.
 
-The data folder is shown, not edited here: a running window holds the database
-open, so another folder is chosen at start with ``--data-dir`` or
-``MIRA_DATA_DIR`` — the hint says so."""
+The data folder is shown and can be changed (Change…): a running window holds
+its database open, so the new folder is used from the next start
+(``services/data_folder.py``: an empty folder gets a copy of the data first,
+a folder Mira used before is taken as it is); ``--data-dir`` and
+``MIRA_DATA_DIR`` still win — the hint says so."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import qasync
+import shiboken6
 from PySide6.QtCore import QEvent, QSignalBlocker, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
@@ -26,11 +30,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mira_desktop.core.errors import MiraError
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
 if TYPE_CHECKING:
+    from mira_desktop.services.data_folder import DataFolderService
     from mira_desktop.services.settings import SettingsService
 
 log = logging.getLogger(__name__)
@@ -43,11 +49,18 @@ SUMMARY_TURNS_KEY = "summary.auto_refresh_turns"
 
 class GeneralTab(QWidget):
     def __init__(
-        self, settings: SettingsService, data_dir: Path | None = None, parent: QWidget | None = None
+        self,
+        settings: SettingsService,
+        data_dir: Path | None = None,
+        parent: QWidget | None = None,
+        *,
+        data_folder: DataFolderService | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._data_dir = data_dir
+        self._data_folder = data_folder
+        self._change_task: asyncio.Future[None] | None = None
         self.auto_title = QCheckBox(self)
         self.max_mb = self._spin(1, 200)
         self.purge_days = self._spin(0, 3650)
@@ -56,6 +69,9 @@ class GeneralTab(QWidget):
         self.folder_label.setObjectName("DataFolderPath")
         self.open_folder = QPushButton(self)
         self.open_folder.setEnabled(data_dir is not None)
+        self.change_folder = QPushButton(self)
+        self.change_folder.setObjectName("ChangeDataFolder")
+        self.change_folder.setEnabled(data_folder is not None)
         self.folder_hint = hint_label(self)
         self.status = StatusLabel(self)
         self._labels = [QLabel(self) for _ in range(4)]
@@ -81,6 +97,7 @@ class GeneralTab(QWidget):
         folder = QHBoxLayout()
         folder.addWidget(self.folder_label, 1)
         folder.addWidget(self.open_folder)
+        folder.addWidget(self.change_folder)
         form.addRow(self._labels[3], folder)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 16)
@@ -95,6 +112,7 @@ class GeneralTab(QWidget):
         self.purge_days.valueChanged.connect(self._on_purge_days)
         self.summary_turns.valueChanged.connect(self._on_summary_turns)
         self.open_folder.clicked.connect(self._open_data_folder)
+        self.change_folder.clicked.connect(self._choose_data_folder)
 
     async def load(self) -> None:
         """Show the stored values (without saving them back)."""
@@ -141,6 +159,57 @@ class GeneralTab(QWidget):
         if self._data_dir is not None:
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._data_dir)))
 
+    def _choose_data_folder(self) -> None:
+        """Change…: pick a folder (a click: a fresh turn of the event loop),
+        say what will happen, then copy in the background."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        if self._data_folder is None:
+            return
+        start = str((self._data_dir or Path.home()).parent)
+        chosen = QFileDialog.getExistingDirectory(self, self.tr("Choose a data folder"), start)
+        if not chosen:
+            return
+        folder = Path(chosen)
+        if (folder / "mira.sqlite3").is_file():
+            text = self.tr(
+                "{folder} holds Mira's data already. Use it from Mira's next start? "
+                "The conversations there are used as they are; the current folder is kept."
+            )
+        else:
+            text = self.tr(
+                "Copy your conversations, attachments and keys to {folder} and use it from "
+                "Mira's next start? The current folder is kept as it is."
+            )
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(
+            self, self.tr("Change the data folder"), text.format(folder=folder), buttons
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self.change_folder.setEnabled(False)
+        self.status.show_busy(self.tr("Copying your data…"))
+        self._change_task = asyncio.ensure_future(self._change_to(folder))
+
+    async def _change_to(self, folder: Path) -> None:
+        assert self._data_folder is not None
+        try:
+            change = await guarded(self, self._data_folder.change_to(folder))
+        except MiraError as exc:
+            if shiboken6.isValid(self):
+                self.status.show_error(exc)
+                self.change_folder.setEnabled(True)
+            return
+        if change is None or not shiboken6.isValid(self):
+            return
+        self.change_folder.setEnabled(True)
+        self.status.show_ok(
+            self.tr(
+                "Mira will use {folder} from its next start. The current folder stays as it "
+                "is: delete it yourself once you are sure."
+            ).format(folder=change.folder)
+        )
+
     def _retranslate(self) -> None:
         self.auto_title.setText(
             self.tr("Name new conversations automatically (a short model call)")
@@ -154,10 +223,11 @@ class GeneralTab(QWidget):
         for label, text in zip(self._labels, texts, strict=True):
             label.setText(text)
         self.open_folder.setText(self.tr("Open"))
+        self.change_folder.setText(self.tr("Change…"))
         self.folder_hint.setText(
             self.tr(
-                "To use another data folder, start Mira with --data-dir FOLDER "
-                "or set MIRA_DATA_DIR."
+                "Another folder is used from Mira's next start. Starting Mira with "
+                "--data-dir FOLDER or MIRA_DATA_DIR still picks the folder they name."
             )
         )
 

@@ -27,6 +27,7 @@ from mira_desktop.ui.dialogs.providers_tab import ProvidersTab
 from mira_desktop.ui.dialogs.status_label import describe_error
 
 if TYPE_CHECKING:
+    from mira_desktop.services.data_folder import DataFolderService
     from mira_desktop.services.providers import ProviderService
     from mira_desktop.services.settings import SettingsService
 
@@ -51,6 +52,7 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
         *,
         data_dir: Path | None = None,
+        data_folder: DataFolderService | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("SettingsDialog")
@@ -59,7 +61,7 @@ class SettingsDialog(QDialog):
         self.providers_tab = ProvidersTab(providers, self)
         self.models_tab = ModelsTab(providers, self)
         self.appearance_tab = AppearanceTab(settings, self)
-        self.general_tab = GeneralTab(settings, data_dir, self)
+        self.general_tab = GeneralTab(settings, data_dir, self, data_folder=data_folder)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(False)
         for tab in (self.providers_tab, self.models_tab, self.appearance_tab, self.general_tab):

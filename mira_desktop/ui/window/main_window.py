@@ -206,7 +206,11 @@ class MainWindow(QMainWindow):
         from ..dialogs.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(
-            self.services.providers, self.services.settings, self, data_dir=self.services.data_dir
+            self.services.providers,
+            self.services.settings,
+            self,
+            data_dir=self.services.data_dir,
+            data_folder=self.services.data_folder,
         )
         dialog.providers_changed.connect(lambda: self.tasks.start(self.presenter.reload_models()))
         dialog.theme_changed.connect(self.theme_requested)
