@@ -22,7 +22,7 @@ class ExportStore:
         self.worker = worker
         self._media = worker.data_dir / "media"
 
-    def image_bytes(self, sha256: str) -> bytes | None:
+    def media_bytes(self, sha256: str) -> bytes | None:
         """An attachment's stored bytes (blocking: an export's worker thread),
         None when the file is not in the media folder."""
         if len(sha256) != 64 or not all(c in "0123456789abcdef" for c in sha256):

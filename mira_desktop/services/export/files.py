@@ -36,6 +36,17 @@ def thread_filename(title: str, thread_id: str, ext: str) -> str:
     return f"{slug(title)}-{tail}.{ext}"
 
 
+def attachment_entry(sha256: str, name: str) -> str:
+    """Where an attachment's file goes in an export's ZIP:
+    ``attachments/{first 12 of its hash}-{name}`` (one entry per content)."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    safe_ext = re.sub(r"[^0-9A-Za-z]", "", ext)[:10]
+    base = slug(stem, limit=80) if stem else "file"
+    return f"attachments/{sha256[:12]}-{base}{'.' + safe_ext if safe_ext else ''}"
+
+
 def local_stamp(created_at: str, *, tz: object | None = None) -> str:
     """``20261130-071230``: a stored UTC time in local time (what the user saw)."""
     moment: datetime = parse_time(created_at).astimezone(tz)  # type: ignore[arg-type]

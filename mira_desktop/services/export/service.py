@@ -105,7 +105,7 @@ class ExportService:
         if kind is ExportFormat.JSON:
             return functools.partial(thread_json, meta=meta)
         return functools.partial(
-            thread_html, meta=meta, renderer=MarkdownRenderer(), images=self._store.image_bytes
+            thread_html, meta=meta, renderer=MarkdownRenderer(), images=self._store.media_bytes
         )
 
     # one thread -------------------------------------------------------------
@@ -125,7 +125,7 @@ class ExportService:
         """The self-contained page; ``for_print``: the variant for Qt printing."""
         snapshot = await self._store.snapshot(thread_id)
         return await asyncio.to_thread(
-            thread_html, snapshot, self.meta(), for_print=for_print, images=self._store.image_bytes
+            thread_html, snapshot, self.meta(), for_print=for_print, images=self._store.media_bytes
         )
 
     async def thread_json(self, thread_id: str) -> str:
@@ -212,13 +212,19 @@ class ExportService:
                 kind.value,
                 progress=report,
                 cancelled=cancelled,
+                media=self._store.media_bytes,
             )
         except OSError as exc:
             raise _write_error(target, exc) from exc
         seconds = time.perf_counter() - started
         log.info("zip export of %d thread(s) took %.2f s", result.exported, seconds)
         return ZipExportResult(
-            result.path, result.exported, result.total, result.cancelled, seconds
+            result.path,
+            result.exported,
+            result.total,
+            result.cancelled,
+            seconds,
+            result.attachments,
         )
 
     # one message ------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""Batch export: a ZIP with one file per thread (PRODUCT.md §8 batch mode, §9).
+"""Batch export: a ZIP with one file per thread (PRODUCT.md §8 batch mode, §9),
+and the threads' attachments under ``attachments/`` (each content once; one
+whose file is gone is left out, its thread's file still names it).
 
 :func:`write_zip` is the blocking job (run it in a worker thread): it reads
 threads in batches, renders each, and writes the archive to a hidden
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.transfer import ThreadSnapshot
-from .files import thread_filename
+from .files import attachment_entry, thread_filename
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,7 @@ class ZipExportResult:
     total: int
     cancelled: bool = False
     seconds: float = 0.0
+    attachments: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -49,11 +52,14 @@ class ZipExportResult:
             "exported": self.exported,
             "total": self.total,
             "cancelled": self.cancelled,
+            "attachments": self.attachments,
         }
 
 
 Reader = Callable[[Sequence[str]], list[ThreadSnapshot]]
 Renderer = Callable[[ThreadSnapshot], str]
+#: an attachment's stored bytes by hash (None: its file is not there)
+MediaReader = Callable[[str], "bytes | None"]
 
 
 class _Names:
@@ -85,10 +91,13 @@ def write_zip(
     progress: Callable[[ExportProgress], None] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     batch: int = BATCH,
+    media: MediaReader | None = None,
 ) -> ZipExportResult:
-    """Write every thread into ``target`` (replacing it only on success)."""
+    """Write every thread into ``target`` (replacing it only on success);
+    with ``media``, their attachments' files too."""
     part = _part_path(target)
     names, done, total = _Names(), 0, len(thread_ids)
+    written: set[str] = set()
     finished = False
     try:
         with zipfile.ZipFile(
@@ -101,13 +110,29 @@ def write_zip(
                     if cancelled():
                         return ZipExportResult(None, done, total, cancelled=True)
                     archive.writestr(names.take(snapshot, ext), render(snapshot))
+                    if media is not None:
+                        _write_attachments(archive, snapshot, media, written)
                     done += 1
                     if progress is not None:
                         progress(ExportProgress(done, total, snapshot.thread.title))
         os.replace(part, target)
         finished = True
-        return ZipExportResult(target, done, total)
+        return ZipExportResult(target, done, total, attachments=len(written))
     finally:
         if not finished:
             part.unlink(missing_ok=True)
             log.info("zip export to %s stopped after %d of %d thread(s)", target, done, total)
+
+
+def _write_attachments(
+    archive: zipfile.ZipFile, snapshot: ThreadSnapshot, media: MediaReader, written: set[str]
+) -> None:
+    for records in snapshot.attachments.values():
+        for record in records:
+            if not record.available or record.sha256 in written:
+                continue
+            data = media(record.sha256)
+            if data is None:
+                continue
+            archive.writestr(attachment_entry(record.sha256, record.name), data)
+            written.add(record.sha256)

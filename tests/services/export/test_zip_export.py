@@ -48,7 +48,14 @@ async def test_one_file_per_thread_in_the_chosen_format(
     ids = [one.thread_id, two.thread_id, three.thread_id]
     result = await services.exports.export_zip(ids, target, inner=inner)
     assert result.path == target and result.exported == 3 and not result.cancelled
-    entries = names(target)
+    everything = names(target)
+    entries = [e for e in everything if not e.startswith("attachments/")]
+    # the three threads share one attachment's content: its file is in once
+    [attachment] = [e for e in everything if e.startswith("attachments/")]
+    assert attachment == f"attachments/{one.attachment_sha[:12]}-notes.txt"
+    assert result.attachments == 1 and result.to_dict()["attachments"] == 1
+    with zipfile.ZipFile(target) as archive:
+        assert archive.read(attachment) == b"notes about lists\n"
     assert len(entries) == 3 and len(set(entries)) == 3
     assert all(e.endswith(f".{inner}") and "/" not in e for e in entries)
     assert entries[2].startswith("列表-推导式-")
@@ -181,3 +188,12 @@ async def test_1000_threads_as_html(services: Services, out: Path) -> None:
     print(f"\n1,000 threads / 10,000 messages → HTML ZIP in {seconds:.2f} s")
     assert result.exported == 1000
     assert seconds < 30
+
+
+async def test_an_attachment_whose_file_is_gone_is_left_out(services: Services, out: Path) -> None:
+    sample = await build_sample(services, "Lost file")
+    stored = services.data_dir / "media" / sample.attachment_sha[:2] / sample.attachment_sha
+    stored.unlink()
+    result = await services.exports.export_zip([sample.thread_id], out / "lost.zip")
+    assert result.attachments == 0
+    assert [e for e in names(out / "lost.zip") if e.startswith("attachments/")] == []
