@@ -209,6 +209,7 @@ async def test_manager_creates_a_base_and_adds_a_file_with_progress(
     dialog.name_edit.setText("Recipes")
     dialog.create_button.click()
     await until(lambda: dialog.base_names() == ["Recipes"])
+    assert dialog.documents.add_files_button.isEnabled()
     await until(lambda: window.header.kb_picker.bases() != [])
     report = write_report(tmp_path / "in")
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(report)], ""))
@@ -229,6 +230,22 @@ async def test_manager_creates_a_base_and_adds_a_file_with_progress(
     # rename through the list's editor
     item.setText(0, "Kitchen recipes")
     await until(lambda: dialog.base_names() == ["Kitchen recipes"])
+
+
+async def test_a_base_chosen_takes_files_before_its_document_list_has_loaded(
+    window: MainWindow, services: Services
+) -> None:
+    """Add files/folder wait for a chosen base only, not for its list: they were
+    enabled by the list's load, so a click in between did nothing at all."""
+    dialog = await open_manager(window)
+    assert dialog.base_names() == [] and not dialog.documents.add_files_button.isEnabled()
+    kb = await services.knowledge.create("Fresh")
+    loads = dialog.documents.loads
+    dialog.documents.set_kb(kb.id, kb.name)
+    assert dialog.documents.loads == loads  # the list is still on its way
+    assert dialog.documents.add_files_button.isEnabled()
+    assert dialog.documents.add_folder_button.isEnabled()
+    await until(lambda: dialog.documents.loads > loads)
 
 
 async def test_cancel_mid_way_on_a_folder_leaves_a_consistent_base(
@@ -391,6 +408,8 @@ async def test_a_file_that_cannot_be_indexed_is_reported_in_the_interface_langua
         dialog.name_edit.setText("Reports")
         dialog.create_button.click()
         await until(lambda: dialog.base_names() == ["Reports"])
+        # a base chosen can take files at once (the button waited for its document list)
+        assert dialog.documents.add_files_button.isEnabled()
         damaged = tmp_path / "坏掉的.pdf"
         damaged.write_bytes(b"not a pdf at all")
         monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(damaged)], ""))

@@ -129,6 +129,7 @@ class DocumentsPane(QWidget):
         self.title.setText(
             self.tr("Documents of “{0}”").format(name) if kb_id else self.tr("Documents")
         )
+        self._update_buttons()  # files can be added while the list loads
         self._tasks.start(self.reload())
 
     async def reload(self) -> None:
