@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .services.roles import RoleService
     from .services.search import SearchService
     from .services.settings import SettingsService
+    from .services.speech import SpeechService
     from .services.summary import SummaryService
     from .services.threads import ThreadService
     from .services.titles import TitleService
@@ -223,7 +224,14 @@ class Services:
             compaction=self.compaction,
             summaries=self.summaries,
             rag=self.deferred("rag"),  # a send asking for sources imports the KB stack
+            speech=self.deferred("speech"),  # built by the first answer read aloud
         )
+
+    @_service
+    def speech(self) -> SpeechService:
+        from .services.speech import SpeechService
+
+        return SpeechService(self.store, self.media)
 
     @_service
     def threads(self) -> ThreadService:
@@ -359,6 +367,8 @@ class Services:
         built = self.built
         if "chat" in built:
             await self.chat.stop_all()
+        if "speech" in built:
+            await self.speech.aclose()
         if "providers" in built:
             await self.providers.aclose()
         self.store.close()

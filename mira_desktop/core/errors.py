@@ -11,6 +11,7 @@ explain a failure. The tree::
     ├── StorageError                the database or media folder failed (disk full…)
     ├── ReaderError                 a document cannot be read (attachments, KB)
     ├── InvalidImportError          an import file is malformed or of an unknown kind
+    ├── SpeechError                 an answer could not be read aloud (no voice…)
     └── ProviderError               anything between us and a model server
         ├── AuthenticationError     401/403, wrong or missing API key
         ├── ModelNotFoundError      404 or "model not found"
@@ -101,6 +102,10 @@ class InvalidImportError(MiraError):
         "Choose a Mira JSON export (mira.thread) or ChatGPT's conversations.json "
         "(Settings → Data controls → Export data); nothing was imported."
     )
+
+
+class SpeechError(MiraError):
+    code = "speech"
 
 
 class ProviderError(MiraError):
@@ -200,6 +205,7 @@ _BY_CODE: dict[str, type[MiraError]] = {
         StorageError,
         ReaderError,
         InvalidImportError,
+        SpeechError,
         ProviderError,
         AuthenticationError,
         ModelNotFoundError,

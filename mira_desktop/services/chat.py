@@ -28,7 +28,10 @@ Issue 8 adds the knowledge-base path (PRODUCT.md §3 path 2): a planned run of
 a thread with a knowledge base bound and the agent off goes through
 ``chat_knowledge.KnowledgeRoute`` (given ``rag``) — sources with the question,
 the empty base's refusal without a model call, or the no-question fallback
-note."""
+note.
+
+Media after an answer (PRODUCT.md §10): a completed answer of a thread with
+its TTS switch on is read aloud in the background (``speech.py``)."""
 
 from __future__ import annotations
 
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from ..storage.store import Store
     from .attachments import AttachmentService, PreparedAttachment
     from .kb import RagService
+    from .speech import SpeechService
     from .summary import SummaryService
 
 log = logging.getLogger(__name__)
@@ -83,6 +87,7 @@ class ChatService:
         compaction: CompactionService | None = None,
         summaries: SummaryService | None = None,
         rag: RagService | None = None,
+        speech: SpeechService | None = None,
         owner: str | None = None,
         flush_interval: float = 0.5,
     ) -> None:
@@ -90,7 +95,8 @@ class ChatService:
         without ``attachments`` a send with files is refused; without
         ``compaction`` nothing is compacted automatically; without
         ``summaries`` no summary is refreshed after an answer; without ``rag``
-        every thread takes the normal path (knowledge bases ignored)."""
+        every thread takes the normal path (knowledge bases ignored); without
+        ``speech`` no answer is read aloud (threads' TTS switches ignored)."""
         context_store = context_store or store.context
         self._store = store
         self._providers = providers
@@ -99,6 +105,7 @@ class ChatService:
         self._attachments = attachments
         self._compaction = compaction
         self._summaries = summaries
+        self._speech = speech
         self._owner = owner or current_owner()
         self._flush_interval = flush_interval
         self._runs: dict[str, ChatRun] = {}
@@ -284,8 +291,8 @@ class ChatService:
         try:
             while True:
                 event = await run.queue.get()
-                if isinstance(event, Completed) and self._summaries is not None:
-                    self._summaries.schedule_refresh(plan.thread.id)
+                if isinstance(event, Completed) and event.unsaved is None:
+                    self._after_answer(plan, event)
                 yield event
                 if isinstance(event, Completed | Stopped | Failed):
                     return
@@ -295,6 +302,14 @@ class ChatService:
                 await _wait(run)
             if self._runs.get(plan.thread.id) is run:
                 del self._runs[plan.thread.id]
+
+    def _after_answer(self, plan: RunPlan, event: Completed) -> None:
+        """Background work a completed answer starts: the summary's refresh,
+        and reading it aloud when the thread's TTS switch is on (PRODUCT §10)."""
+        if self._summaries is not None:
+            self._summaries.schedule_refresh(plan.thread.id)
+        if self._speech is not None and plan.thread.tts_enabled:
+            self._speech.after_answer(plan.thread, event.message)
 
 
 def _busy_failure() -> Failed:

@@ -78,6 +78,8 @@ class SendRequest:
     #: binds this knowledge base to the thread (a draft: on its commit); None
     #: keeps the thread's. The send then takes the knowledge-base path.
     kb_id: str | None = None
+    #: sets the thread's TTS switch (a draft: on its commit); None keeps it.
+    tts: bool | None = None
 
 
 def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
@@ -206,6 +208,8 @@ class SendPlanner:
             changes["role_id"] = request.role_id
         if request.kb_id is not None and request.kb_id != thread.kb_id:
             changes["kb_id"] = request.kb_id
+        if request.tts is not None and request.tts != thread.tts_enabled:
+            changes["tts_enabled"] = request.tts
         if not changes:
             return thread
         return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
@@ -269,6 +273,7 @@ class SendPlanner:
             model=model,
             role_id=request.role_id,
             kb_id=request.kb_id,
+            tts_enabled=bool(request.tts),
         )
 
 

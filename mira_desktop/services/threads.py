@@ -54,5 +54,15 @@ class ThreadService:
             thread_id, role_id=role_id, updated_at=thread.updated_at
         )
 
+    async def set_tts(self, thread_id: str, enabled: bool) -> Thread:
+        """The thread's TTS switch (PRODUCT.md §10): with it on, each completed
+        answer from the next one on is read aloud (``services/speech.py``)."""
+        thread = await self._store.get_thread(thread_id)
+        if thread.tts_enabled == enabled:
+            return thread
+        return await self._store.update_thread(
+            thread_id, tts_enabled=enabled, updated_at=thread.updated_at
+        )
+
     async def default_workspace(self) -> Workspace:
         return await self._store.default_workspace()

@@ -18,6 +18,7 @@ from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 if TYPE_CHECKING:
+    from ..core.speech import SpeechInfo
     from .context_store import ContextStore
     from .doctor_repo import Finding
     from .salvage import SalvageReport
@@ -125,6 +126,12 @@ class Store:
             error=error,
         )
         await self.worker.run(self._branches.updating, message_id, write)
+
+    async def save_speech(self, message_id: str, info: SpeechInfo) -> Message:
+        """An answer's spoken audio (or why there is none): ``speech_repo``."""
+        from . import speech_repo  # only once an answer is read aloud
+
+        return await self.worker.run(speech_repo.save_speech, message_id, info)
 
     async def recover_streaming(self, owner_alive: Callable[[str | None], bool]) -> int:
         return await self.worker.run(messages.recover_streaming, owner_alive)
