@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import ConfigError, MiraError, SpeechError
+from ..core.errors import ConfigError, MiraError, SpeechError, StorageError, worded
 from ..core.models import Message, MessageRole, MessageStatus, Thread
 from ..core.speech import SPEECH_KEY, SPEECH_MIME, SpeechInfo, SpeechSynthesizer
 from .speech_text import MAX_SPOKEN_CHARS, speakable
@@ -92,6 +94,31 @@ class SpeechService:
                 hint="Wait for the answer to finish, then try again.",
             )
         return await asyncio.shield(self._start(message))
+
+    async def copy_audio(self, info: SpeechInfo, target: Path) -> Path:
+        """An answer's audio copied to ``target`` (to play it with another
+        program, or to keep it); a copy already there whole is kept."""
+        return await asyncio.to_thread(self._copy, info, target)
+
+    def _copy(self, info: SpeechInfo, target: Path) -> Path:
+        source = self._media.path(info.sha256)
+        if not info.sha256 or not source.is_file():
+            raise StorageError(
+                "The audio of this answer is gone from the data folder.",
+                hint="Read the answer aloud again.",
+            )
+        try:
+            if target.is_file() and target.stat().st_size == info.size:
+                return target
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+        except OSError as exc:
+            raise worded(
+                StorageError,
+                "Could not write {name}: {reason}",
+                {"name": target.name, "reason": exc.strerror or exc},
+            ) from exc
+        return target
 
     async def drain(self) -> None:
         """Wait for the answers being read aloud (tests, closing)."""

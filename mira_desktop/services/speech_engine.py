@@ -6,7 +6,8 @@ pyttsx3's ``runAndWait()`` returns before eSpeak has finished a text of more
 than ~30 words, which then never reaches its file (tech-notes §6): each call
 waits for the engine's ``finished-utterance`` instead. The engine exists once
 per process (eSpeak initialises once) and is not thread-safe: callers make one
-call at a time, off the event loop (``SpeechService`` owns one thread for it).
+call at a time (a lock serialises every voice of the process), off the event
+loop (``SpeechService`` owns one thread for it).
 eSpeak's driver prints "Audio saved to …" on standard output, which would end
 up inside the CLI's JSON: it is caught while a file is written."""
 
@@ -37,61 +38,67 @@ _INSTALL_HINT = (
 _PREFERRED = {"zh": ("cmn", "zh"), "en": ("en-us", "en", "en-gb")}
 
 
-class SystemVoice:
-    def __init__(self, driver: str | None = None) -> None:
-        """``driver``: pyttsx3's driver name (None: the platform's)."""
-        self._driver = driver
-        self._engine: Any = None
-        self._voices: dict[str, str] = {}
-        self._done = threading.Event()
+#: eSpeak is one engine per process, whatever the thread: every voice takes
+#: this lock for a whole file (two at once garble each other's output and can
+#: leave pyttsx3's loop running forever)
+_ENGINE_LOCK = threading.Lock()
+_ENGINES: dict[str | None, _Engine] = {}
 
-    def synthesize(self, text: str, language: str) -> SpokenAudio:
-        engine = self._ensure_engine()
-        voice = self._voice_for(language)
-        if voice:
-            engine.setProperty("voice", voice)
-        with tempfile.TemporaryDirectory(prefix="mira-speech-") as folder:
-            target = Path(folder) / "answer.wav"
-            self._done.clear()
-            try:
-                with contextlib.redirect_stdout(io.StringIO()):
-                    engine.save_to_file(text, str(target))
-                    engine.runAndWait()
-                    finished = self._done.wait(BASE_TIMEOUT_S + TIMEOUT_PER_CHAR_S * len(text))
-            except Exception as exc:  # the engine's own errors: words for people
-                raise worded(
-                    SpeechError, "The system voice failed: {cause}", {"cause": _cause(exc)}
-                ) from exc
-            if not finished and not _complete(target):
-                raise SpeechError(
-                    "The system voice did not finish in time.",
-                    hint="Try again; a very long answer may take a while.",
-                )
-            data = target.read_bytes() if target.exists() else b""
-        return _audio(data, voice or "")
 
-    def _ensure_engine(self) -> Any:
-        if self._engine is not None:
-            return self._engine
+class _Engine:
+    """pyttsx3's engine for one driver, made once per process."""
+
+    def __init__(self, driver: str | None) -> None:
         try:
             import pyttsx3  # a third of a second: only when a first answer is spoken
 
-            engine = pyttsx3.init(self._driver) if self._driver else pyttsx3.init()
+            self.engine: Any = pyttsx3.init(driver) if driver else pyttsx3.init()
         except Exception as exc:
             log.info("no speech engine: %s", exc)
             raise SpeechError(
                 "There is no speech engine on this computer.", hint=_INSTALL_HINT
             ) from exc
-        engine.connect("finished-utterance", lambda name, completed: self._done.set())
-        self._voices = _voices_by_language(engine)
-        self._engine = engine
-        return engine
+        self.done = threading.Event()
+        self.engine.connect("finished-utterance", lambda name, completed: self.done.set())
+        self.voices = _voices_by_language(self.engine)
 
-    def _voice_for(self, language: str) -> str | None:
-        for code in _PREFERRED.get(language, ()):
-            if code in self._voices:
-                return self._voices[code]
-        return None
+
+class SystemVoice:
+    def __init__(self, driver: str | None = None) -> None:
+        """``driver``: pyttsx3's driver name (None: the platform's)."""
+        self._driver = driver
+
+    def synthesize(self, text: str, language: str) -> SpokenAudio:
+        with _ENGINE_LOCK:
+            engine = _ENGINES.get(self._driver)
+            if engine is None:
+                engine = _ENGINES[self._driver] = _Engine(self._driver)
+            return _speak(engine, text, language)
+
+
+def _speak(engine: _Engine, text: str, language: str) -> SpokenAudio:
+    voice = next((engine.voices[c] for c in _PREFERRED.get(language, ()) if c in engine.voices), "")
+    if voice:
+        engine.engine.setProperty("voice", voice)
+    with tempfile.TemporaryDirectory(prefix="mira-speech-") as folder:
+        target = Path(folder) / "answer.wav"
+        engine.done.clear()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                engine.engine.save_to_file(text, str(target))
+                engine.engine.runAndWait()
+                finished = engine.done.wait(BASE_TIMEOUT_S + TIMEOUT_PER_CHAR_S * len(text))
+        except Exception as exc:  # the engine's own errors: words for people
+            raise worded(
+                SpeechError, "The system voice failed: {cause}", {"cause": _cause(exc)}
+            ) from exc
+        if not finished and not _complete(target):
+            raise SpeechError(
+                "The system voice did not finish in time.",
+                hint="Try again; a very long answer may take a while.",
+            )
+        data = target.read_bytes() if target.exists() else b""
+    return _audio(data, voice)
 
 
 def _voices_by_language(engine: Any) -> dict[str, str]:

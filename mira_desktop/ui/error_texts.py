@@ -53,6 +53,24 @@ def known_texts() -> tuple[str, ...]:
             "database."
         ),
         _tr("Try again in a moment."),
+        # services/speech_engine.py, services/speech.py
+        _tr("There is no speech engine on this computer."),
+        _tr(
+            "Install a speech engine: eSpeak NG on Linux (sudo apt install libespeak-ng1),"
+            " then restart Mira."
+        ),
+        _tr("The system voice failed: {cause}"),
+        _tr("The system voice did not finish in time."),
+        _tr("Try again; a very long answer may take a while."),
+        _tr("The system voice produced no sound."),
+        _tr("Try again; if it keeps failing, check the speech engine's voices."),
+        _tr("This answer has nothing to read aloud."),
+        _tr("Only its text is read; code, links and tables' rules are left out."),
+        _tr("Only an answer that has ended can be read aloud."),
+        _tr("Wait for the answer to finish, then try again."),
+        _tr("The audio of this answer is gone from the data folder."),
+        _tr("Read the answer aloud again."),
+        _tr("Could not write {name}: {reason}"),
         # services/run_support.py
         _tr(
             "This answer could not be saved: the disk is full. Free some space and open "

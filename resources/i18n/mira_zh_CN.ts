@@ -845,6 +845,62 @@ Repair: {fix}</source>
             <source>Could not copy the data to "{folder}": {detail}</source>
             <translation>无法把数据复制到“{folder}”：{detail}</translation>
         </message>
+        <message>
+            <source>There is no speech engine on this computer.</source>
+            <translation>这台电脑上没有语音引擎。</translation>
+        </message>
+        <message>
+            <source>Install a speech engine: eSpeak NG on Linux (sudo apt install libespeak-ng1), then restart Mira.</source>
+            <translation>请安装语音引擎：Linux 上为 eSpeak NG（sudo apt install libespeak-ng1），然后重新启动 Mira。</translation>
+        </message>
+        <message>
+            <source>The system voice failed: {cause}</source>
+            <translation>系统语音出错：{cause}</translation>
+        </message>
+        <message>
+            <source>The system voice did not finish in time.</source>
+            <translation>系统语音未能及时完成。</translation>
+        </message>
+        <message>
+            <source>Try again; a very long answer may take a while.</source>
+            <translation>请重试；很长的回答可能需要一些时间。</translation>
+        </message>
+        <message>
+            <source>The system voice produced no sound.</source>
+            <translation>系统语音没有生成声音。</translation>
+        </message>
+        <message>
+            <source>Try again; if it keeps failing, check the speech engine's voices.</source>
+            <translation>请重试；如果仍然失败，请检查语音引擎的语音。</translation>
+        </message>
+        <message>
+            <source>This answer has nothing to read aloud.</source>
+            <translation>这条回答没有可朗读的内容。</translation>
+        </message>
+        <message>
+            <source>Only its text is read; code, links and tables' rules are left out.</source>
+            <translation>只朗读正文；代码、链接和表格分隔线不会读出。</translation>
+        </message>
+        <message>
+            <source>Only an answer that has ended can be read aloud.</source>
+            <translation>只有已结束的回答才能朗读。</translation>
+        </message>
+        <message>
+            <source>Wait for the answer to finish, then try again.</source>
+            <translation>请等回答结束后再试。</translation>
+        </message>
+        <message>
+            <source>The audio of this answer is gone from the data folder.</source>
+            <translation>这条回答的音频已不在数据文件夹中。</translation>
+        </message>
+        <message>
+            <source>Read the answer aloud again.</source>
+            <translation>请重新朗读这条回答。</translation>
+        </message>
+        <message>
+            <source>Could not write {name}: {reason}</source>
+            <translation>无法写入 {name}：{reason}</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>
@@ -1848,6 +1904,84 @@ Quit anyway and lose them?</source>
         <message>
             <source>Answered from the knowledge base “{0}”</source>
             <translation>根据知识库“{0}”回答</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeechActions</name>
+        <message>
+            <source>Read aloud again</source>
+            <translation>重新朗读</translation>
+        </message>
+        <message>
+            <source>Read aloud</source>
+            <translation>朗读</translation>
+        </message>
+        <message>
+            <source>No program to play audio was found. Use Save… to keep the file.</source>
+            <translation>没有找到可以播放音频的程序。可用“保存…”保留该文件。</translation>
+        </message>
+        <message>
+            <source>Save the spoken answer</source>
+            <translation>保存朗读音频</translation>
+        </message>
+        <message>
+            <source>WAV audio (*.wav)</source>
+            <translation>WAV 音频 (*.wav)</translation>
+        </message>
+        <message>
+            <source>Saved {0}</source>
+            <translation>已保存 {0}</translation>
+        </message>
+        <message>
+            <source>Read answers aloud</source>
+            <translation>朗读回答</translation>
+        </message>
+        <message>
+            <source>Speak each new answer of this conversation with the system voice</source>
+            <translation>用系统语音朗读此对话的每条新回答</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeechBar</name>
+        <message>
+            <source>Reading aloud…</source>
+            <translation>正在朗读…</translation>
+        </message>
+        <message>
+            <source>Not read aloud: {0}</source>
+            <translation>未能朗读：{0}</translation>
+        </message>
+        <message>
+            <source>Spoken answer · {0}</source>
+            <translation>朗读音频 · {0}</translation>
+        </message>
+        <message>
+            <source>the first part</source>
+            <translation>仅开头部分</translation>
+        </message>
+        <message>
+            <source>Only the first {0} characters were read aloud.</source>
+            <translation>只朗读了前 {0} 个字符。</translation>
+        </message>
+        <message>
+            <source>Play</source>
+            <translation>播放</translation>
+        </message>
+        <message>
+            <source>Play with the system's audio player</source>
+            <translation>用系统的音频播放器播放</translation>
+        </message>
+        <message>
+            <source>Save…</source>
+            <translation>保存…</translation>
+        </message>
+        <message>
+            <source>Save the audio as a WAV file</source>
+            <translation>将音频保存为 WAV 文件</translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>重试</translation>
         </message>
     </context>
     <context>

@@ -225,3 +225,20 @@ def test_the_system_voice_speaks_english_and_chinese_without_printing(
     for audio in (english, chinese):
         assert audio.wav[:4] == b"RIFF" and wav_seconds(audio.wav) > 1.0
     assert capfd.readouterr().out == ""  # eSpeak's "Audio saved to …" stays out of stdout
+
+
+def test_two_voices_on_two_threads_take_turns() -> None:
+    """eSpeak is one engine per process: two voices at once (two services, the
+    CLI beside a window's thread) garbled each other and could hang for ever."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [
+        ("Boil the water, then add the pasta. " * 6, "en"),
+        ("先把水烧开，再放入面条。" * 4, "zh"),
+    ]
+    expected = [SystemVoice().synthesize(t, lang).duration_ms for t, lang in texts]
+    with ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(SystemVoice().synthesize, t, lang) for t, lang in texts * 3]
+        results = [f.result(timeout=30) for f in futures]
+    for audio, wanted in zip(results, expected * 3, strict=True):
+        assert wav_seconds(audio.wav) * 1000 == pytest.approx(wanted, rel=0.05)

@@ -19,13 +19,14 @@ destroys them when the row leaves. Object names
 from __future__ import annotations
 
 import logging
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from mira_desktop.core.models import MessageRole, MessageStatus
+from mira_desktop.core.speech import SpeechInfo
 
 from ..kb.citations import CitationRenderer, cite_number
 from ..kb.sources_widget import SourcesWidget
@@ -35,6 +36,9 @@ from .message_state import MessageState, ViewOptions
 from .meta_format import meta_text, note_text, status_texts
 from .rich_text import STEP_CHARS, RichTextView
 from .thinking_card import ThinkingCard
+
+if TYPE_CHECKING:
+    from .speech_bar import SpeechBar
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,8 @@ class MessageWidget(QFrame):
     #: Hook for actions of an answer's "⋯" menu (export UI): the message id and the
     #: menu, emitted each time the menu is about to show (it is emptied first).
     menu_requested = Signal(str, object)
+    #: an answer's spoken audio: message id, "play" | "save" | "retry"
+    speech_requested = Signal(str, str)
 
     def __init__(
         self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
@@ -191,6 +197,7 @@ class AssistantMessageWidget(MessageWidget):
         self._card: ThinkingCard | None = None
         self._status: StatusBox | None = None
         self._sources: SourcesWidget | None = None
+        self._speech: SpeechBar | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
         self._saw_streaming = False
@@ -258,6 +265,7 @@ class AssistantMessageWidget(MessageWidget):
         self._apply_body()
         self._apply_status()
         self._apply_sources()
+        self._apply_speech()
         meta, tooltip = meta_text(state.message)
         self._meta.meta.setText(meta)
         self._meta.meta.setToolTip(tooltip)
@@ -332,6 +340,26 @@ class AssistantMessageWidget(MessageWidget):
                 self._sources.show_answer(state)
             self._sources.setVisible(shown)
 
+    def _apply_speech(self) -> None:
+        """The answer's spoken audio (PRODUCT.md §10), when it has some."""
+        info = SpeechInfo.from_data(self._state.message.data)
+        if info is None and self._speech is None:
+            return
+        if self._speech is None:
+            from .speech_bar import SpeechBar  # only answers read aloud need it
+
+            self._speech = SpeechBar(self)
+            for signal, action in (
+                (self._speech.play_clicked, "play"),
+                (self._speech.save_clicked, "save"),
+                (self._speech.retry_clicked, "retry"),
+            ):
+                signal.connect(lambda a=action: self.speech_requested.emit(self.message_id, a))
+            self._box.insertWidget(self._box.count() - 1, self._speech)  # above the meta line
+        if info is not None:
+            self._speech.show_info(info)
+        self._speech.setVisible(info is not None)
+
     # -- actions ------------------------------------------------------------------
 
     def _on_body_anchor(self, url: QUrl) -> None:
@@ -382,6 +410,10 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def note_label(self) -> QLabel:
         return self._meta.note
+
+    @property
+    def speech_bar(self) -> SpeechBar | None:
+        return self._speech
 
     @property
     def sources(self) -> SourcesWidget | None:

@@ -20,7 +20,8 @@ QTextBrowser#messageText, QTextBrowser#userText, QTextBrowser#thinkingText {
     border: none; background: transparent; padding: 0px; margin: 0px;
 }
 QToolButton#thinkingToggle, QToolButton#copyMessageButton, QToolButton#editMessageButton,
-QToolButton#regenerateButton, QToolButton#versionPrevButton, QToolButton#versionNextButton {
+QToolButton#regenerateButton, QToolButton#versionPrevButton, QToolButton#versionNextButton,
+QToolButton#speechPlay, QToolButton#speechSave, QToolButton#speechRetry {
     border: none; background: transparent; padding: 2px 4px;
 }
 QToolButton#versionPrevButton:disabled, QToolButton#versionNextButton:disabled {

@@ -60,6 +60,7 @@ class TimelineView(QWidget):
     version_step_requested = Signal(str, int)  # message id, -1 | +1
     regenerate_requested = Signal(str, str)  # message id, preset
     message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
+    speech_requested = Signal(str, str)  # message id, "play" | "save" | "retry"
     #: every row replaced (another thread or branch): the anchor rail re-reads
     #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
@@ -321,6 +322,7 @@ class TimelineView(QWidget):
         widget.version_step_requested.connect(self.version_step_requested)
         widget.regenerate_requested.connect(self.regenerate_requested)
         widget.menu_requested.connect(self.message_menu_requested)
+        widget.speech_requested.connect(self.speech_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

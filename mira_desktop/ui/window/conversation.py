@@ -25,6 +25,7 @@ from ... import startup_gc
 from ...core.errors import error_from_dict
 from ...core.ids import new_id
 from ...core.models import Message, ModelInfo, Thread
+from ...core.speech import SPEECH_KEY
 from ..error_texts import error_line
 
 if TYPE_CHECKING:
@@ -67,6 +68,9 @@ class ConversationPresenter(QObject):
         #: the knowledge base chosen for the welcome draft (``ui/kb/kb_actions.py``),
         #: bound to the thread by its first send (``SendRequest.kb_id``)
         self.draft_kb_id: str | None = None
+        #: the welcome draft's TTS switch (``speech_actions.py``), set on the
+        #: thread by its first send (``SendRequest.tts``)
+        self.draft_tts = False
         self._connect()
 
     def _connect(self) -> None:
@@ -262,6 +266,7 @@ class ConversationPresenter(QObject):
                 attachments=attachments,
                 role_id=role_id,
                 kb_id=self.draft_kb_id,
+                tts=self.draft_tts or None,
             )
         else:
             request = SendRequest(
@@ -413,7 +418,16 @@ class ConversationPresenter(QObject):
 
 
 def _with_versions_of(source: Message, message: Message) -> Message:
-    return replace(message, sibling_index=source.sibling_index, sibling_count=source.sibling_count)
+    """``message`` with what the timeline shows of it that run events do not
+    carry: its version numbers, and its spoken audio's state (the voice may
+    start before the run's end reaches the window)."""
+    data = message.data
+    speech = (source.data or {}).get(SPEECH_KEY)
+    if speech is not None and SPEECH_KEY not in (data or {}):
+        data = {**(data or {}), SPEECH_KEY: speech}
+    return replace(
+        message, sibling_index=source.sibling_index, sibling_count=source.sibling_count, data=data
+    )
 
 
 def _title_preview(text: str) -> str:

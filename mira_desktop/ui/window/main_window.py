@@ -39,6 +39,7 @@ from .history_actions import HistoryActions
 from .meter_actions import MeterActions
 from .notice_bar import NoticeBar
 from .search_actions import SearchActions
+from .speech_actions import SpeechActions
 from .tree_actions import TreeActions
 from .window_state import WindowState
 from .workspace_actions import WorkspaceActions
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
             self, services, self.chat, self.tasks, self.presenter, self.composer_actions.attachments
         )
         self.kb_actions = KbActions(self, services, self.tasks, self.presenter)
+        self.speech_actions = SpeechActions(self, services, self.tasks, self.presenter)
         self.export_actions = ThreadActions(self, services, self.tasks)
         self.export_actions.connect_window()
         self.state = WindowState(self, services)
