@@ -24,7 +24,12 @@ sources go with the question, an empty base gets the fixed refusal without a
 model call, files without a text question fall back to normal chat with a
 note. The plain output lists ``Sources: [1] doc (page 3) …`` after the answer;
 ``--json`` prints a ``sources`` event line right before the terminal line
-(its fields: ``chat_sources.py``). Any thread already bound answers this way."""
+(its fields: ``chat_sources.py``). Any thread already bound answers this way.
+
+Media after an answer (PRODUCT.md §10): ``--tts`` turns the thread's TTS switch
+on (``--no-tts`` off); a completed answer of a thread with it on is read aloud
+before the command ends — ``[Read aloud: 0:12 …]`` on stderr, or a ``speech``
+line right before the terminal line with ``--json`` (``thread_speech.py``)."""
 
 from __future__ import annotations
 
@@ -49,12 +54,14 @@ from ..core.events import (
     ThinkingDelta,
 )
 from ..core.ids import new_id
+from ..core.speech import SpeechInfo
 from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
 from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
+from .thread_speech import print_speech
 
 NAME = "chat"
 
@@ -79,6 +86,19 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     chat.add_argument("--role", metavar="NAME", help="use this role in the thread from now on")
     chat.add_argument(
         "--kb", metavar="NAME", help="answer from this knowledge base (binds it to the thread)"
+    )
+    speech = chat.add_mutually_exclusive_group()
+    speech.add_argument(
+        "--tts",
+        action="store_true",
+        default=None,
+        help="read this thread's answers aloud from now on (the answer's audio is kept)",
+    )
+    speech.add_argument(
+        "--no-tts",
+        dest="tts",
+        action="store_false",
+        help="stop reading this thread's answers aloud",
     )
     _add_tree_options(chat)
     chat.add_argument(
@@ -196,6 +216,7 @@ def _send_request(
         attachments=tuple(attachments),
         role_id=role_id,
         kb_id=kb_id,
+        tts=args.tts,
     )
 
 
@@ -228,6 +249,8 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
     final: ChatEvent | None = None
     try:
         async for event in _events(services, args, request):
+            if isinstance(event, Completed) and event.message_id:
+                await _report_speech(services, event.message_id, args.json)
             printer.show(event)
             final = event
     finally:
@@ -238,6 +261,16 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
     if isinstance(final, Stopped):
         return EXIT_INTERRUPTED if interrupted.is_set() else EXIT_FAILED
     return EXIT_FAILED
+
+
+async def _report_speech(services: Services, message_id: str, as_json: bool) -> None:
+    """A thread that reads its answers aloud: wait for the voice, say how it
+    went (before the terminal line, which stays the last)."""
+    if "speech" not in services.built:
+        return  # nothing was started
+    message = await services.speech.finished(message_id)
+    if message is not None:
+        print_speech(SpeechInfo.from_data(message.data), message_id, as_json=as_json)
 
 
 class _JsonPrinter:

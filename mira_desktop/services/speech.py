@@ -95,6 +95,14 @@ class SpeechService:
             )
         return await asyncio.shield(self._start(message))
 
+    async def finished(self, message_id: str) -> Message | None:
+        """The message once its reading aloud (if one runs) has ended; None when
+        none was running."""
+        task = self._running.get(message_id)
+        if task is None:
+            return None
+        return await asyncio.shield(task)
+
     async def copy_audio(self, info: SpeechInfo, target: Path) -> Path:
         """An answer's audio copied to ``target`` (to play it with another
         program, or to keep it); a copy already there whole is kept."""
