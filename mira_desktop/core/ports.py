@@ -13,6 +13,7 @@ from .models import ChatRequest, ModelInfo
 
 if TYPE_CHECKING:  # the stream events load with the first answer, not at start-up
     from .events import StreamEvent
+    from .illustration import GeneratedImage
 
 
 class ChatProvider(Protocol):
@@ -66,4 +67,16 @@ class RerankProvider(Protocol):
         self, query: str, documents: list[str], model: str, top_n: int | None = None
     ) -> list[tuple[int, float]]:
         """``(index into documents, relevance)`` pairs, most relevant first."""
+        ...
+
+
+@runtime_checkable
+class ImageProvider(Protocol):
+    """A provider with an image generation endpoint (OpenAI-compatible
+    ``/images/generations``); optional, check with ``isinstance``."""
+
+    name: str
+
+    async def generate_image(self, prompt: str, model: str) -> GeneratedImage:
+        """The first image made for ``prompt``. Raises a ``ProviderError``."""
         ...

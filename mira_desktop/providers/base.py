@@ -156,13 +156,16 @@ class HttpProvider(ABC):
                 f"{url} did not answer JSON: {excerpt(response.text)!r}", provider=self.name
             ) from None
 
-    async def _post_json(self, path: str, body: dict[str, Any]) -> Any:
-        """POST ``body`` and return the JSON answer (embeddings, rerank), mapping
-        failures to typed errors."""
+    async def _post_json(
+        self, path: str, body: dict[str, Any], *, timeout: float | None = None
+    ) -> Any:
+        """POST ``body`` and return the JSON answer (embeddings, rerank, images),
+        mapping failures to typed errors; ``timeout`` (seconds) for slow ones."""
         url = self._url(path)
+        wait = make_timeout(timeout) if timeout is not None else self._request_timeout()
         try:
             response = await self._client.post(
-                url, json=body, headers=self._headers(), timeout=self._request_timeout()
+                url, json=body, headers=self._headers(), timeout=wait
             )
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
@@ -174,6 +177,16 @@ class HttpProvider(ABC):
             raise MalformedStreamError(
                 f"{url} did not answer JSON: {excerpt(response.text)!r}", provider=self.name
             ) from None
+
+    async def _get_bytes(self, url: str) -> bytes:
+        """GET a file the server linked to (a generated image), mapping failures."""
+        try:
+            response = await self._client.get(url, timeout=make_timeout(60.0))
+        except (httpx.RequestError, httpx.InvalidURL) as exc:
+            raise network_error(exc, url, provider=self.name) from exc
+        if not response.is_success:
+            raise error_from_response(response, provider=self.name)
+        return response.content
 
 
 @functools.cache

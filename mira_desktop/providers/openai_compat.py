@@ -20,6 +20,7 @@ from mira_desktop.core.events import (
     UsageReported,
     merge_deltas,
 )
+from mira_desktop.core.illustration import GeneratedImage
 from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
@@ -31,6 +32,7 @@ from .embeddings import (
     rerank_body,
 )
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .images import IMAGE_TIMEOUT_S, image_body, parse_image_answer
 from .request_body import request_content
 from .streams import (
     SSEEvent,
@@ -292,6 +294,17 @@ class OpenAIProvider(HttpProvider):
             data = await self._post_json("/embeddings", openai_embedding_body(batch, model))
             vectors.extend(parse_openai_embeddings(data, len(batch), self.name))
         return vectors
+
+    async def generate_image(self, prompt: str, model: str) -> GeneratedImage:
+        """``POST {base}/images/generations`` → the first image's bytes (a
+        server that answers with a link has it fetched)."""
+        log.debug("%s: POST /images/generations model=%s", self.name, model)
+        body = image_body(prompt, model)
+        answer = parse_image_answer(
+            await self._post_json("/images/generations", body, timeout=IMAGE_TIMEOUT_S), self.name
+        )
+        data = answer.data if answer.data is not None else await self._get_bytes(answer.url or "")
+        return GeneratedImage(data, answer.revised_prompt)
 
     async def rerank(
         self, query: str, documents: list[str], model: str, top_n: int | None = None

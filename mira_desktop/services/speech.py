@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.attachments import MadePart
 from ..core.errors import ConfigError, MiraError, SpeechError, StorageError, worded
 from ..core.models import Message, MessageRole, MessageStatus, Thread
 from ..core.speech import SPEECH_KEY, SPEECH_MIME, SpeechInfo, SpeechSynthesizer
@@ -157,8 +158,13 @@ class SpeechService:
         except MiraError as exc:
             log.info("answer %s not read aloud: %s", message.id, exc)
             info = SpeechInfo("failed", error=exc.to_dict())
+        part = None
+        if info.status == "ready":
+            part = MadePart("file", info.sha256, info.name, SPEECH_MIME, info.size)
         try:
-            saved = await self._store.save_speech(message.id, info)
+            saved = await self._store.save_answer_media(
+                message.id, SPEECH_KEY, info.to_dict(), part
+            )
         except MiraError as exc:  # the answer went, or the disk is full
             log.warning("speech of answer %s not saved: %s", message.id, exc)
             failed = info if info.status == "failed" else SpeechInfo("failed", error=exc.to_dict())

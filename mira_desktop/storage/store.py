@@ -18,7 +18,7 @@ from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 if TYPE_CHECKING:
-    from ..core.speech import SpeechInfo
+    from ..core.attachments import MadePart
     from .context_store import ContextStore
     from .doctor_repo import Finding
     from .salvage import SalvageReport
@@ -127,11 +127,16 @@ class Store:
         )
         await self.worker.run(self._branches.updating, message_id, write)
 
-    async def save_speech(self, message_id: str, info: SpeechInfo) -> Message:
-        """An answer's spoken audio (or why there is none): ``speech_repo``."""
-        from . import speech_repo  # only once an answer is read aloud
+    async def save_answer_media(
+        self, message_id: str, key: str, summary: dict[str, Any], part: MadePart | None
+    ) -> Message:
+        """Media made after an answer (its audio, its image) or why there is
+        none: ``answer_media_repo``."""
+        from . import answer_media_repo  # only once an answer is read aloud or illustrated
 
-        return await self.worker.run(speech_repo.save_speech, message_id, info)
+        return await self.worker.run(
+            answer_media_repo.save_answer_media, message_id, key, summary, part
+        )
 
     async def recover_streaming(self, owner_alive: Callable[[str | None], bool]) -> int:
         return await self.worker.run(messages.recover_streaming, owner_alive)
