@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .services.doctor import DoctorService
     from .services.export import ExportService
     from .services.history import HistoryService
+    from .services.illustration import ImageService
     from .services.importers import ImportService
     from .services.kb import KnowledgeBaseService, RagService
     from .services.meter import ContextMeterService
@@ -225,6 +226,7 @@ class Services:
             summaries=self.summaries,
             rag=self.deferred("rag"),  # a send asking for sources imports the KB stack
             speech=self.deferred("speech"),  # built by the first answer read aloud
+            images=self.deferred("images"),  # built by the first answer illustrated
         )
 
     @_service
@@ -232,6 +234,12 @@ class Services:
         from .services.speech import SpeechService
 
         return SpeechService(self.store, self.media)
+
+    @_service
+    def images(self) -> ImageService:
+        from .services.illustration import ImageService
+
+        return ImageService(self.store, self.media, self.providers, self.settings)
 
     @_service
     def threads(self) -> ThreadService:
@@ -369,6 +377,8 @@ class Services:
             await self.chat.stop_all()
         if "speech" in built:
             await self.speech.aclose()
+        if "images" in built:
+            await self.images.aclose()
         if "providers" in built:
             await self.providers.aclose()
         self.store.close()

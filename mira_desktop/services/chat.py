@@ -31,7 +31,9 @@ the empty base's refusal without a model call, or the no-question fallback
 note.
 
 Media after an answer (PRODUCT.md §10): a completed answer of a thread with
-its TTS switch on is read aloud in the background (``speech.py``)."""
+its TTS switch on is read aloud in the background (``speech.py``); one of a
+thread with its image switch on, a role and no knowledge base is illustrated
+(``illustration.py``)."""
 
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from .chat_knowledge import KnowledgeRoute
 from .chat_plan import LAST_MODEL_KEY, ChatPath, SendPlanner, SendRequest, choose_path
 from .chat_run import ChatRun, RunPlan
 from .compaction import CompactionService
+from .illustration import wants_images
 from .process_owner import current_owner, owner_alive
 from .providers import ProviderService
 from .regenerate import RegenerateRequest, plan_regeneration
@@ -60,6 +63,7 @@ if TYPE_CHECKING:
     from ..storage.context_store import ContextStore
     from ..storage.store import Store
     from .attachments import AttachmentService, PreparedAttachment
+    from .illustration import ImageService
     from .kb import RagService
     from .speech import SpeechService
     from .summary import SummaryService
@@ -88,6 +92,7 @@ class ChatService:
         summaries: SummaryService | None = None,
         rag: RagService | None = None,
         speech: SpeechService | None = None,
+        images: ImageService | None = None,
         owner: str | None = None,
         flush_interval: float = 0.5,
     ) -> None:
@@ -96,7 +101,8 @@ class ChatService:
         ``compaction`` nothing is compacted automatically; without
         ``summaries`` no summary is refreshed after an answer; without ``rag``
         every thread takes the normal path (knowledge bases ignored); without
-        ``speech`` no answer is read aloud (threads' TTS switches ignored)."""
+        ``speech`` no answer is read aloud (threads' TTS switches ignored);
+        without ``images`` none is illustrated."""
         context_store = context_store or store.context
         self._store = store
         self._providers = providers
@@ -106,6 +112,7 @@ class ChatService:
         self._compaction = compaction
         self._summaries = summaries
         self._speech = speech
+        self._images = images
         self._owner = owner or current_owner()
         self._flush_interval = flush_interval
         self._runs: dict[str, ChatRun] = {}
@@ -305,11 +312,13 @@ class ChatService:
 
     def _after_answer(self, plan: RunPlan, event: Completed) -> None:
         """Background work a completed answer starts: the summary's refresh,
-        and reading it aloud when the thread's TTS switch is on (PRODUCT §10)."""
+        reading it aloud and illustrating it when the thread asks (PRODUCT §10)."""
         if self._summaries is not None:
             self._summaries.schedule_refresh(plan.thread.id)
         if self._speech is not None and plan.thread.tts_enabled:
             self._speech.after_answer(plan.thread, event.message)
+        if self._images is not None and wants_images(plan.thread):
+            self._images.after_answer(plan.thread, event.message)
 
 
 def _busy_failure() -> Failed:

@@ -80,6 +80,8 @@ class SendRequest:
     kb_id: str | None = None
     #: sets the thread's TTS switch (a draft: on its commit); None keeps it.
     tts: bool | None = None
+    #: sets the thread's image switch (a draft: on its commit); None keeps it.
+    image: bool | None = None
 
 
 def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
@@ -210,6 +212,8 @@ class SendPlanner:
             changes["kb_id"] = request.kb_id
         if request.tts is not None and request.tts != thread.tts_enabled:
             changes["tts_enabled"] = request.tts
+        if request.image is not None and request.image != thread.image_enabled:
+            changes["image_enabled"] = request.image
         if not changes:
             return thread
         return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
@@ -274,6 +278,7 @@ class SendPlanner:
             role_id=request.role_id,
             kb_id=request.kb_id,
             tts_enabled=bool(request.tts),
+            image_enabled=bool(request.image),
         )
 
 

@@ -64,5 +64,16 @@ class ThreadService:
             thread_id, tts_enabled=enabled, updated_at=thread.updated_at
         )
 
+    async def set_image(self, thread_id: str, enabled: bool) -> Thread:
+        """The thread's image switch (PRODUCT.md §10): with it on, a role and
+        no knowledge base, each completed answer is illustrated
+        (``services/illustration.py``)."""
+        thread = await self._store.get_thread(thread_id)
+        if thread.image_enabled == enabled:
+            return thread
+        return await self._store.update_thread(
+            thread_id, image_enabled=enabled, updated_at=thread.updated_at
+        )
+
     async def default_workspace(self) -> Workspace:
         return await self._store.default_workspace()
