@@ -71,6 +71,18 @@ def known_texts() -> tuple[str, ...]:
         _tr("The audio of this answer is gone from the data folder."),
         _tr("Read the answer aloud again."),
         _tr("Could not write {name}: {reason}"),
+        # services/illustration.py, providers/images.py
+        _tr("Only an answer that has ended can be illustrated."),
+        _tr("The image of this answer is gone from the data folder."),
+        _tr("Make the image again."),
+        _tr("No image model is chosen."),
+        _tr("Choose an image model in Settings → Chat & data (an OpenAI-compatible provider)."),
+        _tr('The image model\'s provider "{provider}" is gone.'),
+        _tr('"{provider}" cannot make images.'),
+        _tr("The server's image cannot be read"),
+        _tr("The server sent an image in a format Mira does not keep ({format})"),
+        _tr("The server sent no image"),
+        _tr("The server sent an image that is not valid base64"),
         # services/run_support.py
         _tr(
             "This answer could not be saved: the disk is full. Free some space and open "

@@ -13,6 +13,17 @@
         </message>
     </context>
     <context>
+        <name>AnswerMediaActions</name>
+        <message>
+            <source>No program to open this file was found. Use Save… to keep it.</source>
+            <translation>没有找到可以打开此文件的程序。可用“保存…”保留它。</translation>
+        </message>
+        <message>
+            <source>Saved {0}</source>
+            <translation>已保存 {0}</translation>
+        </message>
+    </context>
+    <context>
         <name>AppearanceTab</name>
         <message>
             <source>Theme</source>
@@ -901,6 +912,50 @@ Repair: {fix}</source>
             <source>Could not write {name}: {reason}</source>
             <translation>无法写入 {name}：{reason}</translation>
         </message>
+        <message>
+            <source>Only an answer that has ended can be illustrated.</source>
+            <translation>只有已结束的回答才能配图。</translation>
+        </message>
+        <message>
+            <source>The image of this answer is gone from the data folder.</source>
+            <translation>这条回答的图片已不在数据文件夹中。</translation>
+        </message>
+        <message>
+            <source>Make the image again.</source>
+            <translation>请重新生成图片。</translation>
+        </message>
+        <message>
+            <source>No image model is chosen.</source>
+            <translation>尚未选择图像模型。</translation>
+        </message>
+        <message>
+            <source>Choose an image model in Settings → Chat &amp; data (an OpenAI-compatible provider).</source>
+            <translation>请在 设置 → 对话与数据 中选择图像模型（OpenAI 兼容的服务商）。</translation>
+        </message>
+        <message>
+            <source>The image model's provider "{provider}" is gone.</source>
+            <translation>图像模型的服务商“{provider}”已不存在。</translation>
+        </message>
+        <message>
+            <source>"{provider}" cannot make images.</source>
+            <translation>“{provider}”不能生成图片。</translation>
+        </message>
+        <message>
+            <source>The server's image cannot be read</source>
+            <translation>无法读取服务器返回的图片</translation>
+        </message>
+        <message>
+            <source>The server sent an image in a format Mira does not keep ({format})</source>
+            <translation>服务器返回的图片格式 Mira 无法保存（{format}）</translation>
+        </message>
+        <message>
+            <source>The server sent no image</source>
+            <translation>服务器没有返回图片</translation>
+        </message>
+        <message>
+            <source>The server sent an image that is not valid base64</source>
+            <translation>服务器返回的图片不是有效的 base64</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>
@@ -964,6 +1019,22 @@ Repair: {fix}</source>
             <source>Another folder is used from Mira's next start. Starting Mira with --data-dir FOLDER or MIRA_DATA_DIR still picks the folder they name.</source>
             <translation>新的文件夹从 Mira 下次启动起生效。用 --data-dir 文件夹 或 MIRA_DATA_DIR 启动 Mira 时，仍以它们指定的文件夹为准。</translation>
         </message>
+        <message>
+            <source>None</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>Image model</source>
+            <translation>图像模型</translation>
+        </message>
+        <message>
+            <source>model, e.g. gpt-image-1</source>
+            <translation>模型，例如 gpt-image-1</translation>
+        </message>
+        <message>
+            <source>Illustrated answers use this provider's image endpoint (OpenAI-compatible)</source>
+            <translation>为回答配图时使用此服务商的图像接口（OpenAI 兼容）</translation>
+        </message>
     </context>
     <context>
         <name>GroupedThreadModel</name>
@@ -1008,6 +1079,80 @@ Repair: {fix}</source>
         <message>
             <source>Empty trash</source>
             <translation>清空回收站</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageActions</name>
+        <message>
+            <source>Answers are illustrated in a conversation with a role: choose one in the header.</source>
+            <translation>只有设置了角色的对话才会为回答配图：请在标题栏选择一个角色。</translation>
+        </message>
+        <message>
+            <source>Answers from a knowledge base are not illustrated.</source>
+            <translation>来自知识库的回答不会配图。</translation>
+        </message>
+        <message>
+            <source>Illustrate answers</source>
+            <translation>为回答配图</translation>
+        </message>
+        <message>
+            <source>Draw a picture for each new answer with the image model chosen in Settings (a conversation with a role, without a knowledge base)</source>
+            <translation>用设置中选择的图像模型为每条新回答画一张图（需设置角色，且未绑定知识库）</translation>
+        </message>
+        <message>
+            <source>Illustrate again</source>
+            <translation>重新配图</translation>
+        </message>
+        <message>
+            <source>Illustrate</source>
+            <translation>配图</translation>
+        </message>
+        <message>
+            <source>Save the picture</source>
+            <translation>保存图片</translation>
+        </message>
+        <message>
+            <source>Images (*.png *.jpg *.webp *.gif)</source>
+            <translation>图片 (*.png *.jpg *.webp *.gif)</translation>
+        </message>
+        <message>
+            <source>No program to show pictures was found. Use Save… to keep the file.</source>
+            <translation>没有找到可以显示图片的程序。可用“保存…”保留该文件。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageCard</name>
+        <message>
+            <source>The picture cannot be shown.</source>
+            <translation>无法显示这张图片。</translation>
+        </message>
+        <message>
+            <source>Drawing an image…</source>
+            <translation>正在生成图片…</translation>
+        </message>
+        <message>
+            <source>No image: {0}</source>
+            <translation>未生成图片：{0}</translation>
+        </message>
+        <message>
+            <source>Image · {0}×{1} · {2}</source>
+            <translation>图片 · {0}×{1} · {2}</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>Open with the system's image viewer</source>
+            <translation>用系统的图片查看器打开</translation>
+        </message>
+        <message>
+            <source>Save…</source>
+            <translation>保存…</translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>重试</translation>
         </message>
     </context>
     <context>

@@ -90,3 +90,45 @@ async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
     tab.change_folder.click()
     await until(lambda: "is not empty and holds no Mira data" in tab.status.text())
     assert chosen_data_dir() == target.resolve()
+
+
+async def test_the_image_model_is_chosen_among_openai_compatible_providers(
+    qtbot,
+    services: Services,  # type: ignore[no-untyped-def]
+) -> None:
+    await services.providers.add_provider("cloud", "openai", "http://127.0.0.1:9/v1")
+    await services.providers.add_provider("local", "ollama", "http://127.0.0.1:9")
+    dialog = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir)
+    qtbot.addWidget(dialog)
+    await dialog.load()
+    tab = dialog.general_tab
+    combo = tab.image_provider
+    # Ollama's API has no image endpoint: only "None" and the OpenAI-compatible one
+    assert [combo.itemText(i) for i in range(combo.count())] == ["None", "cloud"]
+    assert combo.currentIndex() == 0 and not tab.image_model.isEnabled()
+    combo.setCurrentIndex(1)
+    combo.activated.emit(1)
+    assert tab.image_model.isEnabled()
+    tab.image_model.setText("gpt-image-1")
+    tab.image_model.editingFinished.emit()
+    for _ in range(100):
+        if await services.settings.get("media.image_model"):
+            break
+        await asyncio.sleep(0.02)
+    assert await services.settings.get("media.image_model") == {
+        "provider": "cloud",
+        "model": "gpt-image-1",
+    }
+    again = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir)
+    qtbot.addWidget(again)
+    await again.load()
+    assert again.general_tab.image_provider.currentText() == "cloud"
+    assert again.general_tab.image_model.text() == "gpt-image-1"
+    # None: no image model
+    again.general_tab.image_provider.setCurrentIndex(0)
+    again.general_tab.image_provider.activated.emit(0)
+    for _ in range(100):
+        if await services.settings.get("media.image_model") is None:
+            break
+        await asyncio.sleep(0.02)
+    assert await services.settings.get("media.image_model") is None

@@ -173,7 +173,7 @@ async def test_a_failed_voice_says_why_in_chinese_and_can_try_again(
         assert window.timeline.message(answer_id).text == "Hello there."  # type: ignore[union-attr]
         # the engine is back: Try again reads it
         services.speech = SpeechService(services.store, services.media)
-        services.speech.add_listener(window.speech_actions.show_speech)
+        services.speech.add_listener(window.speech_actions.show_news)
         bar.retry_button.click()
         await until_speech(window, answer_id, "ready")
         assert bar.label.text().startswith("朗读音频 · 0:0")

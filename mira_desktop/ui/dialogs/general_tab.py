@@ -1,6 +1,8 @@
 """Settings → Chat & data: automatic titles, the attachment size limit, the trash's
-automatic purge, the context summary's automatic refresh, and where the data folder
-is (PRODUCT.md §12). Each change is saved at once through the settings service.
+automatic purge, the context summary's automatic refresh, the image model that
+illustrates answers (PRODUCT.md §10: an OpenAI-compatible provider and a model
+name), and where the data folder is (PRODUCT.md §12). Each change is saved at
+once through the settings service.
 
 The data folder is shown and can be changed (Change…): a running window holds
 its database open, so the new folder is used from the next start
@@ -21,9 +23,11 @@ from PySide6.QtCore import QEvent, QSignalBlocker, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -31,12 +35,15 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.errors import MiraError
+from mira_desktop.core.illustration import IMAGE_MODEL_KEY
+from mira_desktop.core.models import ProviderKind
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
 if TYPE_CHECKING:
     from mira_desktop.services.data_folder import DataFolderService
+    from mira_desktop.services.providers import ProviderService
     from mira_desktop.services.settings import SettingsService
 
 log = logging.getLogger(__name__)
@@ -55,9 +62,11 @@ class GeneralTab(QWidget):
         parent: QWidget | None = None,
         *,
         data_folder: DataFolderService | None = None,
+        providers: ProviderService | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
+        self._providers = providers
         self._data_dir = data_dir
         self._data_folder = data_folder
         self._change_task: asyncio.Future[None] | None = None
@@ -65,6 +74,11 @@ class GeneralTab(QWidget):
         self.max_mb = self._spin(1, 200)
         self.purge_days = self._spin(0, 3650)
         self.summary_turns = self._spin(0, 100)
+        self.image_provider = QComboBox(self)
+        self.image_provider.setObjectName("ImageProvider")
+        self.image_model = QLineEdit(self)
+        self.image_model.setObjectName("ImageModel")
+        self.image_model.setMaximumWidth(220)
         self.folder_label = QLabel(str(data_dir or ""), self)
         self.folder_label.setObjectName("DataFolderPath")
         self.open_folder = QPushButton(self)
@@ -74,7 +88,7 @@ class GeneralTab(QWidget):
         self.change_folder.setEnabled(data_folder is not None)
         self.folder_hint = hint_label(self)
         self.status = StatusLabel(self)
-        self._labels = [QLabel(self) for _ in range(4)]
+        self._labels = [QLabel(self) for _ in range(5)]
         self._build()
         self._connect()
         self._retranslate()
@@ -94,6 +108,10 @@ class GeneralTab(QWidget):
             self._labels[:3], (self.max_mb, self.purge_days, self.summary_turns), strict=True
         ):
             form.addRow(label, field)
+        image = QHBoxLayout()
+        image.addWidget(self.image_provider, 0)
+        image.addWidget(self.image_model, 1)
+        form.addRow(self._labels[4], image)
         folder = QHBoxLayout()
         folder.addWidget(self.folder_label, 1)
         folder.addWidget(self.open_folder)
@@ -111,6 +129,11 @@ class GeneralTab(QWidget):
         self.max_mb.valueChanged.connect(self._on_max_mb)
         self.purge_days.valueChanged.connect(self._on_purge_days)
         self.summary_turns.valueChanged.connect(self._on_summary_turns)
+        self.image_provider.currentIndexChanged.connect(
+            lambda index: self.image_model.setEnabled(index > 0)
+        )
+        self.image_provider.activated.connect(self._on_image_model)
+        self.image_model.editingFinished.connect(self._on_image_model)
         self.open_folder.clicked.connect(self._open_data_folder)
         self.change_folder.clicked.connect(self._choose_data_folder)
 
@@ -129,6 +152,24 @@ class GeneralTab(QWidget):
         self.purge_days.setValue(values[2])
         self.summary_turns.setValue(values[3])
         del blockers
+        await self._load_image_model()
+
+    async def _load_image_model(self) -> None:
+        """The OpenAI-compatible providers (the others have no image endpoint)
+        and the chosen model."""
+        providers = await self._providers.list_providers() if self._providers else []
+        chosen = await self._settings.get(IMAGE_MODEL_KEY)
+        chosen = chosen if isinstance(chosen, dict) else {}
+        with QSignalBlocker(self.image_provider):
+            self.image_provider.clear()
+            self.image_provider.addItem(self.tr("None"), "")
+            for provider in providers:
+                if provider.kind is ProviderKind.OPENAI:
+                    self.image_provider.addItem(provider.name, provider.name)
+            index = self.image_provider.findData(str(chosen.get("provider") or ""))
+            self.image_provider.setCurrentIndex(max(index, 0))
+        self.image_model.setText(str(chosen.get("model") or "") if index > 0 else "")
+        self.image_model.setEnabled(index > 0)  # the blocker kept the signal from doing it
 
     async def _save(self, key: str, value: Any) -> None:
         try:
@@ -154,6 +195,13 @@ class GeneralTab(QWidget):
     @qasync.asyncSlot(int)
     async def _on_summary_turns(self, value: int) -> None:
         await guarded(self, self._save(SUMMARY_TURNS_KEY, value))
+
+    @qasync.asyncSlot()
+    async def _on_image_model(self, *_: object) -> None:
+        provider = str(self.image_provider.currentData() or "")
+        model = self.image_model.text().strip()
+        value = {"provider": provider, "model": model} if provider and model else None
+        await guarded(self, self._save(IMAGE_MODEL_KEY, value))
 
     def _open_data_folder(self) -> None:
         if self._data_dir is not None:
@@ -219,9 +267,16 @@ class GeneralTab(QWidget):
             self.tr("Empty the trash after (days, 0 = never)"),
             self.tr("Refresh the context summary every (turns, 0 = off)"),
             self.tr("Data folder"),
+            self.tr("Image model"),
         )
         for label, text in zip(self._labels, texts, strict=True):
             label.setText(text)
+        self.image_model.setPlaceholderText(self.tr("model, e.g. gpt-image-1"))
+        self.image_provider.setToolTip(
+            self.tr("Illustrated answers use this provider's image endpoint (OpenAI-compatible)")
+        )
+        if self.image_provider.count():
+            self.image_provider.setItemText(0, self.tr("None"))
         self.open_folder.setText(self.tr("Open"))
         self.change_folder.setText(self.tr("Change…"))
         self.folder_hint.setText(

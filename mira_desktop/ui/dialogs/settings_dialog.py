@@ -61,7 +61,9 @@ class SettingsDialog(QDialog):
         self.providers_tab = ProvidersTab(providers, self)
         self.models_tab = ModelsTab(providers, self)
         self.appearance_tab = AppearanceTab(settings, self)
-        self.general_tab = GeneralTab(settings, data_dir, self, data_folder=data_folder)
+        self.general_tab = GeneralTab(
+            settings, data_dir, self, data_folder=data_folder, providers=providers
+        )
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(False)
         for tab in (self.providers_tab, self.models_tab, self.appearance_tab, self.general_tab):

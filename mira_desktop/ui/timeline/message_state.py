@@ -22,6 +22,7 @@ from .live_cadence import StepSizer
 
 if TYPE_CHECKING:  # markdown loads with the first rendering
     from .markdown import RenderedMarkdown
+    from .thumbnails import Thumbnails
 
 log = logging.getLogger(__name__)
 
@@ -224,3 +225,5 @@ class ViewOptions:
     actions_enabled: bool = False
     #: the live markdown step sizes learnt from this timeline's answers
     step_sizer: StepSizer = field(default_factory=StepSizer)
+    #: answers' pictures, scaled off the Qt thread (the window sets it)
+    thumbnails: Thumbnails | None = None

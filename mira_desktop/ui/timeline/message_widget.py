@@ -25,8 +25,9 @@ from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
+from mira_desktop.core.illustration import IMAGE_KEY, ImageInfo
 from mira_desktop.core.models import MessageRole, MessageStatus
-from mira_desktop.core.speech import SpeechInfo
+from mira_desktop.core.speech import SPEECH_KEY, SpeechInfo
 
 from ..kb.citations import CitationRenderer, cite_number
 from ..kb.sources_widget import SourcesWidget
@@ -38,6 +39,7 @@ from .rich_text import STEP_CHARS, RichTextView
 from .thinking_card import ThinkingCard
 
 if TYPE_CHECKING:
+    from .image_card import ImageCard
     from .speech_bar import SpeechBar
 
 log = logging.getLogger(__name__)
@@ -72,8 +74,9 @@ class MessageWidget(QFrame):
     #: Hook for actions of an answer's "⋯" menu (export UI): the message id and the
     #: menu, emitted each time the menu is about to show (it is emptied first).
     menu_requested = Signal(str, object)
-    #: an answer's spoken audio: message id, "play" | "save" | "retry"
-    speech_requested = Signal(str, str)
+    #: media made after an answer: message id, its key ("speech", "image"),
+    #: "open" | "save" | "retry"
+    media_requested = Signal(str, str, str)
 
     def __init__(
         self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
@@ -198,6 +201,7 @@ class AssistantMessageWidget(MessageWidget):
         self._status: StatusBox | None = None
         self._sources: SourcesWidget | None = None
         self._speech: SpeechBar | None = None
+        self._image: ImageCard | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
         self._saw_streaming = False
@@ -266,6 +270,7 @@ class AssistantMessageWidget(MessageWidget):
         self._apply_status()
         self._apply_sources()
         self._apply_speech()
+        self._apply_image()
         meta, tooltip = meta_text(state.message)
         self._meta.meta.setText(meta)
         self._meta.meta.setToolTip(tooltip)
@@ -350,15 +355,40 @@ class AssistantMessageWidget(MessageWidget):
 
             self._speech = SpeechBar(self)
             for signal, action in (
-                (self._speech.play_clicked, "play"),
+                (self._speech.play_clicked, "open"),
                 (self._speech.save_clicked, "save"),
                 (self._speech.retry_clicked, "retry"),
             ):
-                signal.connect(lambda a=action: self.speech_requested.emit(self.message_id, a))
+                signal.connect(
+                    lambda a=action: self.media_requested.emit(self.message_id, SPEECH_KEY, a)
+                )
             self._box.insertWidget(self._box.count() - 1, self._speech)  # above the meta line
         if info is not None:
             self._speech.show_info(info)
         self._speech.setVisible(info is not None)
+
+    def _apply_image(self) -> None:
+        """The answer's picture (PRODUCT.md §10), when it has one."""
+        info = ImageInfo.from_data(self._state.message.data)
+        if info is None and self._image is None:
+            return
+        if self._image is None:
+            from .image_card import ImageCard  # only illustrated answers need it
+
+            self._image = ImageCard(self._options.thumbnails, self)
+            for signal, action in (
+                (self._image.open_clicked, "open"),
+                (self._image.save_clicked, "save"),
+                (self._image.retry_clicked, "retry"),
+            ):
+                signal.connect(
+                    lambda a=action: self.media_requested.emit(self.message_id, IMAGE_KEY, a)
+                )
+            self._image.size_changed.connect(lambda: self.height_changed.emit(self.message_id))
+            self._box.insertWidget(self._box.count() - 1, self._image)  # above the meta line
+        if info is not None:
+            self._image.show_info(info)
+        self._image.setVisible(info is not None)
 
     # -- actions ------------------------------------------------------------------
 
@@ -410,6 +440,10 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def note_label(self) -> QLabel:
         return self._meta.note
+
+    @property
+    def image_card(self) -> ImageCard | None:
+        return self._image
 
     @property
     def speech_bar(self) -> SpeechBar | None:

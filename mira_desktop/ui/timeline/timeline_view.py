@@ -43,6 +43,7 @@ from .timeline_style import timeline_style_sheet
 
 if TYPE_CHECKING:  # the row widgets load with the first row (``row_widgets``)
     from .message_widget import MessageWidget
+    from .thumbnails import Thumbnails
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class TimelineView(QWidget):
     version_step_requested = Signal(str, int)  # message id, -1 | +1
     regenerate_requested = Signal(str, str)  # message id, preset
     message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
-    speech_requested = Signal(str, str)  # message id, "play" | "save" | "retry"
+    media_requested = Signal(str, str, str)  # message id, "speech" | "image", action
     #: every row replaced (another thread or branch): the anchor rail re-reads
     #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
@@ -118,6 +119,11 @@ class TimelineView(QWidget):
         new_index = self._index_of.get(new_id)
         if view_y is not None and new_index is not None:
             self._layout.place_row(new_index, max(0, view_y))
+
+    def set_thumbnails(self, thumbnails: Thumbnails) -> None:
+        """Where answers' pictures come from (``thumbnails.py``), for rows made
+        from now on."""
+        self._options.thumbnails = thumbnails
 
     def set_actions_enabled(self, enabled: bool) -> None:
         """Whether Edit, Regenerate and the version switcher work (the thread is
@@ -322,7 +328,7 @@ class TimelineView(QWidget):
         widget.version_step_requested.connect(self.version_step_requested)
         widget.regenerate_requested.connect(self.regenerate_requested)
         widget.menu_requested.connect(self.message_menu_requested)
-        widget.speech_requested.connect(self.speech_requested)
+        widget.media_requested.connect(self.media_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

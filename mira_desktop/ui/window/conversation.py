@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ... import startup_gc
 from ...core.errors import error_from_dict
 from ...core.ids import new_id
+from ...core.illustration import IMAGE_KEY
 from ...core.models import Message, ModelInfo, Thread
 from ...core.speech import SPEECH_KEY
 from ..error_texts import error_line
@@ -71,6 +72,8 @@ class ConversationPresenter(QObject):
         #: the welcome draft's TTS switch (``speech_actions.py``), set on the
         #: thread by its first send (``SendRequest.tts``)
         self.draft_tts = False
+        #: the draft's image switch (``image_actions.py``): ``SendRequest.image``
+        self.draft_image = False
         self._connect()
 
     def _connect(self) -> None:
@@ -267,6 +270,7 @@ class ConversationPresenter(QObject):
                 role_id=role_id,
                 kb_id=self.draft_kb_id,
                 tts=self.draft_tts or None,
+                image=self.draft_image or None,
             )
         else:
             request = SendRequest(
@@ -419,12 +423,13 @@ class ConversationPresenter(QObject):
 
 def _with_versions_of(source: Message, message: Message) -> Message:
     """``message`` with what the timeline shows of it that run events do not
-    carry: its version numbers, and its spoken audio's state (the voice may
-    start before the run's end reaches the window)."""
+    carry: its version numbers, and the state of its audio and image (their
+    makers may start before the run's end reaches the window)."""
     data = message.data
-    speech = (source.data or {}).get(SPEECH_KEY)
-    if speech is not None and SPEECH_KEY not in (data or {}):
-        data = {**(data or {}), SPEECH_KEY: speech}
+    for key in (SPEECH_KEY, IMAGE_KEY):
+        made = (source.data or {}).get(key)
+        if made is not None and key not in (data or {}):
+            data = {**(data or {}), key: made}
     return replace(
         message, sibling_index=source.sibling_index, sibling_count=source.sibling_count, data=data
     )

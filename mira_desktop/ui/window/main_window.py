@@ -36,6 +36,7 @@ from .composer_actions import ComposerActions
 from .context_actions import ContextActions
 from .conversation import ConversationPresenter
 from .history_actions import HistoryActions
+from .image_actions import ImageActions
 from .meter_actions import MeterActions
 from .notice_bar import NoticeBar
 from .search_actions import SearchActions
@@ -83,6 +84,8 @@ class MainWindow(QMainWindow):
         )
         self.kb_actions = KbActions(self, services, self.tasks, self.presenter)
         self.speech_actions = SpeechActions(self, services, self.tasks, self.presenter)
+        self.image_actions = ImageActions(self, services, self.tasks, self.presenter)
+        self.header.menu.insertSeparator(self.undo_turn_action)
         self.export_actions = ThreadActions(self, services, self.tasks)
         self.export_actions.connect_window()
         self.state = WindowState(self, services)

@@ -1,0 +1,165 @@
+"""Illustrated answers in the real window (PRODUCT.md §10): the header menu's
+switch with a role bound to a new chat, the answer's card (drawing, the
+picture scaled off the Qt thread in a box sized beforehand, Open and Save…,
+an error with Try again), "Illustrate" in an answer's menu, and the notice
+when the switch cannot work. Pictures come from the loopback server."""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.illustration import ImageInfo
+from mira_desktop.ui.timeline.image_card import ImageCard
+from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
+from tests.ui.test_attachments_ui import CHAT, until
+
+IMAGES = "/v1/images/generations"
+
+
+def png(colour: str, size: tuple[int, int] = (800, 600)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def image_reply(data: bytes) -> Any:
+    return json_reply({"data": [{"b64_json": base64.b64encode(data).decode()}]})
+
+
+async def send(window: MainWindow, loopback: LoopbackServer, text: str, qtbot: Any) -> str:
+    count = len([r for r in loopback.requests if r.path.endswith("/chat/completions")])
+    loopback.enqueue(CHAT, openai_stream(["The knight lifts his lantern; the cave glitters."]))
+    window.composer.set_text(text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(
+        lambda: (
+            len([r for r in loopback.requests if r.path.endswith("/chat/completions")]) == count + 1
+        )
+    )
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    await until(lambda: len(window.timeline.message_ids()) >= 2)
+    return window.timeline.message_ids()[-1]
+
+
+def card_of(window: MainWindow, message_id: str) -> ImageCard | None:
+    widget = window.timeline.message_widget(message_id)
+    assert isinstance(widget, AssistantMessageWidget)
+    return widget.image_card
+
+
+async def until_image(window: MainWindow, message_id: str, status: str) -> None:
+    def reached() -> bool:
+        message = window.timeline.message(message_id)
+        info = ImageInfo.from_data(message.data if message else None)
+        return info is not None and info.status == status
+
+    await until(reached, timeout=20)
+
+
+@pytest.fixture
+async def storyteller(services: Services) -> str:
+    role = await services.roles.create("Storyteller", scenario="A quest in the mountains")
+    await services.settings.set("media.image_model", {"provider": "Local", "model": "pic-1"})
+    return role.id
+
+
+async def test_a_new_chat_with_a_role_and_the_switch_on_shows_its_pictures(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    storyteller: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await window.context_actions.reload_roles()
+    window.context_actions.choose_role(storyteller)
+    action = window.image_actions.switch_action
+    assert action in window.header.menu.actions() and not action.isChecked()
+    action.trigger()
+    assert window.presenter.draft_image and window.notice_bar.text() == ""
+    picture = png("navy")
+    loopback.enqueue(IMAGES, image_reply(picture))
+    answer_id = await send(window, loopback, "What do we see?", qtbot)
+    thread = await services.threads.get_thread(window.presenter.key)
+    assert thread.image_enabled and thread.role_id == storyteller
+    await until_image(window, answer_id, "ready")
+    card = card_of(window, answer_id)
+    assert card is not None and card.isVisible()
+    # the box was sized from the stored size (800×600 → 360×270) before the picture came
+    assert (card.picture.width(), card.picture.height()) == (360, 270)
+    await until(card.has_picture)
+    pixmap = card.picture.pixmap()
+    assert (pixmap.width(), pixmap.height()) == (360, 270)
+    assert card.label.text() == "Image · 800×600 · pic-1"
+    assert card.open_button.isVisible() and card.save_button.isVisible()
+    widget = window.timeline.message_widget(answer_id)
+    assert widget is not None and card.geometry().bottom() < widget.height()
+
+    class Viewer(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.opened: list[QUrl] = []
+
+        @Slot(QUrl)
+        def open(self, url: QUrl) -> None:
+            self.opened.append(url)
+
+    viewer = Viewer()
+    QDesktopServices.setUrlHandler("file", viewer, "open")
+    try:
+        card.open_button.click()
+        await until(lambda: viewer.opened != [])
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    opened = Path(viewer.opened[0].toLocalFile())
+    assert opened.suffix == ".png" and opened.read_bytes() == picture
+    target = tmp_path / "kept.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    card.save_button.click()
+    await until(target.exists)
+    assert target.read_bytes() == picture
+
+
+async def test_a_refusal_shows_on_the_card_and_try_again_draws_it(
+    window: MainWindow, services: Services, loopback: LoopbackServer, qtbot: Any, storyteller: str
+) -> None:
+    answer_id = await send(window, loopback, "Hello", qtbot)
+    loopback.enqueue(IMAGES, openai_json_error(400, "Rejected by the safety system"))
+    menu = QMenu(window)
+    window.timeline.message_menu_requested.emit(answer_id, menu)
+    illustrate = next(a for a in menu.actions() if a.objectName() == "message:illustrate")
+    assert illustrate.text() == "Illustrate"
+    illustrate.trigger()
+    await until_image(window, answer_id, "failed")
+    card = card_of(window, answer_id)
+    assert card is not None and card.retry_button.isVisible() and not card.picture.isVisible()
+    assert card.label.text().startswith("No image: ") and "safety system" in card.label.text()
+    assert window.timeline.message(answer_id).text.startswith("The knight")  # type: ignore[union-attr]
+    loopback.enqueue(IMAGES, image_reply(png("green", (300, 500))))
+    card.retry_button.click()
+    await until_image(window, answer_id, "ready")
+    assert (card.picture.width(), card.picture.height()) == (300, 500)
+    await until(card.has_picture)
+
+
+async def test_the_switch_says_what_it_still_needs(
+    window: MainWindow, services: Services, loopback: LoopbackServer, qtbot: Any
+) -> None:
+    window.image_actions.switch_action.trigger()
+    await until(lambda: "with a role" in window.notice_bar.text())
+    answer_id = await send(window, loopback, "Hello", qtbot)
+    assert [r for r in loopback.requests if r.path == IMAGES] == []
+    assert card_of(window, answer_id) is None
