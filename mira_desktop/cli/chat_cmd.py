@@ -27,9 +27,12 @@ note. The plain output lists ``Sources: [1] doc (page 3) …`` after the answer;
 (its fields: ``chat_sources.py``). Any thread already bound answers this way.
 
 Media after an answer (PRODUCT.md §10): ``--tts`` turns the thread's TTS switch
-on (``--no-tts`` off); a completed answer of a thread with it on is read aloud
-before the command ends — ``[Read aloud: 0:12 …]`` on stderr, or a ``speech``
-line right before the terminal line with ``--json`` (``thread_speech.py``)."""
+on (``--no-tts`` off), ``--image`` its image switch (``--no-image`` off; it
+works with a role and no knowledge base). A completed answer of a thread with
+a switch on is read aloud / illustrated before the command ends —
+``[Read aloud: 0:12 …]`` / ``[Image: 1024×1024 …]`` on stderr, or a ``speech``
+/ ``image`` line right before the terminal line with ``--json``
+(``thread_media.py``)."""
 
 from __future__ import annotations
 
@@ -54,14 +57,13 @@ from ..core.events import (
     ThinkingDelta,
 )
 from ..core.ids import new_id
-from ..core.speech import SpeechInfo
 from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
 from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
-from .thread_speech import print_speech
+from .thread_media import report_made
 
 NAME = "chat"
 
@@ -87,23 +89,24 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     chat.add_argument(
         "--kb", metavar="NAME", help="answer from this knowledge base (binds it to the thread)"
     )
-    speech = chat.add_mutually_exclusive_group()
-    speech.add_argument(
-        "--tts",
-        action="store_true",
-        default=None,
-        help="read this thread's answers aloud from now on (the answer's audio is kept)",
-    )
-    speech.add_argument(
-        "--no-tts",
-        dest="tts",
-        action="store_false",
-        help="stop reading this thread's answers aloud",
-    )
+    _add_media_options(chat)
     _add_tree_options(chat)
     chat.add_argument(
         "text", nargs="*", metavar="TEXT", help="the message; '-' reads standard input"
     )
+
+
+def _add_media_options(chat: argparse.ArgumentParser) -> None:
+    """--tts/--no-tts and --image/--no-image: the thread's switches (PRODUCT §10)."""
+    for flag, what, extra in (
+        ("tts", "read this thread's answers aloud", " (the answer's audio is kept)"),
+        ("image", "illustrate this thread's answers", " (needs a role; provider image-model)"),
+    ):
+        group = chat.add_mutually_exclusive_group()
+        group.add_argument(
+            f"--{flag}", action="store_true", default=None, help=f"{what} from now on{extra}"
+        )
+        group.add_argument(f"--no-{flag}", dest=flag, action="store_false", help=f"stop: {what}")
 
 
 def _add_tree_options(chat: argparse.ArgumentParser) -> None:
@@ -217,6 +220,7 @@ def _send_request(
         role_id=role_id,
         kb_id=kb_id,
         tts=args.tts,
+        image=args.image,
     )
 
 
@@ -250,7 +254,7 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
     try:
         async for event in _events(services, args, request):
             if isinstance(event, Completed) and event.message_id:
-                await _report_speech(services, event.message_id, args.json)
+                await report_made(services, event.message_id, as_json=args.json)
             printer.show(event)
             final = event
     finally:
@@ -261,16 +265,6 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
     if isinstance(final, Stopped):
         return EXIT_INTERRUPTED if interrupted.is_set() else EXIT_FAILED
     return EXIT_FAILED
-
-
-async def _report_speech(services: Services, message_id: str, as_json: bool) -> None:
-    """A thread that reads its answers aloud: wait for the voice, say how it
-    went (before the terminal line, which stays the last)."""
-    if "speech" not in services.built:
-        return  # nothing was started
-    message = await services.speech.finished(message_id)
-    if message is not None:
-        print_speech(SpeechInfo.from_data(message.data), message_id, as_json=as_json)
 
 
 class _JsonPrinter:

@@ -1,4 +1,8 @@
-"""``mira-desktop provider add|list|models|remove``."""
+"""``mira-desktop provider add|list|models|remove|image-model``.
+
+``provider image-model [PROVIDER MODEL | --clear] [--json]`` shows or sets the
+image model that illustrates answers (PRODUCT.md §10; an OpenAI-compatible
+provider: ``{"provider": …, "model": …}``, or ``null`` when none)."""
 
 from __future__ import annotations
 
@@ -32,6 +36,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     models.add_argument("--json", action="store_true")
     remove = sub.add_parser("remove", help="remove a provider (threads keep their history)")
     remove.add_argument("name")
+    image = sub.add_parser("image-model", help="show or set the model that illustrates answers")
+    image.add_argument("name", nargs="?", metavar="PROVIDER")
+    image.add_argument("model", nargs="?", metavar="MODEL")
+    image.add_argument("--clear", action="store_true", help="illustrate nothing")
+    image.add_argument("--json", action="store_true")
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
@@ -42,6 +51,8 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         return await _list(services, args)
     if action == "models":
         return await _models(services, args)
+    if action == "image-model":
+        return await _image_model(services, args)
     await services.providers.remove_provider(args.name)
     print(f"Removed provider {args.name}.")
     return 0
@@ -100,4 +111,31 @@ async def _models(services: Services, args: argparse.Namespace) -> int:
         print(model.name)
     if not models:
         print(f"{args.name} lists no models.")
+    return 0
+
+
+async def _image_model(services: Services, args: argparse.Namespace) -> int:
+    images = services.images
+    if args.clear:
+        await images.set_image_model(None, None)
+    elif args.name or args.model:
+        if not (args.name and args.model):
+            raise ConfigError(
+                "Name the provider and the model.",
+                hint="For example: mira-desktop provider image-model openai gpt-image-1",
+            )
+        config = await services.providers.get_provider(args.name)
+        if config.kind.value != "openai":
+            raise ConfigError(
+                f'"{args.name}" cannot make images.',
+                hint="Image models are reached through an OpenAI-compatible provider.",
+            )
+        await images.set_image_model(args.name, args.model)
+    chosen = await images.image_model()
+    if args.json:
+        print_json({"provider": chosen[0], "model": chosen[1]} if chosen else None)
+    elif chosen:
+        print(f"Answers are illustrated with {chosen[1]} ({chosen[0]}).")
+    else:
+        print("No image model is chosen.")
     return 0
