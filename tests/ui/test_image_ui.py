@@ -163,3 +163,21 @@ async def test_the_switch_says_what_it_still_needs(
     answer_id = await send(window, loopback, "Hello", qtbot)
     assert [r for r in loopback.requests if r.path == IMAGES] == []
     assert card_of(window, answer_id) is None
+
+
+def test_rows_are_estimated_with_their_picture_and_audio_bar() -> None:
+    """A long thread's rows are placed by estimate before they are measured: a
+    picture of 800×600 (shown 360×270) must not be a surprise when scrolled to."""
+    from mira_desktop.core.models import Message, MessageRole
+    from mira_desktop.ui.timeline.message_state import MessageState, estimate_height
+
+    def answer(data: dict[str, object] | None) -> MessageState:
+        message = Message("a", "t", MessageRole.ASSISTANT, "Some answer.", "2026-01-01", data=data)
+        return MessageState.from_message(message)
+
+    plain = estimate_height(answer(None), 700, 20, 7.0)
+    ready = {"status": "ready", "width": 800, "height": 600}
+    pictured = estimate_height(answer({"image": ready}), 700, 20, 7.0)
+    failed = estimate_height(answer({"image": {"status": "failed"}}), 700, 20, 7.0)
+    spoken = estimate_height(answer({"speech": {"status": "ready"}}), 700, 20, 7.0)
+    assert pictured - plain >= 270 and 0 < failed - plain < 60 and 0 < spoken - plain < 60

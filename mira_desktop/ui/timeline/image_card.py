@@ -15,7 +15,8 @@ from mira_desktop.core.illustration import ImageInfo
 
 from ..error_texts import hint_text, message_text
 from .answer_meta import apply_tone
-from .thumbnails import Thumbnails, shown_size
+from .message_state import shown_size
+from .thumbnails import Thumbnails
 
 
 class _Picture(QLabel):

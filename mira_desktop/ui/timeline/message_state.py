@@ -207,7 +207,30 @@ def estimate_heights(
             note = data.get("note")
             if note and isinstance(note, str):
                 chrome += line_height
+            if "speech" in data:  # its bar (PRODUCT §10)
+                chrome += line_height + 12
+            image = data.get("image")
+            if image is not None:  # its card: the picture's box and a line
+                chrome += _image_height(image) + line_height + 12
         state.height = int(chrome + lines * line_height)
+
+
+#: the widest an answer's picture is shown
+PICTURE_WIDTH = 360
+
+
+def shown_size(width: int, height: int, limit: int = PICTURE_WIDTH) -> tuple[int, int]:
+    """The size a picture of ``width`` × ``height`` takes in the timeline."""
+    if width <= 0 or height <= 0:
+        return limit, limit * 3 // 4
+    scale = min(1.0, limit / width)
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _image_height(image: object) -> int:
+    if not isinstance(image, dict) or image.get("status") != "ready":
+        return 0
+    return shown_size(int(image.get("width") or 0), int(image.get("height") or 0))[1]
 
 
 ClockFn = Callable[[], float]

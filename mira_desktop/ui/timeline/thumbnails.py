@@ -13,18 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap
 
+from .message_state import shown_size
+
 log = logging.getLogger(__name__)
-
-#: the widest a picture is shown in an answer
-MAX_WIDTH = 360
-
-
-def shown_size(width: int, height: int, limit: int = MAX_WIDTH) -> tuple[int, int]:
-    """The size a picture of ``width`` × ``height`` takes in the timeline."""
-    if width <= 0 or height <= 0:
-        return limit, limit * 3 // 4
-    scale = min(1.0, limit / width)
-    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
 def _scaled(path: Path, size: tuple[int, int]) -> QImage | None:
