@@ -26,15 +26,3 @@ class Attachment:
     @property
     def is_image(self) -> bool:
         return self.kind == "image"
-
-
-@dataclass(frozen=True, slots=True)
-class MadePart:
-    """Media made after an answer (its audio, its image: PRODUCT.md §10),
-    stored already, to be kept as the answer's part (``answer_media_repo``)."""
-
-    kind: PartKind  # "file" (audio) or "image"
-    sha256: str
-    name: str
-    mime: str
-    size: int

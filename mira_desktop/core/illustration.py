@@ -12,10 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-#: the key of an answer's ``Message.data`` that describes its image
-IMAGE_KEY = "image"
-#: the setting naming the image model: {"provider": name, "model": name}
-IMAGE_MODEL_KEY = "media.image_model"
+from .media_keys import IMAGE_KEY
 
 ImageStatus = Literal["pending", "ready", "failed"]
 

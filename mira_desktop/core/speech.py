@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-#: the key of an answer's ``Message.data`` that describes its spoken audio
-SPEECH_KEY = "speech"
+from .media_keys import SPEECH_KEY
+
 SPEECH_MIME = "audio/wav"
 
 SpeechStatus = Literal["pending", "ready", "failed"]

@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core.attachments import MadePart
+from ..core.answer_media import MadePart
 from ..core.errors import ConfigError, MiraError, StorageError, worded
 from ..core.models import Message, MessageRole, MessageStatus
 

@@ -21,9 +21,10 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.attachments import MadePart
+from ..core.answer_media import MadePart
 from ..core.errors import ConfigError, MalformedStreamError, NotFoundError, worded
-from ..core.illustration import IMAGE_KEY, IMAGE_MODEL_KEY, ImageInfo
+from ..core.illustration import ImageInfo
+from ..core.media_keys import IMAGE_KEY, IMAGE_MODEL_KEY
 from ..core.models import Message, Role, Thread
 from ..core.ports import ImageProvider
 from .answer_media import AnswerMediaMaker, Made, ended_answer

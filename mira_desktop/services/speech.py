@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.attachments import MadePart
+from ..core.answer_media import MadePart
 from ..core.errors import SpeechError
 from ..core.models import Message, Thread
 from ..core.speech import SPEECH_KEY, SPEECH_MIME, SpeechInfo, SpeechSynthesizer

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..core.attachments import MadePart
+from ..core.answer_media import MadePart
 from ..core.errors import NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import Message

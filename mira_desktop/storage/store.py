@@ -18,7 +18,7 @@ from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 if TYPE_CHECKING:
-    from ..core.attachments import MadePart
+    from ..core.answer_media import MadePart
     from .context_store import ContextStore
     from .doctor_repo import Finding
     from .salvage import SalvageReport

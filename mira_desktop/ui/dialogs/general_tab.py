@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.errors import MiraError
-from mira_desktop.core.illustration import IMAGE_MODEL_KEY
+from mira_desktop.core.media_keys import IMAGE_MODEL_KEY
 from mira_desktop.core.models import ProviderKind
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label

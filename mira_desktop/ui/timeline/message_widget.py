@@ -25,9 +25,8 @@ from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from mira_desktop.core.illustration import IMAGE_KEY, ImageInfo
+from mira_desktop.core.media_keys import IMAGE_KEY, SPEECH_KEY
 from mira_desktop.core.models import MessageRole, MessageStatus
-from mira_desktop.core.speech import SPEECH_KEY, SpeechInfo
 
 from ..kb.citations import CitationRenderer, cite_number
 from ..kb.sources_widget import SourcesWidget
@@ -347,9 +346,11 @@ class AssistantMessageWidget(MessageWidget):
 
     def _apply_speech(self) -> None:
         """The answer's spoken audio (PRODUCT.md §10), when it has some."""
+        if self._speech is None and SPEECH_KEY not in (self._state.message.data or {}):
+            return  # most answers: nothing to import or build
+        from mira_desktop.core.speech import SpeechInfo
+
         info = SpeechInfo.from_data(self._state.message.data)
-        if info is None and self._speech is None:
-            return
         if self._speech is None:
             from .speech_bar import SpeechBar  # only answers read aloud need it
 
@@ -369,9 +370,11 @@ class AssistantMessageWidget(MessageWidget):
 
     def _apply_image(self) -> None:
         """The answer's picture (PRODUCT.md §10), when it has one."""
+        if self._image is None and IMAGE_KEY not in (self._state.message.data or {}):
+            return  # most answers: nothing to import or build
+        from mira_desktop.core.illustration import ImageInfo
+
         info = ImageInfo.from_data(self._state.message.data)
-        if info is None and self._image is None:
-            return
         if self._image is None:
             from .image_card import ImageCard  # only illustrated answers need it
 

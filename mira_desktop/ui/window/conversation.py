@@ -24,9 +24,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ... import startup_gc
 from ...core.errors import error_from_dict
 from ...core.ids import new_id
-from ...core.illustration import IMAGE_KEY
+from ...core.media_keys import IMAGE_KEY, SPEECH_KEY
 from ...core.models import Message, ModelInfo, Thread
-from ...core.speech import SPEECH_KEY
 from ..error_texts import error_line
 
 if TYPE_CHECKING:

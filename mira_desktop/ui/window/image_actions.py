@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.illustration import IMAGE_KEY
+from ...core.media_keys import IMAGE_KEY
 from ...core.models import Thread
 from ..timeline.thumbnails import Thumbnails
 from .answer_media_actions import AnswerMediaActions

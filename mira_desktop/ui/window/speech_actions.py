@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction
 
+from ...core.media_keys import SPEECH_KEY
 from ...core.models import Thread
-from ...core.speech import SPEECH_KEY
 from .answer_media_actions import AnswerMediaActions
 
 if TYPE_CHECKING:

@@ -1,0 +1,13 @@
+"""The names under which media made after an answer (PRODUCT.md §10) live in
+its ``Message.data`` and in the settings: constants only, so that the window's
+start-up reads them without building the value types (``speech.py``,
+``illustration.py``)."""
+
+from __future__ import annotations
+
+#: an answer's spoken audio (``core/speech.SpeechInfo``)
+SPEECH_KEY = "speech"
+#: an answer's picture (``core/illustration.ImageInfo``)
+IMAGE_KEY = "image"
+#: the setting naming the image model: {"provider": name, "model": name}
+IMAGE_MODEL_KEY = "media.image_model"
