@@ -1296,6 +1296,17 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>MadeMediaRow</name>
+        <message>
+            <source>Save…</source>
+            <translation>保存…</translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>重试</translation>
+        </message>
+    </context>
+    <context>
         <name>MainWindow</name>
         <message>
             <source>About Mira Desktop</source>

@@ -10,7 +10,6 @@ import io
 import json
 from pathlib import Path
 
-import pytest
 from PIL import Image
 
 from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
@@ -26,15 +25,7 @@ def png_reply(colour: str) -> object:
     return json_reply({"data": [{"b64_json": base64.b64encode(out.getvalue()).decode()}]})
 
 
-@pytest.fixture
-def provider(data_dir: Path, loopback: LoopbackServer) -> str:
-    url = loopback.url + "/v1"
-    added = cli(data_dir, "provider", "add", "loop", "--kind", "openai", "--base-url", url)
-    assert added.returncode == 0, added.stderr
-    return "loop"
-
-
-def test_the_image_model_is_shown_set_and_cleared(data_dir: Path, provider: str) -> None:
+def test_the_image_model_is_shown_set_and_cleared(data_dir: Path, keyless_provider: str) -> None:
     assert cli(data_dir, "provider", "image-model").stdout.strip() == "No image model is chosen."
     assert (
         cli(
@@ -51,20 +42,30 @@ def test_the_image_model_is_shown_set_and_cleared(data_dir: Path, provider: str)
     )
     refused = cli(data_dir, "provider", "image-model", "ol", "pic-1")
     assert refused.returncode == 1 and '"ol" cannot make images.' in refused.stderr
-    chosen = cli(data_dir, "provider", "image-model", provider, "pic-1", "--json")
+    chosen = cli(data_dir, "provider", "image-model", keyless_provider, "pic-1", "--json")
     assert json.loads(chosen.stdout) == {"provider": "loop", "model": "pic-1"}
     cleared = cli(data_dir, "provider", "image-model", "--clear", "--json")
     assert json.loads(cleared.stdout) is None
 
 
 def test_chat_with_image_and_a_role_reports_the_picture_before_its_last_line(
-    data_dir: Path, loopback: LoopbackServer, provider: str, tmp_path: Path
+    data_dir: Path, loopback: LoopbackServer, keyless_provider: str, tmp_path: Path
 ) -> None:
-    assert cli(data_dir, "provider", "image-model", provider, "pic-1").returncode == 0
+    assert cli(data_dir, "provider", "image-model", keyless_provider, "pic-1").returncode == 0
     assert cli(data_dir, "role", "add", "Guide", "--prompt", "Be vivid.").returncode == 0
     loopback.enqueue(CHAT, openai_stream(["A red gate in the snow."]))
     loopback.enqueue(IMAGES, png_reply("red"))
-    args = ["chat", "--provider", provider, "--model", "m1", "--role", "Guide", "--image", "--json"]
+    args = [
+        "chat",
+        "--provider",
+        keyless_provider,
+        "--model",
+        "m1",
+        "--role",
+        "Guide",
+        "--image",
+        "--json",
+    ]
     result = cli(data_dir, *args, "Describe the temple")
     assert result.returncode == 0, result.stderr
     events = json_lines(result.stdout)

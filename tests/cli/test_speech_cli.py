@@ -8,27 +8,17 @@ import json
 import wave
 from pathlib import Path
 
-import pytest
-
 from tests.support.loopback import LoopbackServer, openai_stream
 
 from .test_cli import CHAT, cli, json_lines
 
 
-@pytest.fixture
-def provider(data_dir: Path, loopback: LoopbackServer) -> str:
-    url = loopback.url + "/v1"
-    added = cli(data_dir, "provider", "add", "loop", "--kind", "openai", "--base-url", url)
-    assert added.returncode == 0, added.stderr
-    return "loop"
-
-
 def test_chat_with_tts_reads_the_answer_aloud_before_its_last_line(
-    data_dir: Path, loopback: LoopbackServer, provider: str, tmp_path: Path
+    data_dir: Path, loopback: LoopbackServer, keyless_provider: str, tmp_path: Path
 ) -> None:
     loopback.enqueue(CHAT, openai_stream(["Boil the water, ", "then add the pasta."]))
     result = cli(
-        data_dir, "chat", "--provider", provider, "--model", "m1", "--tts", "--json", "How?"
+        data_dir, "chat", "--provider", keyless_provider, "--model", "m1", "--tts", "--json", "How?"
     )
     assert result.returncode == 0, result.stderr
     events = json_lines(result.stdout)  # every line is JSON: "Audio saved to …" stayed out
@@ -61,11 +51,13 @@ def test_chat_with_tts_reads_the_answer_aloud_before_its_last_line(
 
 
 def test_thread_speak_says_why_when_there_is_nothing_to_read(
-    data_dir: Path, loopback: LoopbackServer, provider: str
+    data_dir: Path, loopback: LoopbackServer, keyless_provider: str
 ) -> None:
     loopback.enqueue(CHAT, openai_stream(["```\nls -la\n```"]))
     final = json_lines(
-        cli(data_dir, "chat", "--provider", provider, "--model", "m1", "--json", "ls?").stdout
+        cli(
+            data_dir, "chat", "--provider", keyless_provider, "--model", "m1", "--json", "ls?"
+        ).stdout
     )[-1]
     result = cli(data_dir, "thread", "speak", final["thread_id"], "--json")
     assert result.returncode == 1

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from PySide6.QtCore import QObject, Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from mira_desktop.bootstrap import Services
@@ -23,6 +22,7 @@ from mira_desktop.ui.timeline.image_card import ImageCard
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
+from tests.support.opened_urls import opened_files
 from tests.ui.test_attachments_ui import CHAT, until
 
 IMAGES = "/v1/images/generations"
@@ -108,24 +108,11 @@ async def test_a_new_chat_with_a_role_and_the_switch_on_shows_its_pictures(
     widget = window.timeline.message_widget(answer_id)
     assert widget is not None and card.geometry().bottom() < widget.height()
 
-    class Viewer(QObject):
-        def __init__(self) -> None:
-            super().__init__()
-            self.opened: list[QUrl] = []
-
-        @Slot(QUrl)
-        def open(self, url: QUrl) -> None:
-            self.opened.append(url)
-
-    viewer = Viewer()
-    QDesktopServices.setUrlHandler("file", viewer, "open")
-    try:
+    with opened_files() as opened:
         card.open_button.click()
-        await until(lambda: viewer.opened != [])
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    opened = Path(viewer.opened[0].toLocalFile())
-    assert opened.suffix == ".png" and opened.read_bytes() == picture
+        await until(lambda: opened != [])
+    shown = Path(opened[0].toLocalFile())
+    assert shown.suffix == ".png" and shown.read_bytes() == picture
     target = tmp_path / "kept.png"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     card.save_button.click()

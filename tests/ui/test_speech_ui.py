@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from mira_desktop.bootstrap import Services
@@ -25,6 +24,7 @@ from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.speech_bar import SpeechBar, duration_text
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, openai_stream
+from tests.support.opened_urls import opened_files
 from tests.ui.test_attachments_ui import CHAT, until
 
 
@@ -120,23 +120,10 @@ async def test_read_aloud_from_the_menu_then_play_and_save(
     assert bar is not None
     info = bar.info
 
-    class Player(QObject):
-        def __init__(self) -> None:
-            super().__init__()
-            self.opened: list[QUrl] = []
-
-        @Slot(QUrl)
-        def open(self, url: QUrl) -> None:
-            self.opened.append(url)
-
-    player = Player()
-    QDesktopServices.setUrlHandler("file", player, "open")
-    try:
+    with opened_files() as opened:
         bar.play_button.click()
-        await until(lambda: player.opened != [])
-    finally:
-        QDesktopServices.unsetUrlHandler("file")
-    played = Path(player.opened[0].toLocalFile())
+        await until(lambda: opened != [])
+    played = Path(opened[0].toLocalFile())
     assert played.suffix == ".wav" and played.read_bytes() == await services.media.read(info.sha256)
     with wave.open(str(played)) as w:
         assert w.getnframes() > 0

@@ -6,15 +6,15 @@ answers that have an image (``core/illustration.ImageInfo`` in the data)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.illustration import ImageInfo
 
 from ..error_texts import hint_text, message_text
-from .answer_meta import apply_tone
+from .made_media_row import MadeMediaRow
 from .message_state import shown_size
 from .thumbnails import Thumbnails
 
@@ -28,15 +28,11 @@ class _Picture(QLabel):
         super().mouseReleaseEvent(event)
 
 
-class ImageCard(QWidget):
-    open_clicked = Signal()
-    save_clicked = Signal()
-    retry_clicked = Signal()
+class ImageCard(MadeMediaRow):
     size_changed = Signal()
 
     def __init__(self, thumbnails: Thumbnails | None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("imageCard")
+        super().__init__("image", parent)
         self._thumbnails = thumbnails
         self._info = ImageInfo("pending")
         column = QVBoxLayout(self)
@@ -47,31 +43,11 @@ class ImageCard(QWidget):
         self.picture.setCursor(Qt.CursorShape.PointingHandCursor)
         self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.picture.clicked.connect(self.open_clicked)
-        row = QHBoxLayout()
-        row.setSpacing(6)
-        self.label = QLabel(self)
-        self.label.setObjectName("imageLabel")
-        self.label.setWordWrap(True)
-        self.open_button = self._button("imageOpen", self.open_clicked)
-        self.save_button = self._button("imageSave", self.save_clicked)
-        self.retry_button = self._button("imageRetry", self.retry_clicked)
-        row.addWidget(self.label, 1)
-        for button in (self.open_button, self.save_button, self.retry_button):
-            row.addWidget(button, 0)
         column.addWidget(self.picture, 0, Qt.AlignmentFlag.AlignLeft)
-        column.addLayout(row)
+        column.addLayout(self.line)
         if thumbnails is not None:
             thumbnails.loaded.connect(self._on_loaded)
         self._retranslate()
-
-    def _button(self, name: str, signal: Signal) -> QToolButton:
-        button = QToolButton(self)
-        button.setObjectName(name)
-        button.setAutoRaise(True)
-        button.setCursor(Qt.CursorShape.PointingHandCursor)
-        button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        button.clicked.connect(signal)
-        return button
 
     @property
     def info(self) -> ImageInfo:
@@ -79,15 +55,11 @@ class ImageCard(QWidget):
 
     def show_info(self, info: ImageInfo) -> None:
         self._info = info
-        ready, failed = info.status == "ready", info.status == "failed"
-        self.open_button.setVisible(ready)
-        self.save_button.setVisible(ready)
-        self.retry_button.setVisible(failed)
-        self.picture.setVisible(ready)
-        apply_tone(self.label, "error" if failed else "muted")
-        self.label.setText(self._text(info))
-        self.label.setToolTip(hint_text(error_from_dict(info.error or {})) if failed else "")
-        if ready:
+        failed = info.status == "failed"
+        hint = hint_text(error_from_dict(info.error or {})) if failed else ""
+        self._show_state(info, self._text(info), hint)
+        self.picture.setVisible(info.status == "ready")
+        if info.status == "ready":
             width, height = shown_size(info.width, info.height)
             self.picture.setFixedSize(width, height)
             self.picture.setToolTip(info.prompt)
@@ -126,13 +98,7 @@ class ImageCard(QWidget):
         return self.tr("Image · {0}×{1} · {2}").format(info.width, info.height, info.model)
 
     def _retranslate(self) -> None:
+        super()._retranslate()
         self.open_button.setText(self.tr("Open"))
         self.open_button.setToolTip(self.tr("Open with the system's image viewer"))
-        self.save_button.setText(self.tr("Save…"))
-        self.retry_button.setText(self.tr("Try again"))
         self.show_info(self._info)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)

@@ -356,7 +356,7 @@ class AssistantMessageWidget(MessageWidget):
 
             self._speech = SpeechBar(self)
             for signal, action in (
-                (self._speech.play_clicked, "open"),
+                (self._speech.open_clicked, "open"),
                 (self._speech.save_clicked, "save"),
                 (self._speech.retry_clicked, "retry"),
             ):

@@ -1,19 +1,21 @@
 """``SpeechBar``: an answer's spoken audio under its text (PRODUCT.md §10) —
-"Reading aloud…" while the voice works, then "🔊 Spoken answer · 0:28" with
+"Reading aloud…" while the voice works, then "Spoken answer · 0:28" with
 Play and Save…, or why it could not be read aloud with Try again. Built only
 for answers that have speech (``core/speech.SpeechInfo`` in the message's
 data)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QStyle, QToolButton, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QStyle, QToolButton, QWidget
 
 from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.speech import SpeechInfo
 
 from ..error_texts import hint_text, message_text
-from .answer_meta import apply_tone
+from .made_media_row import MadeMediaRow
+from .timeline_style import error_colour, muted_colour
 
 
 def duration_text(milliseconds: int) -> str:
@@ -24,43 +26,21 @@ def duration_text(milliseconds: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
-class SpeechBar(QWidget):
-    play_clicked = Signal()
-    save_clicked = Signal()
-    retry_clicked = Signal()
-
+class SpeechBar(MadeMediaRow):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("speechBar")
+        super().__init__("speech", parent)
         self._info = SpeechInfo("pending")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
         self.icon = QLabel(self)
         self.icon.setObjectName("speechIcon")
-        self.label = QLabel(self)
-        self.label.setObjectName("speechLabel")
-        self.label.setWordWrap(True)
-        self.label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        self.play_button = self._button("speechPlay", self.play_clicked)
-        self.save_button = self._button("speechSave", self.save_clicked)
-        self.retry_button = self._button("speechRetry", self.retry_clicked)
-        row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
-        row.addWidget(self.label, 1)
-        for button in (self.play_button, self.save_button, self.retry_button):
-            row.addWidget(button, 0)
+        self.line.insertWidget(0, self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        self.line.setContentsMargins(0, 0, 0, 0)
+        self.setLayout(self.line)
         self._retranslate()
 
-    def _button(self, name: str, signal: Signal) -> QToolButton:
-        """Flat, like the meta line's Copy (a row of pushed buttons per answer
-        weighed more than the answer)."""
-        button = QToolButton(self)
-        button.setObjectName(name)
-        button.setAutoRaise(True)
-        button.setCursor(Qt.CursorShape.PointingHandCursor)
-        button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        button.clicked.connect(signal)
-        return button
+    @property
+    def play_button(self) -> QToolButton:
+        """Open, for audio: the system's player."""
+        return self.open_button
 
     @property
     def info(self) -> SpeechInfo:
@@ -68,14 +48,8 @@ class SpeechBar(QWidget):
 
     def show_info(self, info: SpeechInfo) -> None:
         self._info = info
-        ready, failed = info.status == "ready", info.status == "failed"
-        self.play_button.setVisible(ready)
-        self.save_button.setVisible(ready)
-        self.retry_button.setVisible(failed)
-        apply_tone(self.label, "error" if failed else "muted")
-        self._show_icon(failed)
-        self.label.setText(self._text(info))
-        self.label.setToolTip(self._tooltip(info))
+        self._show_state(info, self._text(info), self._tooltip(info))
+        self._show_icon(info.status == "failed")
 
     def _text(self, info: SpeechInfo) -> str:
         if info.status == "pending":
@@ -89,15 +63,19 @@ class SpeechBar(QWidget):
         return text
 
     def _show_icon(self, failed: bool) -> None:
-        """The style's speaker (muted when it failed): no emoji, which many
-        systems' fonts lack."""
-        kind = (
-            QStyle.StandardPixmap.SP_MediaVolumeMuted
-            if failed
-            else QStyle.StandardPixmap.SP_MediaVolume
-        )
+        """The style's speaker (muted when it failed) in the label's colour: no
+        emoji, which many systems' fonts lack, and the same grey (or red) as
+        the words beside it in either theme."""
+        kind = QStyle.StandardPixmap.SP_MediaVolume
+        if failed:
+            kind = QStyle.StandardPixmap.SP_MediaVolumeMuted
         side = self.fontMetrics().height()
-        self.icon.setPixmap(self.style().standardIcon(kind).pixmap(QSize(side, side)))
+        pixmap = self.style().standardIcon(kind).pixmap(QSize(side, side))
+        painter = QPainter(pixmap)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
+        painter.fillRect(pixmap.rect(), error_colour(self) if failed else muted_colour(self))
+        painter.end()
+        self.icon.setPixmap(pixmap)
 
     def _tooltip(self, info: SpeechInfo) -> str:
         if info.status == "failed":
@@ -107,14 +85,8 @@ class SpeechBar(QWidget):
         return ""
 
     def _retranslate(self) -> None:
-        self.play_button.setText(self.tr("Play"))
-        self.play_button.setToolTip(self.tr("Play with the system's audio player"))
-        self.save_button.setText(self.tr("Save…"))
+        super()._retranslate()
+        self.open_button.setText(self.tr("Play"))
+        self.open_button.setToolTip(self.tr("Play with the system's audio player"))
         self.save_button.setToolTip(self.tr("Save the audio as a WAV file"))
-        self.retry_button.setText(self.tr("Try again"))
         self.show_info(self._info)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self._retranslate()
-        super().changeEvent(event)

@@ -21,7 +21,7 @@ QTextBrowser#messageText, QTextBrowser#userText, QTextBrowser#thinkingText {
 }
 QToolButton#thinkingToggle, QToolButton#copyMessageButton, QToolButton#editMessageButton,
 QToolButton#regenerateButton, QToolButton#versionPrevButton, QToolButton#versionNextButton,
-QToolButton#speechPlay, QToolButton#speechSave, QToolButton#speechRetry,
+QToolButton#speechOpen, QToolButton#speechSave, QToolButton#speechRetry,
 QToolButton#imageOpen, QToolButton#imageSave, QToolButton#imageRetry {
     border: none; background: transparent; padding: 2px 4px;
 }

@@ -70,6 +70,7 @@ class AnswerMediaActions(WindowActions):
         window.timeline.media_requested.connect(self._on_media_requested)
         services.on_built(self.service_name, lambda s: s.add_listener(self.show_news))
         window.installEventFilter(self)
+        self._retranslate()
 
     # ---- what each kind says and does -------------------------------------------------
     @abstractmethod

@@ -40,7 +40,6 @@ class ImageActions(AnswerMediaActions):
         super().__init__(window, services, tasks, presenter)
         self.thumbnails = Thumbnails(lambda sha256: services.media.path(sha256), self)
         window.timeline.set_thumbnails(self.thumbnails)
-        self._retranslate()
 
     def _after_switch(self, on: bool) -> None:
         """Say what an illustration still needs (a role, no knowledge base)."""

@@ -6,19 +6,11 @@ shares with illustrated answers is in ``answer_media_actions.py``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction
 
 from ...core.media_keys import SPEECH_KEY
 from ...core.models import Thread
 from .answer_media_actions import AnswerMediaActions
-
-if TYPE_CHECKING:
-    from ...bootstrap import Services
-    from ..controllers.tasks import TaskRunner
-    from .conversation import ConversationPresenter
-    from .main_window import MainWindow
 
 
 class SpeechActions(AnswerMediaActions):
@@ -28,16 +20,6 @@ class SpeechActions(AnswerMediaActions):
     draft_flag = "draft_tts"
     switch_name = "ReadAloudAction"
     menu_name = "message:speak"
-
-    def __init__(
-        self,
-        window: MainWindow,
-        services: Services,
-        tasks: TaskRunner,
-        presenter: ConversationPresenter,
-    ) -> None:
-        super().__init__(window, services, tasks, presenter)
-        self._retranslate()
 
     @property
     def read_aloud_action(self) -> QAction:
