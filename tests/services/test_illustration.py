@@ -127,6 +127,7 @@ async def test_no_image_without_the_switch_a_role_or_with_a_knowledge_base(
         ("no_model", "No image model is chosen."),
         ("not_an_image", "The server's image cannot be read"),
         ("ollama", '"local" cannot make images.'),
+        ("dead", "Connection refused"),
     ],
 )
 async def test_a_failure_leaves_the_answer_and_says_why(
@@ -145,9 +146,12 @@ async def test_a_failure_leaves_the_answer_and_says_why(
         loopback.enqueue(
             IMAGES, json_reply({"data": [{"b64_json": base64.b64encode(b"<html>").decode()}]})
         )
-    else:
+    elif setup == "ollama":
         await services.providers.add_provider("local", "ollama", loopback.url)
         await services.images.set_image_model("local", "pic-1")
+    else:  # a server that is not running
+        await services.providers.add_provider("gone", "openai", "http://127.0.0.1:9/v1")
+        await services.images.set_image_model("gone", "pic-1")
     done = await answered(services, loopback, loop_provider, role_id=storyteller, image=True)
     assert done.message_id
     await services.images.drain()
