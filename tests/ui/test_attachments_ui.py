@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent, QImage
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QWidget
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.ui.window.main_window import MainWindow
@@ -112,6 +112,17 @@ async def test_file_button_attaches_a_pdf_and_an_image_and_send_carries_both(
     assert window.composer.strip.chip_keys() == [] and window.composer_actions.in_flight() == []
     stored = await services.attachments.attachments([window.timeline.message_ids()[0]])
     assert [a.name for a in next(iter(stored.values()))] == ["report.pdf", "chart.png"]
+    # under the short question, the files' line is readable: no emoji (boxes
+    # without an emoji font), on one line, not squeezed to the bubble's width
+    files = window.timeline.message_widget(window.timeline.message_ids()[0]).findChild(
+        QLabel, "messageAttachments"
+    )
+    assert files is not None and files.isVisible()
+    text = files.text()
+    assert text.startswith("report.pdf\u00a0(") and ",  chart.png\u00a0(" in text
+    assert not any(ord(c) > 0x2FFF for c in text)
+    assert files.width() >= files.fontMetrics().horizontalAdvance(text)
+    assert files.height() < 2 * files.fontMetrics().lineSpacing()
 
 
 async def test_removing_a_chip_deletes_the_held_file(

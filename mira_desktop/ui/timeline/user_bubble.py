@@ -125,7 +125,11 @@ class UserMessageWidget(MessageWidget):
         )
 
     def _files_width(self, width: int) -> int:
-        return max(40, min(self._files.sizeHint().width(), int(width * _MAX_FRACTION)))
+        """The line's own width on one line, at most the bubble's limit (a
+        word-wrapped label's size hint is a guess that squeezed it)."""
+        text = self._files.text()
+        natural = self._files.fontMetrics().horizontalAdvance(text) + 4 if text else 0
+        return max(40, min(natural, int(width * _MAX_FRACTION)))
 
     def _files_height(self, width: int) -> int:
         if not self._files.text():
@@ -198,15 +202,19 @@ class UserMessageWidget(MessageWidget):
 
 
 def attachment_line(data: dict[str, Any] | None) -> str:
-    """ "📎 report.pdf · 120 KB   🖼 chart.png · 48 KB" from a user message's data."""
+    """ "report.pdf (120 KB),  chart.png (48 KB)" from a user message's data.
+
+    Plain text: the 📎 / 🖼 it began with are boxes on systems without an
+    emoji font. Each file's name and size are joined by no-break spaces, so
+    the line wraps between files, never inside one."""
     files = (data or {}).get("attachments") or []
     parts = []
     for item in files:
         if not isinstance(item, dict):
             continue
-        icon = "🖼" if item.get("kind") == "image" else "📎"
-        parts.append(f"{icon} {item.get('name', '?')} · {_size(int(item.get('size') or 0))}")
-    return "   ".join(parts)
+        size = _size(int(item.get("size") or 0)).replace(" ", "\u00a0")
+        parts.append(f"{item.get('name', '?')}\u00a0({size})")
+    return ",  ".join(parts)
 
 
 def _size(size: int) -> str:
