@@ -123,6 +123,13 @@ async def test_file_button_attaches_a_pdf_and_an_image_and_send_carries_both(
     assert not any(ord(c) > 0x2FFF for c in text)
     assert files.width() >= files.fontMetrics().horizontalAdvance(text)
     assert files.height() < 2 * files.fontMetrics().lineSpacing()
+    # the picture is shown as a square under the question (scaled off the Qt thread)
+    question = window.timeline.message_widget(window.timeline.message_ids()[0])
+    [thumb] = question.thumbnail_labels()  # the PDF has none
+    await until(lambda: thumb.pixmap() is not None and not thumb.pixmap().isNull())
+    assert (thumb.pixmap().width(), thumb.pixmap().height()) == (72, 72)
+    assert thumb.toolTip() == "chart.png" and thumb.isVisible()
+    assert thumb.geometry().bottom() < files.geometry().top()  # above the files' line
 
 
 async def test_removing_a_chip_deletes_the_held_file(

@@ -207,6 +207,9 @@ def estimate_heights(
             note = data.get("note")
             if note and isinstance(note, str):
                 chrome += line_height
+            files = data.get("attachments")
+            if files and any(isinstance(f, dict) and f.get("kind") == "image" for f in files):
+                chrome += 78  # the attached pictures' squares (user_bubble.THUMB_SIDE + gaps)
             if "speech" in data:  # its bar (PRODUCT §10)
                 chrome += line_height + 12
             image = data.get("image")

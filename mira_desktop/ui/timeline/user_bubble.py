@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolButton, QWidget
 
 from .message_actions import VersionSwitcher, flat_tool_button
 from .message_state import MessageState, ViewOptions
@@ -31,6 +31,9 @@ _PAD_V = 8
 _MARGIN_TOP = 10
 _GAP = 2
 _MARGIN_BOTTOM = 4
+#: attached pictures under the bubble: squares of this side, at most this many
+THUMB_SIDE = 72
+_MAX_THUMBS = 6
 
 
 class _Bubble(QFrame):
@@ -74,6 +77,9 @@ class UserMessageWidget(MessageWidget):
         self._time = self._muted_label("messageMeta")
         self._files = self._muted_label("messageAttachments")
         self._files.setWordWrap(True)
+        #: the attached pictures' squares (made when a message has some)
+        self._thumbs: list[tuple[str, QLabel]] = []
+        self._watching = False
         self._copy = self._copy_button()
         self._copy.setVisible(False)
         self._edit = flat_tool_button(
@@ -91,6 +97,7 @@ class UserMessageWidget(MessageWidget):
         files = attachment_line(self._state.message.data)
         self._files.setText(files)
         self._files.setVisible(bool(files))
+        self._apply_thumbs()
         label, full = local_time(self._state.message.created_at)
         self._time.setText(label)
         self._time.setToolTip(full)
@@ -101,6 +108,51 @@ class UserMessageWidget(MessageWidget):
     def apply_actions(self) -> None:
         self._apply_versions(self._versions)
         self._apply_hover()
+
+    def _apply_thumbs(self) -> None:
+        """Squares of the attached pictures (a row widget reused for another
+        message keeps its labels, re-pointed)."""
+        thumbnails = self._options.thumbnails
+        wanted = picture_hashes(self._state.message.data) if thumbnails else []
+        while len(self._thumbs) > len(wanted):
+            self._thumbs.pop()[1].deleteLater()
+        while len(self._thumbs) < len(wanted):
+            label = QLabel(self)
+            label.setObjectName("attachmentThumb")
+            label.setFixedSize(THUMB_SIDE, THUMB_SIDE)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            self._thumbs.append(("", label))
+        if thumbnails is None or not wanted:
+            return
+        if not self._watching:
+            thumbnails.loaded.connect(self._on_thumb_loaded)
+            self._watching = True
+        for index, (sha256, name) in enumerate(wanted):
+            label = self._thumbs[index][1]
+            self._thumbs[index] = (sha256, label)
+            label.setToolTip(name)
+            self._show_thumb(sha256, label)
+            label.show()
+
+    def _show_thumb(self, sha256: str, label: QLabel) -> None:
+        thumbnails = self._options.thumbnails
+        if thumbnails is None:
+            return
+        pixmap = thumbnails.pixmap(sha256, square=THUMB_SIDE)
+        if pixmap is not None:
+            label.setPixmap(pixmap)
+        else:
+            label.clear()
+            if not thumbnails.failed(sha256, square=THUMB_SIDE):
+                thumbnails.request(sha256, THUMB_SIDE, THUMB_SIDE, square=THUMB_SIDE)
+
+    def _on_thumb_loaded(self, sha256: str) -> None:
+        for shown, label in self._thumbs:
+            if shown == sha256:
+                self._show_thumb(shown, label)
+
+    def thumbnail_labels(self) -> list[QLabel]:
+        return [label for _, label in self._thumbs]
 
     def _apply_hover(self) -> None:
         self._copy.setVisible(self._hovered)
@@ -119,6 +171,7 @@ class UserMessageWidget(MessageWidget):
             + text_h
             + 2 * _PAD_V
             + _GAP
+            + self._thumbs_height()
             + files_h
             + self._footer_height()
             + _MARGIN_BOTTOM
@@ -135,6 +188,9 @@ class UserMessageWidget(MessageWidget):
         if not self._files.text():
             return 0
         return self._files.heightForWidth(self._files_width(width)) + _GAP
+
+    def _thumbs_height(self) -> int:
+        return THUMB_SIDE + _GAP + 4 if self._thumbs else 0
 
     def _footer_height(self) -> int:
         parts = (self._copy, self._time, self._edit, self._versions)
@@ -158,6 +214,12 @@ class UserMessageWidget(MessageWidget):
         self._bubble.setGeometry(width - bubble_w, _MARGIN_TOP, bubble_w, bubble_h)
         self._text.setGeometry(_PAD_H, _PAD_V, inner, text_h)
         footer_y = _MARGIN_TOP + bubble_h + _GAP
+        if self._thumbs:  # right-aligned like the bubble, in the order attached
+            x = width - 4 - len(self._thumbs) * (THUMB_SIDE + 4) + 4
+            for _, label in self._thumbs:
+                label.setGeometry(x, footer_y + 4, THUMB_SIDE, THUMB_SIDE)
+                x += THUMB_SIDE + 4
+            footer_y += self._thumbs_height()
         if self._files.text():
             files_w = self._files_width(width)
             files_h = self._files.heightForWidth(files_w)
@@ -215,6 +277,15 @@ def attachment_line(data: dict[str, Any] | None) -> str:
         size = _size(int(item.get("size") or 0)).replace(" ", "\u00a0")
         parts.append(f"{item.get('name', '?')}\u00a0({size})")
     return ",  ".join(parts)
+
+
+def picture_hashes(data: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """(sha256, name) of the pictures a user message holds, in order."""
+    found = []
+    for item in (data or {}).get("attachments") or []:
+        if isinstance(item, dict) and item.get("kind") == "image" and item.get("sha256"):
+            found.append((str(item["sha256"]), str(item.get("name") or "")))
+    return found[:_MAX_THUMBS]
 
 
 def _size(size: int) -> str:
