@@ -22,6 +22,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
+from tests.support.opened_urls import opened_files
 from tests.support.qt_async import until
 
 CHAT = "/v1/chat/completions"
@@ -130,6 +131,11 @@ async def test_file_button_attaches_a_pdf_and_an_image_and_send_carries_both(
     assert (thumb.pixmap().width(), thumb.pixmap().height()) == (72, 72)
     assert thumb.toolTip() == "chart.png" and thumb.isVisible()
     assert thumb.geometry().bottom() < files.geometry().top()  # above the files' line
+    with opened_files() as opened:  # a click opens it in the system's viewer
+        qtbot.mouseClick(thumb, Qt.MouseButton.LeftButton)
+        await until(lambda: opened != [])
+    shown = Path(opened[0].toLocalFile())
+    assert shown.name == "chart.png" and shown.read_bytes() == chart_png.read_bytes()
 
 
 async def test_removing_a_chip_deletes_the_held_file(

@@ -7,8 +7,7 @@ answers that have an image (``core/illustration.ImageInfo`` in the data)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.illustration import ImageInfo
@@ -16,16 +15,7 @@ from mira_desktop.core.illustration import ImageInfo
 from ..error_texts import hint_text, message_text
 from .made_media_row import MadeMediaRow
 from .message_state import shown_size
-from .thumbnails import Thumbnails
-
-
-class _Picture(QLabel):
-    clicked = Signal()
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self.clicked.emit()
-        super().mouseReleaseEvent(event)
+from .thumbnails import PictureLabel, Thumbnails
 
 
 class ImageCard(MadeMediaRow):
@@ -38,7 +28,7 @@ class ImageCard(MadeMediaRow):
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
-        self.picture = _Picture(self)
+        self.picture = PictureLabel(self)
         self.picture.setObjectName("imagePicture")
         self.picture.setCursor(Qt.CursorShape.PointingHandCursor)
         self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)

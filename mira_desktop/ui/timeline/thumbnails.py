@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QImage, QMouseEvent, QPixmap
+from PySide6.QtWidgets import QLabel
 
 from .message_state import shown_size
 
@@ -95,3 +96,14 @@ class Thumbnails(QObject):
         while len(self._cache) > self._keep:
             self._cache.popitem(last=False)
         self.loaded.emit(sha256)
+
+
+class PictureLabel(QLabel):
+    """A picture that opens on a click (an answer's, an attached one)."""
+
+    clicked = Signal()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mouseReleaseEvent(event)

@@ -15,13 +15,14 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QWidget
 
 from .message_actions import VersionSwitcher, flat_tool_button
 from .message_state import MessageState, ViewOptions
 from .message_widget import MessageWidget
 from .meta_format import local_time
 from .rich_text import RichTextView
+from .thumbnails import PictureLabel
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class UserMessageWidget(MessageWidget):
         self._files = self._muted_label("messageAttachments")
         self._files.setWordWrap(True)
         #: the attached pictures' squares (made when a message has some)
-        self._thumbs: list[tuple[str, QLabel]] = []
+        self._thumbs: list[tuple[str, PictureLabel]] = []
         self._watching = False
         self._copy = self._copy_button()
         self._copy.setVisible(False)
@@ -117,10 +118,13 @@ class UserMessageWidget(MessageWidget):
         while len(self._thumbs) > len(wanted):
             self._thumbs.pop()[1].deleteLater()
         while len(self._thumbs) < len(wanted):
-            label = QLabel(self)
+            label = PictureLabel(self)
             label.setObjectName("attachmentThumb")
             label.setFixedSize(THUMB_SIDE, THUMB_SIDE)
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setCursor(Qt.CursorShape.PointingHandCursor)
+            index = len(self._thumbs)
+            label.clicked.connect(lambda i=index: self._open_thumb(i))
             self._thumbs.append(("", label))
         if thumbnails is None or not wanted:
             return
@@ -134,7 +138,7 @@ class UserMessageWidget(MessageWidget):
             self._show_thumb(sha256, label)
             label.show()
 
-    def _show_thumb(self, sha256: str, label: QLabel) -> None:
+    def _show_thumb(self, sha256: str, label: PictureLabel) -> None:
         thumbnails = self._options.thumbnails
         if thumbnails is None:
             return
@@ -146,12 +150,20 @@ class UserMessageWidget(MessageWidget):
             if not thumbnails.failed(sha256, square=THUMB_SIDE):
                 thumbnails.request(sha256, THUMB_SIDE, THUMB_SIDE, square=THUMB_SIDE)
 
+    def _open_thumb(self, index: int) -> None:
+        """A click on an attached picture: open it (``media_requested`` with the
+        key "attachment" and "open:" + its hash)."""
+        if index < len(self._thumbs) and self._thumbs[index][0]:
+            self.media_requested.emit(
+                self.message_id, "attachment", "open:" + self._thumbs[index][0]
+            )
+
     def _on_thumb_loaded(self, sha256: str) -> None:
         for shown, label in self._thumbs:
             if shown == sha256:
                 self._show_thumb(shown, label)
 
-    def thumbnail_labels(self) -> list[QLabel]:
+    def thumbnail_labels(self) -> list[PictureLabel]:
         return [label for _, label in self._thumbs]
 
     def _apply_hover(self) -> None:

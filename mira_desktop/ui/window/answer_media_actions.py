@@ -179,11 +179,14 @@ class AnswerMediaActions(WindowActions):
         elif action == "save":
             self._save(summary)
 
-    async def _open(self, summary: dict[str, Any]) -> None:
+    async def _open(self, summary: dict[str, Any], folder: str = "") -> None:
+        """A copy of the file (``sha256``, ``name``, ``size``) in the data
+        folder's cache, handed to the system's program for it."""
         from PySide6.QtCore import QUrl  # where it is used: not at start-up
         from PySide6.QtGui import QDesktopServices
 
-        target = self._services.data_dir / "cache" / self.key / str(summary["name"])
+        cache = self._services.data_dir / "cache" / (folder or self.key)
+        target = cache / str(summary["name"])
         try:
             path = await self._maker.copy_made(summary["sha256"], int(summary["size"]), target)
         except MiraError as exc:

@@ -41,6 +41,18 @@ class ImageActions(AnswerMediaActions):
         self.thumbnails = Thumbnails(lambda sha256: services.media.path(sha256), self)
         window.timeline.set_thumbnails(self.thumbnails)
 
+    def _on_media_requested(self, message_id: str, key: str, action: str) -> None:
+        """Also a click on a picture someone attached: opened like an answer's."""
+        if key == "attachment" and action.startswith("open:"):
+            message = self._w.timeline.message(message_id)
+            sha256 = action.removeprefix("open:")
+            for item in (message.data or {}).get("attachments") or [] if message else []:
+                if isinstance(item, dict) and item.get("sha256") == sha256:
+                    self._tasks.start(self._open(item, folder="attachments"))
+                    return
+            return
+        super()._on_media_requested(message_id, key, action)
+
     def _after_switch(self, on: bool) -> None:
         """Say what an illustration still needs (a role, no knowledge base)."""
         if not on:
