@@ -13,17 +13,16 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from mira_desktop.bootstrap import Services
-from mira_desktop.core.illustration import ImageInfo
 from mira_desktop.ui.timeline.image_card import ImageCard
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
+from tests.support.loopback import LoopbackServer, json_reply, openai_json_error
 from tests.support.opened_urls import opened_files
-from tests.ui.test_attachments_ui import CHAT, until
+from tests.ui.answer_support import send_and_answer, until_made
+from tests.ui.test_attachments_ui import until
 
 IMAGES = "/v1/images/generations"
 
@@ -39,18 +38,8 @@ def image_reply(data: bytes) -> Any:
 
 
 async def send(window: MainWindow, loopback: LoopbackServer, text: str, qtbot: Any) -> str:
-    count = len([r for r in loopback.requests if r.path.endswith("/chat/completions")])
-    loopback.enqueue(CHAT, openai_stream(["The knight lifts his lantern; the cave glitters."]))
-    window.composer.set_text(text)
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    await until(
-        lambda: (
-            len([r for r in loopback.requests if r.path.endswith("/chat/completions")]) == count + 1
-        )
-    )
-    await until(lambda: not window.chat.is_running(window.presenter.key))
-    await until(lambda: len(window.timeline.message_ids()) >= 2)
-    return window.timeline.message_ids()[-1]
+    answer = "The knight lifts his lantern; the cave glitters."
+    return await send_and_answer(window, loopback, text, answer, qtbot)
 
 
 def card_of(window: MainWindow, message_id: str) -> ImageCard | None:
@@ -60,12 +49,7 @@ def card_of(window: MainWindow, message_id: str) -> ImageCard | None:
 
 
 async def until_image(window: MainWindow, message_id: str, status: str) -> None:
-    def reached() -> bool:
-        message = window.timeline.message(message_id)
-        info = ImageInfo.from_data(message.data if message else None)
-        return info is not None and info.status == status
-
-    await until(reached, timeout=20)
+    await until_made(window, message_id, "image", status)
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from mira_desktop.bootstrap import Services
@@ -23,22 +22,10 @@ from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.speech_bar import SpeechBar, duration_text
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.support.loopback import LoopbackServer, openai_stream
+from tests.support.loopback import LoopbackServer
 from tests.support.opened_urls import opened_files
-from tests.ui.test_attachments_ui import CHAT, until
-
-
-async def send(
-    window: MainWindow, loopback: LoopbackServer, text: str, answer: str, qtbot: Any
-) -> str:
-    count = len(loopback.requests)
-    loopback.enqueue(CHAT, openai_stream([answer]))
-    window.composer.set_text(text)
-    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
-    await until(lambda: len(loopback.requests) == count + 1)
-    await until(lambda: not window.chat.is_running(window.presenter.key))
-    await until(lambda: len(window.timeline.message_ids()) >= 2)
-    return window.timeline.message_ids()[-1]
+from tests.ui.answer_support import send_and_answer, until_made
+from tests.ui.test_attachments_ui import until
 
 
 def bar_of(window: MainWindow, message_id: str) -> SpeechBar | None:
@@ -53,11 +40,7 @@ def shown_speech(window: MainWindow, message_id: str) -> SpeechInfo | None:
 
 
 async def until_speech(window: MainWindow, message_id: str, status: str) -> None:
-    def reached() -> bool:
-        info = shown_speech(window, message_id)
-        return info is not None and info.status == status
-
-    await until(reached, timeout=20)
+    await until_made(window, message_id, "speech", status)
 
 
 async def test_the_switch_on_a_new_chat_reads_its_answers_aloud(
@@ -67,7 +50,7 @@ async def test_the_switch_on_a_new_chat_reads_its_answers_aloud(
     assert action in window.header.menu.actions() and not action.isChecked()
     action.trigger()  # on the welcome draft: kept until the first send
     assert window.presenter.draft_tts and action.isChecked()
-    answer_id = await send(
+    answer_id = await send_and_answer(
         window, loopback, "How do I boil pasta?", "Boil the water, then add the pasta.", qtbot
     )
     thread = await services.threads.get_thread(window.presenter.key)
@@ -92,7 +75,7 @@ async def test_the_switch_on_a_new_chat_reads_its_answers_aloud(
     action.trigger()
     await until(lambda: not window.speech_actions.is_on())
     assert not (await services.threads.get_thread(thread.id)).tts_enabled
-    second = await send(window, loopback, "And then?", "Drain it.", qtbot)
+    second = await send_and_answer(window, loopback, "And then?", "Drain it.", qtbot)
     await services.speech.drain()
     assert shown_speech(window, second) is None and bar_of(window, second) is None
     # a new chat starts with the switch off
@@ -109,7 +92,7 @@ async def test_read_aloud_from_the_menu_then_play_and_save(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    answer_id = await send(window, loopback, "Hi", "Hello! **Nice** to meet you.", qtbot)
+    answer_id = await send_and_answer(window, loopback, "Hi", "Hello! **Nice** to meet you.", qtbot)
     menu = QMenu(window)
     window.timeline.message_menu_requested.emit(answer_id, menu)
     speak = next(a for a in menu.actions() if a.objectName() == "message:speak")
@@ -145,7 +128,7 @@ async def test_a_failed_voice_says_why_in_chinese_and_can_try_again(
 ) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    answer_id = await send(window, loopback, "Hi", "Hello there.", qtbot)
+    answer_id = await send_and_answer(window, loopback, "Hi", "Hello there.", qtbot)
     assert "speech" not in services.built
     broken = SpeechService(services.store, services.media, SystemVoice("no_such_driver"))
     services.speech = broken  # a computer without a speech engine (the window listens)
