@@ -17,7 +17,8 @@ Chat events of one run carry the text in as few deltas as the consumer allows:
 the run merges the consecutive text (and reasoning) deltas that arrive within
 one turn of the event loop (:class:`DeltaCoalescer`), so a fast stream costs the
 consumer one event per loop turn, not one per token. The concatenation of the
-deltas, in order, is always exactly the streamed text.
+deltas, in order, is always exactly the streamed text. The tool-call pieces
+of a stream are put together into whole calls by :class:`ToolCallCollector`.
 
 Every event serialises with ``to_dict()`` to a JSON object with a ``"type"``;
 the CLI's ``--json`` mode prints those objects one per line.
@@ -25,10 +26,12 @@ the CLI's ``--json`` mode prints those objects one per line.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .models import Message, Thread, Usage
+from .agent import ToolCardChanged
+from .models import Message, Thread, ToolCall, Usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +277,7 @@ ChatEvent = (
     | Completed
     | Stopped
     | Failed
+    | ToolCardChanged
 )
 
 
@@ -309,6 +313,104 @@ class DeltaCoalescer:
         out = [kind("".join(parts)) for kind, parts in zip(self._kinds, self._parts, strict=True)]
         self._kinds, self._parts = [], []
         return out
+
+
+class _PendingCall:
+    """The pieces of one tool call gathered so far."""
+
+    __slots__ = ("arguments", "call_id", "index", "name")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.call_id = ""
+        self.name = ""
+        self.arguments: list[str] = []
+
+
+class ToolCallCollector:
+    """Assembles the :class:`ToolCallDelta` pieces of one stream into whole
+    :class:`~mira_desktop.core.models.ToolCall` objects.
+
+    :meth:`add` takes the deltas in arrival order. The first id and name a call
+    receives are kept (servers that repeat them in every fragment change
+    nothing); its argument fragments are joined. :meth:`calls` returns the
+    calls in ``index`` order: a call that came without an id gets
+    ``call_<index>``, one without a name keeps ``""``, and arguments that are
+    empty decode to ``{}``. Arguments that are not a JSON object (cut-off or
+    invalid JSON, a list, a number) also come out as ``{}``; :meth:`malformed`
+    lists those calls with the text the model sent, so the caller can tell the
+    model what was wrong instead of running the tool.
+
+    A delta that starts another call under an index already in use (a new,
+    different id and a name, as servers that number every call 0 send them)
+    opens a new call after it rather than mixing the two."""
+
+    __slots__ = ("_current", "_pending")
+
+    def __init__(self) -> None:
+        self._pending: list[_PendingCall] = []
+        self._current: dict[int, _PendingCall] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._pending)
+
+    def add(self, delta: ToolCallDelta) -> None:
+        call = self._current.get(delta.index)
+        if call is None or _starts_another_call(call, delta):
+            call = self._current[delta.index] = _PendingCall(delta.index)
+            self._pending.append(call)
+        if delta.call_id and not call.call_id:
+            call.call_id = delta.call_id
+        if delta.name and not call.name:
+            call.name = delta.name
+        if delta.arguments:
+            call.arguments.append(delta.arguments)
+
+    def calls(self) -> list[ToolCall]:
+        """Every call, in ``index`` order (arrival order within an index)."""
+        return [call for call, _raw, _ok in self._assemble()]
+
+    def malformed(self) -> list[tuple[ToolCall, str]]:
+        """The calls whose arguments were not a JSON object, each with the
+        argument text as it arrived (their ``arguments`` are ``{}``)."""
+        return [(call, raw) for call, raw, ok in self._assemble() if not ok]
+
+    def _assemble(self) -> list[tuple[ToolCall, str, bool]]:
+        out: list[tuple[ToolCall, str, bool]] = []
+        # sorted() is stable: calls sharing an index stay in arrival order (and
+        # have ids of their own: only a new id starts another call)
+        for pending in sorted(self._pending, key=lambda p: p.index):
+            call_id = pending.call_id or f"call_{pending.index}"
+            raw = "".join(pending.arguments)
+            arguments = _decode_arguments(raw)
+            call = ToolCall(call_id, pending.name, arguments if arguments is not None else {})
+            out.append((call, raw, arguments is not None))
+        return out
+
+
+def _starts_another_call(call: _PendingCall, delta: ToolCallDelta) -> bool:
+    return bool(
+        call.call_id
+        and call.name
+        and delta.name
+        and delta.call_id
+        and delta.call_id != call.call_id
+    )
+
+
+def _decode_arguments(raw: str) -> dict[str, Any] | None:
+    """The object ``raw`` encodes (``{}`` for nothing), or ``None`` when it is
+    not a JSON object. An object encoded twice (a JSON string holding it, as
+    some local models send it) is accepted."""
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+        if isinstance(value, str):
+            value = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def merge_deltas(events: list[StreamEvent]) -> list[StreamEvent]:
@@ -350,6 +452,7 @@ __all__ = [
     "TextDelta",
     "ThinkingDelta",
     "ThreadCreated",
+    "ToolCallCollector",
     "ToolCallDelta",
     "UsageReported",
     "UserMessageSaved",

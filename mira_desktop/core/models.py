@@ -163,12 +163,39 @@ class Role:
 
 
 @dataclass(frozen=True, slots=True)
-class ChatMessage:
-    """One message of a request to a model, in vendor-neutral form."""
+class ToolSpec:
+    """A tool offered to the model (PRODUCT.md §11): its name, what it does,
+    and its arguments as a JSON Schema object."""
 
-    role: str  # "system" | "user" | "assistant"
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call the model made: the vendor's id for it, the tool's name and
+    the arguments decoded from JSON (``{}`` when it sent none)."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One message of a request to a model, in vendor-neutral form.
+
+    An assistant message may carry the ``tool_calls`` it made; the result of
+    one call goes back as a ``"tool"`` message with its ``tool_call_id`` and
+    the tool's ``name``."""
+
+    role: str  # "system" | "user" | "assistant" | "tool"
     content: str
     images: tuple[ImagePart, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,3 +214,5 @@ class ChatRequest:
     top_p: float | None = None
     max_tokens: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: tools the model may call (the agent); none for plain chat
+    tools: tuple[ToolSpec, ...] = ()

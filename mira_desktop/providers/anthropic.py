@@ -1,15 +1,17 @@
 """The adapter for Anthropic's Messages API (``base_url`` is the root, e.g.
 ``https://api.anthropic.com``). It owns the headers (``x-api-key``,
 ``anthropic-version``), the body of ``POST /v1/messages`` (system prompt as a
-top-level field, image blocks, the required ``max_tokens``) and the parsing of
+top-level field, image blocks, tools with ``tool_use`` / ``tool_result``
+blocks, the required ``max_tokens``) and the parsing of
 its named SSE events into core stream events: text, thinking and tool-use
 blocks, token usage, ``message_stop`` and ``error`` events; plus
 ``GET /v1/models`` for the model list."""
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from mira_desktop.core.errors import MalformedStreamError
@@ -21,7 +23,7 @@ from mira_desktop.core.events import (
     ToolCallDelta,
     UsageReported,
 )
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolSpec
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
@@ -35,10 +37,18 @@ DEFAULT_MAX_TOKENS = 4096
 _MODEL_PAGES = 20
 
 
-def _message(message: ChatMessage) -> dict[str, Any]:
-    """One user/assistant message; images become base64 blocks before the text."""
-    if not message.images:
-        return {"role": message.role, "content": message.content}
+def _tool(spec: ToolSpec) -> dict[str, Any]:
+    """A tool as the API takes it; it requires a schema, so a tool without
+    parameters gets the empty object's."""
+    return {
+        "name": spec.name,
+        "description": spec.description,
+        "input_schema": spec.parameters or {"type": "object", "properties": {}},
+    }
+
+
+def _blocks(message: ChatMessage) -> list[dict[str, Any]]:
+    """A user message as content blocks: its images (base64), then its text."""
     blocks: list[dict[str, Any]] = [
         {
             "type": "image",
@@ -48,7 +58,61 @@ def _message(message: ChatMessage) -> dict[str, Any]:
     ]
     if message.content:
         blocks.append({"type": "text", "text": message.content})
-    return {"role": message.role, "content": blocks}
+    return blocks
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    """One user/assistant message: plain text, or blocks when it has images
+    or (an assistant's) tool calls — its text first, then a ``tool_use``
+    block per call. A whitespace-only text block is left out: the API
+    refuses one."""
+    if message.role == "assistant" and message.tool_calls:
+        blocks: list[dict[str, Any]] = []
+        if message.content.strip():
+            blocks.append({"type": "text", "text": message.content})
+        blocks += [
+            {"type": "tool_use", "id": call.call_id, "name": call.name, "input": call.arguments}
+            for call in message.tool_calls
+        ]
+        return {"role": "assistant", "content": blocks}
+    if not message.images:
+        return {"role": message.role, "content": message.content}
+    return {"role": message.role, "content": _blocks(message)}
+
+
+#: what an empty tool result says: the API refuses an empty one
+EMPTY_RESULT = "(no output)"
+
+
+def _result(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "type": "tool_result",
+        "tool_use_id": message.tool_call_id or "",
+        "content": message.content if message.content.strip() else EMPTY_RESULT,
+    }
+
+
+def _messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """The ``messages`` list: system messages left out (they go in ``system``),
+    and tool results sent the Anthropic way — a ``user`` message of
+    ``tool_result`` blocks, one message for a run of results (the roles must
+    alternate). A user message right after them joins that message, its
+    blocks after the results as the API requires."""
+    out: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] | None = None  # the blocks of the open results message
+    for message in messages:
+        if message.role == "tool":
+            if results is None:
+                results = []
+                out.append({"role": "user", "content": results})
+            results.append(_result(message))
+        elif message.role == "user" and results is not None:
+            results += _blocks(message)
+            results = None
+        elif message.role in ("user", "assistant"):
+            out.append(_message(message))
+            results = None
+    return out
 
 
 def build_body(request: ChatRequest) -> dict[str, Any]:
@@ -57,7 +121,7 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
     body: dict[str, Any] = {
         "model": request.model,
         "max_tokens": request.max_tokens if request.max_tokens is not None else DEFAULT_MAX_TOKENS,
-        "messages": [_message(m) for m in request.messages if m.role in ("user", "assistant")],
+        "messages": _messages(request.messages),
         "stream": True,
     }
     if system:
@@ -66,6 +130,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
         body["temperature"] = request.temperature
     if request.top_p is not None:
         body["top_p"] = request.top_p
+    if request.tools:
+        body["tools"] = [_tool(spec) for spec in request.tools]
     body.update(request.extra)
     return body
 
@@ -130,7 +196,11 @@ class AnthropicStreamParser:
         kind = block.get("type")
         if kind == "tool_use":
             tool = self._tools[index] = len(self._tools)
-            return [ToolCallDelta(tool, call_id=block.get("id"), name=block.get("name"))]
+            # Anthropic starts the input empty and streams it; a server that
+            # imitates the API may send it whole here instead
+            given = block.get("input")
+            arguments = json.dumps(given) if isinstance(given, dict) and given else ""
+            return [ToolCallDelta(tool, block.get("id"), block.get("name"), arguments)]
         if kind == "text" and block.get("text"):
             return [TextDelta(str(block["text"]))]
         if kind == "thinking" and block.get("thinking"):

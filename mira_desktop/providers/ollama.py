@@ -1,10 +1,11 @@
 """The adapter for Ollama's native API (``base_url`` is the server root, e.g.
 ``http://localhost:11434``). It owns the body of ``POST /api/chat`` (messages
-with base64 ``images``, sampling settings under ``options``) and the parsing of
-its NDJSON stream into core stream events: ``message.content`` (with a leading
-``<think>`` block split out), ``message.thinking``, ``message.tool_calls``, the
-final ``done: true`` line with its token counts, and ``{"error": ...}`` lines;
-plus ``GET /api/tags`` for the model list."""
+with base64 ``images``, tools and tool calls, sampling settings under
+``options``) and the parsing of its NDJSON stream into core stream events:
+``message.content`` (with a leading ``<think>`` block split out),
+``message.thinking``, ``message.tool_calls``, the final ``done: true`` line
+with its token counts, and ``{"error": ...}`` lines; plus ``GET /api/tags``
+for the model list."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from mira_desktop.core.events import (
     UsageReported,
     merge_deltas,
 )
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolSpec
 
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
@@ -44,10 +45,29 @@ log = logging.getLogger(__name__)
 _OPTION_NAMES = {"temperature": "temperature", "top_p": "top_p", "max_tokens": "num_predict"}
 
 
+def _tool(spec: ToolSpec) -> dict[str, Any]:
+    """A tool in the shape OpenAI uses, which ``/api/chat`` takes as it is."""
+    function = {
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": spec.parameters or {"type": "object", "properties": {}},
+    }
+    return {"type": "function", "function": function}
+
+
 def _message(message: ChatMessage) -> dict[str, Any]:
+    """One message; an assistant's tool calls carry their arguments as an
+    object, a tool's result names the tool (``tool_name``)."""
     data: dict[str, Any] = {"role": message.role, "content": message.content}
     if message.images:
         data["images"] = [image.data_base64 for image in message.images]
+    if message.role == "assistant" and message.tool_calls:
+        data["tool_calls"] = [
+            {"function": {"name": call.name, "arguments": call.arguments}}
+            for call in message.tool_calls
+        ]
+    if message.role == "tool" and message.name:
+        data["tool_name"] = message.name
     return data
 
 
@@ -59,6 +79,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
         "messages": [_message(m) for m in request.messages],
         "stream": True,
     }
+    if request.tools:
+        body["tools"] = [_tool(spec) for spec in request.tools]
     options = {
         wire: getattr(request, field)
         for field, wire in _OPTION_NAMES.items()

@@ -1,12 +1,14 @@
 """The adapter for any OpenAI-compatible chat server (OpenAI, Ollama's ``/v1``,
 LM Studio, llama.cpp, vLLM, OpenRouter…). It owns the request body of
-``POST {base}/chat/completions`` (``base`` includes ``/v1``) and the parsing of
+``POST {base}/chat/completions`` (``base`` includes ``/v1``; with the tools
+the model may call, its earlier calls and their results) and the parsing of
 its SSE stream into core stream events: content, reasoning (``reasoning_content``
 / ``reasoning`` fields or a leading ``<think>`` block), tool-call fragments,
 usage, ``[DONE]`` and in-stream error objects; plus ``GET {base}/models``."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -21,7 +23,7 @@ from mira_desktop.core.events import (
     merge_deltas,
 )
 from mira_desktop.core.illustration import GeneratedImage
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall, ToolSpec
 
 from .base import HttpProvider
 from .embeddings import (
@@ -49,8 +51,40 @@ from .streams import (
 log = logging.getLogger(__name__)
 
 
+def _tool(spec: ToolSpec) -> dict[str, Any]:
+    function = {
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": spec.parameters or {"type": "object", "properties": {}},
+    }
+    return {"type": "function", "function": function}
+
+
+def _call(call: ToolCall) -> dict[str, Any]:
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return {
+        "id": call.call_id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
+
+
 def _message(message: ChatMessage) -> dict[str, Any]:
-    """One message in OpenAI form; a user message with images becomes parts."""
+    """One message in OpenAI form; a user message with images becomes parts,
+    an assistant's tool calls go in ``tool_calls`` (arguments as JSON text)
+    and a tool's result names the call it answers."""
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [_call(call) for call in message.tool_calls],
+        }
+    if message.role == "tool":
+        return {
+            "role": "tool",
+            "tool_call_id": message.tool_call_id or "",
+            "content": message.content,
+        }
     if message.role != "user" or not message.images:
         return {"role": message.role, "content": message.content}
     parts: list[dict[str, Any]] = []
@@ -74,6 +108,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
         value = getattr(request, key)
         if value is not None:
             body[key] = value
+    if request.tools:
+        body["tools"] = [_tool(spec) for spec in request.tools]
     body.update(request.extra)
     return body
 
@@ -101,12 +137,16 @@ def _tool_call_events(tool_calls: Any) -> list[StreamEvent]:
             continue
         function = as_dict(call.get("function"))
         index = call.get("index")
+        arguments = function.get("arguments") or ""
+        if not isinstance(arguments, str):  # a server that sends the object itself
+            arguments = json.dumps(arguments)
+        call_id, name = call.get("id"), function.get("name")
         events.append(
             ToolCallDelta(
                 index=index if isinstance(index, int) else position,
-                call_id=call.get("id"),
-                name=function.get("name"),
-                arguments=function.get("arguments") or "",
+                call_id=call_id if isinstance(call_id, str) else None,
+                name=name if isinstance(name, str) else None,
+                arguments=arguments,
             )
         )
     return events

@@ -1,8 +1,9 @@
 """Canned replies for the loopback server (:mod:`tests.support.loopback`, which
 re-exports everything here): the :class:`Reply`, :class:`Pause` and :class:`Hang`
 types and builders that produce replies in the three wire formats Mira speaks:
-OpenAI-compatible SSE, Ollama NDJSON and Anthropic named SSE events, plus their
-error and model-list answers and :func:`raw_stream` for malformed cases."""
+OpenAI-compatible SSE, Ollama NDJSON and Anthropic named SSE events (answers
+of text, or ending in tool calls), plus their error and model-list answers and
+:func:`raw_stream` for malformed cases."""
 
 from __future__ import annotations
 
@@ -188,6 +189,54 @@ def openai_stream(
     )
 
 
+#: the usage the tool-call builders report
+TOOL_USAGE = {"prompt_tokens": 42, "completion_tokens": 17, "total_tokens": 59}
+
+#: a tool call for the builders: ``(call_id, name, arguments)``; arguments
+#: given as a ``str`` are sent as that JSON text (to send malformed ones)
+CallSpec = tuple[str, str, dict[str, Any] | str]
+
+
+def _arguments_json(arguments: dict[str, Any] | str) -> str:
+    return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+
+
+def _pieces(text: str, parts: int = 3) -> list[str]:
+    """``text`` cut in up to ``parts`` pieces (a character apart at least)."""
+    size = max(1, -(-len(text) // parts))
+    return [text[at : at + size] for at in range(0, len(text), size)] or [""]
+
+
+def openai_tool_stream(
+    calls: Sequence[CallSpec],
+    text: str = "",
+    *,
+    split_arguments: bool = True,
+    usage: dict[str, Any] | None = None,
+) -> Reply:
+    """An OpenAI stream that ends in tool calls, as real servers send them: a
+    role chunk, the ``text`` (if any), then per call a chunk with its
+    ``index``, ``id`` and name (empty arguments) followed by its arguments'
+    JSON in several pieces (one with ``split_arguments=False``), a
+    ``finish_reason: "tool_calls"`` chunk, a usage chunk and ``[DONE]``."""
+    payloads = [_openai_chunk({"role": "assistant", "content": "" if text else None})]
+    if text:
+        payloads.append(_openai_chunk({"content": text}))
+    for index, (call_id, name, arguments) in enumerate(calls):
+        start = {"index": index, "id": call_id, "type": "function"}
+        start["function"] = {"name": name, "arguments": ""}
+        payloads.append(_openai_chunk({"tool_calls": [start]}))
+        encoded = _arguments_json(arguments)
+        for piece in _pieces(encoded) if split_arguments else [encoded]:
+            fragment = {"index": index, "function": {"arguments": piece}}
+            payloads.append(_openai_chunk({"tool_calls": [fragment]}))
+    payloads.append(_openai_chunk({}, "tool_calls"))
+    payloads.append({**_openai_chunk({}), "choices": [], "usage": usage or TOOL_USAGE})
+    events = [f"data: {json.dumps(p)}" for p in payloads] + ["data: [DONE]"]
+    pieces = _sse_events(events, crlf=False, keepalive=False, split=False)
+    return Reply(headers={"content-type": "text/event-stream"}, chunks=pieces)
+
+
 def openai_json_error(
     status: int,
     message: str,
@@ -247,6 +296,22 @@ def ollama_stream(
         chunks=_paced(pieces, delay),
         close_after=not done,
     )
+
+
+def ollama_tool_stream(calls: Sequence[CallSpec], text: str = "") -> Reply:
+    """An Ollama ``/api/chat`` stream that ends in tool calls, as Ollama sends
+    them: the ``text`` (if any), then one message holding every call whole
+    (``arguments`` as an object, or the text given; the ids are not sent,
+    Ollama has none), then
+    the ``done: true`` line with ``done_reason: "stop"``."""
+    pieces = [_ollama_line({"content": text})] if text else []
+    tool_calls = [
+        {"function": {"name": name, "arguments": arguments}} for _id, name, arguments in calls
+    ]
+    pieces.append(_ollama_line({"tool_calls": tool_calls}))
+    final = {"prompt_eval_count": 42, "eval_count": 17}
+    pieces.append(_ollama_line({}, done=True, done_reason="stop", total_duration=1000, **final))
+    return Reply(headers={"content-type": "application/x-ndjson"}, chunks=pieces)
 
 
 def ollama_tags(names: Sequence[str]) -> Reply:
@@ -327,6 +392,38 @@ def anthropic_stream(
         chunks=_paced(pieces, delay),
         close_after=not stop,
     )
+
+
+def anthropic_tool_stream(calls: Sequence[CallSpec], text: str = "") -> Reply:
+    """An Anthropic stream that ends in tool use, as the API sends it:
+    ``message_start``, a text block when ``text``, then per call a
+    ``tool_use`` block started with an empty ``input``, its input's JSON in
+    ``input_json_delta`` pieces (the first one empty) and its stop, then
+    ``message_delta`` with ``stop_reason: "tool_use"`` and ``message_stop``."""
+    usage = {"input_tokens": 42, "output_tokens": 1}
+    message = {"id": "msg_loopback", "type": "message", "role": "assistant", "content": []}
+    message |= {"model": "claude-test", "stop_reason": None, "usage": usage}
+    pieces = [sse({"type": "message_start", "message": message}, event="message_start")]
+    blocks: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    if text:
+        blocks.append(({"type": "text", "text": ""}, [{"type": "text_delta", "text": text}]))
+    for call_id, name, arguments in calls:
+        block = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+        parts = ["", *_pieces(_arguments_json(arguments))]
+        blocks.append((block, [{"type": "input_json_delta", "partial_json": p} for p in parts]))
+    for index, (block, deltas) in enumerate(blocks):
+        start = {"type": "content_block_start", "index": index, "content_block": block}
+        pieces.append(sse(start, event="content_block_start"))
+        for delta in deltas:
+            body = {"type": "content_block_delta", "index": index, "delta": delta}
+            pieces.append(sse(body, event="content_block_delta"))
+        stop = {"type": "content_block_stop", "index": index}
+        pieces.append(sse(stop, event="content_block_stop"))
+    delta = {"stop_reason": "tool_use", "stop_sequence": None}
+    body = {"type": "message_delta", "delta": delta, "usage": {"output_tokens": 17}}
+    pieces.append(sse(body, event="message_delta"))
+    pieces.append(sse({"type": "message_stop"}, event="message_stop"))
+    return Reply(headers={"content-type": "text/event-stream"}, chunks=pieces)
 
 
 def anthropic_models(names: Sequence[str]) -> Reply:

@@ -1,0 +1,237 @@
+"""Value types of the agent (PRODUCT.md §11): what a tool did, what an
+approval shows, the states an approval goes through, and the agent's errors.
+No I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from .errors import MiraError
+
+
+class AgentMode(StrEnum):
+    """Manual (the default) asks before a change; auto runs every tool."""
+
+    MANUAL = "manual"
+    AUTO = "auto"
+
+    @classmethod
+    def parse(cls, value: object) -> AgentMode:
+        """A stored setting's mode (manual for anything unknown)."""
+        return cls.AUTO if value == cls.AUTO.value else cls.MANUAL
+
+
+#: the settings of the approval mode and of developer mode
+MODE_KEY = "agent.mode"
+DEVELOPER_KEY = "agent.developer_mode"
+
+
+class ApprovalState(StrEnum):
+    PENDING = "pending"
+    APPROVED = "approved"
+    DENIED = "denied"
+    EXECUTED = "executed"
+    #: the run ended (stopped, failed, the app closed) before anyone decided
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file a tool wrote: its path relative to the workspace root (``/``
+    separators) and its text before and after; ``None`` before = the file did
+    not exist, ``None`` after = the tool removed it."""
+
+    path: str
+    before: str | None
+    after: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "before": self.before, "after": self.after}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FileChange:
+        return cls(str(data["path"]), data.get("before"), data.get("after"))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPreview:
+    """What an approval shows before a tool runs: one line saying what it
+    will do, and for ``write`` / ``edit`` the unified diff of the change.
+    ``template`` and ``params``: the English template the line was written
+    from and its fields, for the interface's translation (none for a
+    command, shown as it is)."""
+
+    summary: str
+    diff: str = ""
+    template: str = ""
+    params: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def worded(cls, template: str, diff: str = "", **params: object) -> ToolPreview:
+        fields = {name: str(value) for name, value in params.items()}
+        return cls(template.format(**fields), diff, template, fields)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What a tool did: ``output`` goes back to the model (and into the tool
+    card); ``changes`` are the files it wrote, which a rollback can undo."""
+
+    ok: bool
+    output: str
+    changes: tuple[FileChange, ...] = field(default=())
+
+
+class ToolRefused(MiraError):
+    """A tool call that cannot run as asked: a path outside the workspace, a
+    protected file, a missing argument, an edit whose text is not there. The
+    message goes back to the model as the tool's result."""
+
+    code = "tool_refused"
+
+
+class RollbackConflict(MiraError):
+    """A rollback refused because files changed since the agent wrote them;
+    ``files`` lists them (paths relative to the workspace root). Nothing was
+    written."""
+
+    code = "rollback_conflict"
+
+    TEMPLATE = "Not rolled back: {files} changed since the agent wrote them."
+
+    def __init__(self, files: list[str]) -> None:
+        listed = ", ".join(files)
+        super().__init__(
+            self.TEMPLATE.format(files=listed),
+            hint="Nothing was written. Undo those edits first, or leave the change as it is.",
+        )
+        self.template, self.params = self.TEMPLATE, {"files": listed}
+        self.files = list(files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "files": list(self.files)}
+
+
+class ToolStatus(StrEnum):
+    """Where a tool card stands (PRODUCT.md §11's approval states are in
+    ``ToolCard.approval``)."""
+
+    #: waiting for the user's approval
+    WAITING = "waiting"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    DENIED = "denied"
+    #: the run ended before the user decided, or before the tool ran
+    EXPIRED = "expired"
+
+
+#: characters of a tool's output kept on its card (the model gets all of it)
+CARD_OUTPUT_LIMIT = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCard:
+    """One tool call of an agent's answer as the timeline shows it and the
+    answer's ``data["agent"]["tools"]`` keeps it.
+
+    ``approval`` is None when the call needed none (a read-only tool, or auto
+    mode); ``at`` is the length of the answer's text when the call was made
+    (where the card sits among the words); ``changed`` the files it wrote;
+    ``rolled_back`` whether they were put back."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    summary: str
+    status: ToolStatus
+    approval: ApprovalState | None = None
+    diff: str = ""
+    output: str = ""
+    ok: bool = True
+    changed: tuple[str, ...] = ()
+    rolled_back: bool = False
+    at: int = 0
+    #: the summary's English template and fields (``ToolPreview``)
+    template: str = ""
+    params: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "call_id": self.call_id,
+            "name": self.name,
+            "arguments": self.arguments,
+            "summary": self.summary,
+            "status": str(self.status),
+            "approval": str(self.approval) if self.approval else None,
+            "diff": self.diff,
+            "output": self.output,
+            "ok": self.ok,
+            "changed": list(self.changed),
+            "rolled_back": self.rolled_back,
+            "at": self.at,
+            "template": self.template,
+            "params": dict(self.params),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolCard:
+        approval = data.get("approval")
+        return cls(
+            call_id=str(data.get("call_id", "")),
+            name=str(data.get("name", "")),
+            arguments=dict(data.get("arguments") or {}),
+            summary=str(data.get("summary", "")),
+            status=ToolStatus(data.get("status", ToolStatus.DONE)),
+            approval=ApprovalState(approval) if approval else None,
+            diff=str(data.get("diff") or ""),
+            output=str(data.get("output") or ""),
+            ok=bool(data.get("ok", True)),
+            changed=tuple(data.get("changed") or ()),
+            rolled_back=bool(data.get("rolled_back", False)),
+            at=int(data.get("at") or 0),
+            template=str(data.get("template") or ""),
+            params={str(k): str(v) for k, v in (data.get("params") or {}).items()},
+        )
+
+    @property
+    def can_roll_back(self) -> bool:
+        return bool(self.changed) and self.status is ToolStatus.DONE and not self.rolled_back
+
+
+def answer_cards(data: dict[str, Any] | None) -> list[ToolCard]:
+    """The tool cards kept on an answer (``Message.data``), in call order."""
+    agent = (data or {}).get("agent")
+    if not isinstance(agent, dict):
+        return []
+    return [ToolCard.from_dict(c) for c in agent.get("tools") or () if isinstance(c, dict)]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCardChanged:
+    """A chat event: a tool card of the answer streaming in ``thread_id``
+    appeared or changed (asked for approval, ran, finished)."""
+
+    type: ClassVar[str] = "tool_card"
+    thread_id: str
+    message_id: str
+    card: ToolCard
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "thread_id": self.thread_id,
+            "message_id": self.message_id,
+            "card": self.card.to_dict(),
+        }
+
+
+def expired(card: ToolCard) -> ToolCard:
+    """``card`` as it stands once its run ended: a call still waiting for
+    approval, or still running, expired."""
+    if card.status not in (ToolStatus.WAITING, ToolStatus.RUNNING):
+        return card
+    approval = ApprovalState.EXPIRED if card.approval is ApprovalState.PENDING else card.approval
+    return replace(card, status=ToolStatus.EXPIRED, approval=approval, ok=False)
