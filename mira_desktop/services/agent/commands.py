@@ -1,0 +1,254 @@
+"""Whether a shell command may change files (PRODUCT.md §11): in manual mode
+a command that may asks for approval first; a read-only one runs directly.
+
+The policy is an allowlist. A command is read-only only when every part of it
+is: each command of a list or pipeline (``;``, ``&&``, ``||``, ``|``, ``&``,
+newlines), every substitution (``$(…)``, backticks, ``<(…)``), and every
+redirection (``>`` / ``>>`` only to ``/dev/null`` or the standard streams,
+``2>&1`` and other descriptor copies are fine). Each command must be a known
+read-only program (``ls``, ``cat``, ``grep``…) used without the options that
+make it write (``sed -i``, ``find -exec`` / ``-delete``, ``sort -o``…), or a
+read-only ``git`` subcommand (``git_policy.py``). Anything else — an unknown
+program, a script, an interpreter, a heredoc, ``xargs``, unbalanced quotes —
+counts as changing files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .git_policy import git_reason
+from .shell_syntax import SUBSTITUTION, ShellSyntaxError, lex
+
+# fmt: off
+READ_ONLY = frozenset({
+    "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "zgrep", "zcat", "bzcat",
+    "xzcat", "rg", "ag", "pwd", "echo", "printf", "stat", "file", "du", "df", "cut", "diff",
+    "diff3", "cmp", "comm", "which", "type", "whereis", "printenv", "true", "false", "test",
+    "[", "[[", ":", "basename", "dirname", "realpath", "readlink", "md5sum", "sha1sum",
+    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "cksum", "b2sum", "md5",
+    "nl", "tac", "rev", "tr", "column", "fold", "fmt", "expand", "unexpand", "paste", "join",
+    "od", "hexdump", "strings", "jq", "whoami", "id", "uname", "locale", "nproc", "uptime",
+    "ps", "cd", "pushd", "popd", "sleep", "seq", "expr", "read", "exit", "set", "shopt",
+    "unset", "zipinfo", "cal",
+})
+INTERPRETERS = frozenset({
+    "node", "nodejs", "deno", "bun", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh",
+    "Rscript", "R", "julia", "osascript", "pwsh", "powershell", "bash", "sh", "zsh", "dash",
+    "ksh", "fish", "csh", "tcsh", "busybox", "ipython", "jshell", "groovy", "eval", "source",
+    ".", "sudo", "doas", "su",
+})
+WRITERS = frozenset({
+    "rm", "rmdir", "mv", "cp", "mkdir", "chmod", "chown", "chgrp", "touch", "ln", "truncate",
+    "dd", "install", "patch", "tee", "shred", "unlink", "rsync", "xargs", "mktemp", "split",
+    "csplit", "mkfifo", "mknod",
+})
+KEYWORDS = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "time", "{",
+                      "}", "fi", "done", "esac"})
+FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint",
+                          "-fprint0", "-fprintf", "-fls"})
+# fmt: on
+SAFE_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"})
+SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
+_RISKY_VARIABLE = re.compile(
+    r"^(?:PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|EDITOR|VISUAL"
+    r"|RIPGREP_CONFIG_PATH|LD_\w*|DYLD_\w*|GIT_\w*|\w*PAGER\w*)$"
+)
+_PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
+_SED_WRITE = re.compile(r"(?:^|[;{}\n/0-9$!,])\s*[wWe](?:\s|$)")
+_AWK_RISKY = re.compile(r"\bsystem\s*\(|\bprintf?\b[^;{}]*>|(?<!\|)\|(?!\|)")
+# wrappers that run the command after their options: options taking a value, operands to skip
+_WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
+    "env": (frozenset({"-u", "--unset", "-C", "--chdir"}), 0),
+    "nice": (frozenset({"-n", "--adjustment"}), 0),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
+    "exec": (frozenset({"-a"}), 0),
+    **{name: (frozenset(), 0) for name in ("nohup", "builtin", "command")},
+}
+
+
+def mutation_reason(command: str) -> str | None:
+    """``None`` when ``command`` only reads; otherwise a short English reason
+    it may change files ("runs rm", "redirects output to a file")."""
+    try:
+        lexed = lex(command)
+    except ShellSyntaxError:
+        return "has unbalanced quotes or brackets, so it cannot be checked"
+    for inner in lexed.inner:
+        if reason := mutation_reason(inner):
+            return reason
+    words: list[str] = []
+    tokens = iter(lexed.tokens)
+    for kind, text in tokens:
+        if kind == "word":
+            words.append(text)
+        elif text in ("<<", "<<-", "<<<"):
+            return "uses a heredoc"
+        elif text == "<>":
+            return "opens a file for writing"
+        elif text[0] in "<>&" and text not in ("&", "&&"):  # a redirection and its target
+            target = next(tokens, ("op", ""))[1]
+            if text[0] != "<" and not _harmless_target(text, target):
+                return "redirects output to a file"
+        else:  # ; && || | |& & ( ) ;;
+            if reason := _segment_reason(words):
+                return reason
+            words = []
+    return _segment_reason(words)
+
+
+def _harmless_target(op: str, target: str) -> bool:
+    if op == ">&" and re.fullmatch(r"[0-9]*-?", target) and target:
+        return True  # 2>&1, >&2, 3>&-: copies a descriptor
+    return target in SAFE_SINKS
+
+
+def _segment_reason(words: list[str]) -> str | None:
+    while words and words[0] in KEYWORDS:
+        words = words[1:]
+    if words and words[0] == "for":
+        return None  # "for NAME in WORDS": only sets a variable
+    while words and (match := _ASSIGNMENT.match(words[0])):
+        if _RISKY_VARIABLE.match(match.group(1)):
+            return f"sets {match.group(1)}, which changes what the shell runs"
+        words = words[1:]
+    if not words:
+        return None
+    return _command_reason(words[0], words[1:])
+
+
+def _command_reason(word: str, args: list[str]) -> str | None:
+    if SUBSTITUTION in word:
+        return "runs a command whose name comes from a substitution"
+    name = word.rsplit("/", 1)[-1]
+    if "/" in word and not word.startswith(SYSTEM_BIN):
+        return f"runs {word}"
+    if name in _WRAPPERS:
+        return _wrapper_reason(name, args)
+    if name in _CHECKED:
+        return _CHECKED[name](args)
+    if name in READ_ONLY:
+        return None
+    if name in WRITERS:
+        return f"runs {name}"
+    if name in INTERPRETERS or _PYTHON.match(name):
+        return None if args == ["--version"] else f"runs {name}, which can run any code"
+    return f"runs {name}, which is not known to be read-only"
+
+
+def _wrapper_reason(name: str, args: list[str]) -> str | None:
+    if name == "command" and args[:1] in (["-v"], ["-V"]):
+        return None
+    if name == "env" and any(a == "-S" or a.startswith("--split-string") for a in args):
+        return "runs env -S"
+    takes_value, operands = _WRAPPERS[name]
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        if args[i] == "--":
+            i += 1
+            break
+        i += 2 if args[i] in takes_value else 1
+    return _segment_reason(args[i + operands :])
+
+
+def _positionals(args: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:
+    found, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("-") and arg != "-":
+            skip = arg in takes_value
+        else:
+            found.append(arg)
+    return found
+
+
+def _find(args: list[str]) -> str | None:
+    action = next((a for a in args if a in FIND_ACTIONS), None)
+    return f"runs find {action}" if action else None
+
+
+def _sed(args: list[str]) -> str | None:
+    for arg in args:
+        if arg.startswith("--in-place"):
+            return "runs sed --in-place"
+        if arg in ("-f", "--file") or arg.startswith("--file="):
+            return "runs a sed script from a file"
+        if arg.startswith("-") and not arg.startswith("--"):
+            if "i" in re.split("[efl]", arg[1:], maxsplit=1)[0]:
+                return "runs sed -i"
+        elif _SED_WRITE.search(arg):
+            return "runs a sed script that writes files or runs commands"
+    return None
+
+
+def _awk(args: list[str]) -> str | None:
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith(("-f", "--file")):
+            return "runs an awk program from a file"
+        elif arg.startswith(("-i", "--include", "-E", "--exec")):
+            return f"runs awk {arg}"
+        elif arg.startswith("-"):
+            skip = arg in ("-F", "-v", "--field-separator", "--assign")
+        elif _AWK_RISKY.search(arg):
+            return "runs an awk program that writes files or runs commands"
+    return None
+
+
+def _tar(args: list[str]) -> str | None:
+    mode = args[0].lstrip("-") if args and not args[0].startswith("--") else ""
+    listing = "--list" in args or ("t" in mode and not set(mode) & set("xcruA"))
+    risky = any(a == "-I" or a.startswith("--use-compress") for a in args)
+    return None if listing and not risky else "runs tar"
+
+
+def _unzip(args: list[str]) -> str | None:
+    flags = args[0][1:] if args and args[0].startswith("-") else ""
+    return None if flags and set(flags) <= set("lvtZzq") else "runs unzip"
+
+
+def _writes_with(*options: str) -> Callable[[list[str]], str | None]:
+    """A check for a program that writes a file with one of ``options``
+    (``-o FILE``, ``-oFILE``, ``--output=FILE``)."""
+
+    def check(args: list[str]) -> str | None:
+        for arg in args:
+            for option in options:
+                long = option.startswith("--")
+                if arg == option or arg.startswith(option + "=" if long else option):
+                    return f"writes to a file ({option})"
+        return None
+
+    return check
+
+
+def _export(args: list[str]) -> str | None:
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if _RISKY_VARIABLE.match(name):
+            return f"sets {name}, which changes what the shell runs"
+    return None
+
+
+_CHECKED: dict[str, Callable[[list[str]], str | None]] = {
+    "find": _find,
+    "sed": _sed,
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
+    "git": git_reason,
+    "tar": _tar,
+    "unzip": _unzip,
+    "sort": _writes_with("-o", "--output"),
+    "tree": _writes_with("-o"),
+    "date": lambda a: "sets the clock" if _writes_with("-s", "--set")(a) else None,
+    "rg": lambda a: "runs rg --pre" if any(x.startswith("--pre") for x in a) else None,
+    "uniq": lambda a: (
+        "writes to a file" if len(_positionals(a, frozenset({"-f", "-s", "-w"}))) > 1 else None
+    ),
+    "hostname": lambda a: "sets the host name" if _positionals(a) else None,
+    "export": _export,
+}

@@ -1,0 +1,146 @@
+"""The agent's ``bash`` tool (PRODUCT.md §11): one shell command in the
+workspace folder, its output (stdout and stderr together) and exit code.
+
+The command runs in a session of its own, so a timeout or a cancelled run
+stops it with everything it started; whatever it left running in the
+background is stopped when it ends. Input is empty (nothing can wait for a
+keyboard) and the output is capped, keeping its start and its end. A shell
+command cannot say which files it changed, so its outcome lists none."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+
+from ...core.agent import ToolOutcome
+from .scope import WorkspaceScope
+
+MAX_OUTPUT_CHARS = 30_000
+_KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # of each end; enough for any UTF-8 text
+_CHUNK = 64 * 1024
+_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+
+
+async def run_bash(scope: WorkspaceScope, command: str, timeout: float = 120.0) -> ToolOutcome:
+    """Run ``command`` with ``/bin/sh -c`` (the default shell on Windows) in
+    the workspace folder, stopping it after ``timeout`` seconds."""
+    process = await _spawn(command, str(scope.root))
+    output = _Output()
+    reader = asyncio.ensure_future(output.drain(process.stdout))
+    timed_out = False
+    try:
+        await asyncio.wait_for(_exited(process), timeout)
+    except TimeoutError:
+        timed_out = True
+    except asyncio.CancelledError:
+        await _stop(process, reader)
+        raise
+    await _stop(process, reader)
+    text = output.text()
+    if timed_out:
+        unit = "second" if timeout == 1 else "seconds"
+        note = f"Timed out after {timeout:g} {unit}; the command and its processes were stopped."
+        return ToolOutcome(False, f"{text}\n{note}" if text else note)
+    code = process.returncode
+    status = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    return ToolOutcome(code == 0, f"{text or '(no output)'}\n{status}")
+
+
+async def _spawn(command: str, cwd: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, **_ENV}
+    devnull, pipe, stdout = (
+        asyncio.subprocess.DEVNULL,
+        asyncio.subprocess.PIPE,
+        asyncio.subprocess.STDOUT,
+    )
+    if sys.platform == "win32":
+        return await asyncio.create_subprocess_shell(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=devnull,
+            stdout=pipe,
+            stderr=stdout,
+            creationflags=subprocess.CREATE_NEW_PROCESS_GROUP,
+        )
+    return await asyncio.create_subprocess_exec(
+        "/bin/sh",
+        "-c",
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=devnull,
+        stdout=pipe,
+        stderr=stdout,
+        start_new_session=True,
+    )
+
+
+async def _exited(process: asyncio.subprocess.Process) -> None:
+    """Wait for the shell itself to end. (``Process.wait`` would also wait for
+    every process still holding its output, such as ``sleep 60 &``.)"""
+    delay = 0.002
+    while process.returncode is None:
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.05)
+
+
+async def _stop(process: asyncio.subprocess.Process, reader: asyncio.Future[None]) -> None:
+    """Kill what is left of the command's process group, then let the reader
+    see the end of the output and the process be reaped."""
+    if sys.platform == "win32":
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+    else:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+    try:
+        await asyncio.wait_for(asyncio.shield(_reaped(process, reader)), 5.0)
+    except TimeoutError:  # a process that left the group still holds the output
+        reader.cancel()
+
+
+async def _reaped(process: asyncio.subprocess.Process, reader: asyncio.Future[None]) -> None:
+    await reader
+    await process.wait()
+
+
+class _Output:
+    """The start and the end of a stream, however long it is."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    async def drain(self, stream: asyncio.StreamReader | None) -> None:
+        if stream is None:
+            return
+        while chunk := await stream.read(_CHUNK):
+            self.total += len(chunk)
+            room = _KEEP_BYTES - len(self.head)
+            if room > 0:
+                self.head += chunk[:room]
+                chunk = chunk[room:]
+            self.tail += chunk
+            del self.tail[:-_KEEP_BYTES]
+
+    def text(self) -> str:
+        """The output decoded (invalid UTF-8 replaced), cut in the middle when long."""
+        half = MAX_OUTPUT_CHARS // 2
+        if self.total <= len(self.head) + len(self.tail):  # nothing was dropped yet
+            text = (bytes(self.head) + bytes(self.tail)).decode("utf-8", "replace")
+            if len(text) <= MAX_OUTPUT_CHARS:
+                return text.rstrip("\n")
+            head, tail = text[:half], text[-half:]
+            cut = f"{len(text) - MAX_OUTPUT_CHARS:,} characters"
+        else:
+            head = self.head.decode("utf-8", "replace")[:half]
+            tail = self.tail.decode("utf-8", "replace")[-half:]
+            cut = f"more than {self.total - len(self.head) - len(self.tail):,} bytes"
+        return f"{head}\n[… {cut} of output cut …]\n{tail}".rstrip("\n")

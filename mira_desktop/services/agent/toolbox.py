@@ -1,0 +1,202 @@
+"""The tools offered to the agent's model (PRODUCT.md §11) and the one
+entry point the runner uses for them: their specs, which calls need the
+user's approval in manual mode, the preview an approval shows, and running
+a call. File tools run in a worker thread, never on the event loop; bash
+runs as a subprocess. A call that cannot run comes back as a failed
+:class:`ToolOutcome` whose message tells the model why, never as an
+exception."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
+from ...core.models import ToolCall, ToolSpec
+from . import file_tools, search_tools
+from .commands import mutation_reason
+from .previews import preview
+from .scope import WorkspaceScope
+from .shell import run_bash
+
+READ_ONLY_TOOLS = frozenset({"read", "find", "grep", "ls"})
+BASH_TIMEOUT = 120
+_PATH = "Paths are relative to the workspace folder; anything outside it is refused."
+
+
+def _schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _string(description: str) -> dict[str, Any]:
+    return {"type": "string", "description": description}
+
+
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "read",
+        "Read a text file. Returns its lines numbered like '  12\\tline'; long files come "
+        f"in parts (a note says which offset to read next). {_PATH}",
+        _schema(
+            ["path"],
+            path=_string("The file to read, e.g. src/app.py."),
+            offset={"type": "integer", "minimum": 1, "description": "First line (1 = start)."},
+            limit={"type": "integer", "minimum": 1, "description": "Most lines to return (2000)."},
+        ),
+    ),
+    ToolSpec(
+        "find",
+        "Find files and folders by glob pattern. '*.py' matches only in the folder itself, "
+        "'**/*.py' at any depth. Skips .git, node_modules, __pycache__ and .venv. " + _PATH,
+        _schema(
+            ["pattern"],
+            pattern=_string("The glob, e.g. **/*.py or docs/*.md."),
+            path=_string("The folder to search (default: the workspace folder)."),
+        ),
+    ),
+    ToolSpec(
+        "grep",
+        "Search file contents with a Python regular expression. Returns 'path:line: text'. "
+        "Skips binary files, files over 2 MB, .git, node_modules, __pycache__ and .venv. " + _PATH,
+        _schema(
+            ["pattern"],
+            pattern=_string("The regular expression (Python re syntax)."),
+            path=_string("The folder or file to search (default: the workspace folder)."),
+            glob=_string(
+                "Only files whose name matches, e.g. *.py; with a '/' the glob matches the "
+                "path from the searched folder, e.g. src/**/*.ts."
+            ),
+            ignore_case={"type": "boolean", "description": "Match without regard to case."},
+        ),
+    ),
+    ToolSpec(
+        "ls",
+        f"List a folder: folders first (ending in /), then files with their size. {_PATH}",
+        _schema([], path=_string("The folder to list (default: the workspace folder).")),
+    ),
+    ToolSpec(
+        "bash",
+        "Run a shell command in the workspace folder (sh -c) and return its output "
+        "(stdout and stderr) and exit code. There is no input; commands must not wait for "
+        "a keyboard. Prefer read, find, grep, ls, edit and write for files.",
+        _schema(
+            ["command"],
+            command=_string("The command line, e.g. 'git status' or 'pytest -q tests'."),
+            timeout={
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 600,
+                "description": f"Seconds before the command is stopped ({BASH_TIMEOUT}).",
+            },
+        ),
+    ),
+    ToolSpec(
+        "edit",
+        "Replace exact text in a file. old_string must match the file exactly (spaces and "
+        "indentation included) and occur once, unless replace_all is true; read the file "
+        f"first. {_PATH}",
+        _schema(
+            ["path", "old_string", "new_string"],
+            path=_string("The file to change."),
+            old_string=_string("The exact text to replace, with enough lines to be unique."),
+            new_string=_string("The text to put in its place."),
+            replace_all={"type": "boolean", "description": "Replace every occurrence."},
+        ),
+    ),
+    ToolSpec(
+        "write",
+        "Create a file, or replace a whole file, with the given text; missing folders are "
+        f"created. Use edit for changes to part of an existing file. {_PATH}",
+        _schema(
+            ["path", "content"],
+            path=_string("The file to write, e.g. notes/todo.md."),
+            content=_string("The complete new text of the file."),
+        ),
+    ),
+)
+_SPECS = {spec.name: spec for spec in TOOL_SPECS}
+_FILE_TOOLS: dict[str, Callable[..., ToolOutcome]] = {
+    "read": file_tools.read,
+    "ls": file_tools.ls,
+    "write": file_tools.write,
+    "edit": file_tools.edit,
+    "find": search_tools.find,
+    "grep": search_tools.grep,
+}
+_KINDS = {"string": "a string", "integer": "a whole number", "boolean": "true or false"}
+
+
+class Toolbox:
+    """The agent's tools bound to one workspace folder."""
+
+    def __init__(self, scope: WorkspaceScope) -> None:
+        self.scope = scope
+
+    @property
+    def root(self) -> Path:
+        return self.scope.root
+
+    @property
+    def specs(self) -> tuple[ToolSpec, ...]:
+        return TOOL_SPECS
+
+    def needs_approval(self, call: ToolCall) -> bool:
+        """Whether manual mode asks before ``call``: always for write and
+        edit, for bash when the command may change files, never otherwise."""
+        if call.name in ("write", "edit"):
+            return True
+        command = call.arguments.get("command")
+        return call.name == "bash" and isinstance(command, str) and bool(mutation_reason(command))
+
+    def preview(self, call: ToolCall) -> ToolPreview:
+        """What ``call`` would do; raises :class:`ToolRefused` when it cannot run."""
+        return preview(call.name, arguments(call), self.scope)
+
+    async def run(self, call: ToolCall) -> ToolOutcome:
+        """Run ``call``; a refusal or failure is a failed outcome saying why."""
+        try:
+            args = arguments(call)
+            if call.name == "bash":
+                timeout = float(args.get("timeout", BASH_TIMEOUT))
+                return await run_bash(self.scope, args["command"], timeout)
+            return await asyncio.to_thread(_FILE_TOOLS[call.name], self.scope, **args)
+        except ToolRefused as exc:
+            return ToolOutcome(False, exc.message)
+        except (OSError, ValueError) as exc:
+            return ToolOutcome(False, f"{call.name} failed: {exc}")
+
+
+def arguments(call: ToolCall) -> dict[str, Any]:
+    """The arguments of ``call`` checked against its tool's schema (unknown
+    ones dropped, ``null`` ones left out); raises :class:`ToolRefused`."""
+    spec = _SPECS.get(call.name)
+    if spec is None:
+        known = ", ".join(_SPECS)
+        raise ToolRefused(f"There is no tool named {call.name!r}; the tools are {known}.")
+    properties: dict[str, dict[str, Any]] = spec.parameters["properties"]
+    given = {k: v for k, v in call.arguments.items() if k in properties and v is not None}
+    missing = [name for name in spec.parameters["required"] if name not in given]
+    if missing:
+        raise ToolRefused(f"{call.name} needs the argument {' and '.join(missing)}.")
+    return {name: _checked(call.name, name, properties[name], v) for name, v in given.items()}
+
+
+def _checked(tool: str, name: str, schema: dict[str, Any], value: Any) -> Any:
+    kind = schema["type"]
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        value = int(value)
+    expected = {"string": str, "integer": int, "boolean": bool}[kind]
+    if not isinstance(value, expected) or (isinstance(value, bool) and kind != "boolean"):
+        raise ToolRefused(f"The argument {name} of {tool} must be {_KINDS[kind]}.")
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise ToolRefused(f"The argument {name} of {tool} must be {bounds}.")
+    return value
