@@ -25,6 +25,7 @@ from .storage.store import Store
 if TYPE_CHECKING:
     from .core.models import ProviderConfig
     from .core.ports import ChatProvider
+    from .services.agent.service import AgentService
     from .services.attachments import AttachmentService
     from .services.chat import ChatService
     from .services.compaction import CompactionService
@@ -227,7 +228,14 @@ class Services:
             rag=self.deferred("rag"),  # a send asking for sources imports the KB stack
             speech=self.deferred("speech"),  # built by the first answer read aloud
             images=self.deferred("images"),  # built by the first answer illustrated
+            agent=self.deferred("agent"),  # built by the first answer of an agent
         )
+
+    @_service
+    def agent(self) -> AgentService:
+        from .services.agent.service import AgentService
+
+        return AgentService(self.store)
 
     @_service
     def speech(self) -> SpeechService:

@@ -32,7 +32,11 @@ works with a role and no knowledge base). A completed answer of a thread with
 a switch on is read aloud / illustrated before the command ends —
 ``[Read aloud: 0:12 …]`` / ``[Image: 1024×1024 …]`` on stderr, or a ``speech``
 / ``image`` line right before the terminal line with ``--json``
-(``thread_media.py``)."""
+(``thread_media.py``).
+
+The agent (PRODUCT.md §11): ``--agent`` answers with the agent in the
+workspace's folder, ``--approve ask|yes|no`` decides on its changes
+(``chat_agent.py``)."""
 
 from __future__ import annotations
 
@@ -43,6 +47,7 @@ import sys
 from collections.abc import AsyncIterator
 
 from ..bootstrap import Services
+from ..core.agent import ToolCardChanged
 from ..core.context import SendWarning
 from ..core.errors import ConfigError
 from ..core.events import (
@@ -61,6 +66,7 @@ from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
+from .chat_agent import add_agent_options, agent_mode, card_line, decide
 from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
 from .thread_media import report_made
@@ -77,6 +83,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     chat.add_argument("--model", help="model name (default: the thread's, then the last used)")
     chat.add_argument("--thread", metavar="ID", help="continue this thread (default: a new one)")
+    chat.add_argument(
+        "--workspace", metavar="NAME", help="the new thread's workspace (default: Mira BASE)"
+    )
     chat.add_argument("--json", action="store_true", help="one JSON object per event, per line")
     chat.add_argument(
         "--attach",
@@ -90,6 +99,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--kb", metavar="NAME", help="answer from this knowledge base (binds it to the thread)"
     )
     _add_media_options(chat)
+    add_agent_options(chat)
     _add_tree_options(chat)
     chat.add_argument(
         "text", nargs="*", metavar="TEXT", help="the message; '-' reads standard input"
@@ -180,6 +190,14 @@ async def _kb_id(services: Services, args: argparse.Namespace) -> str | None:
     return kb.id
 
 
+async def _workspace_id(services: Services, args: argparse.Namespace) -> str | None:
+    if not args.workspace:
+        return None
+    if args.thread:
+        raise ConfigError("--workspace is for a new thread.", hint="Leave out --thread.")
+    return (await services.workspaces.find(args.workspace)).id
+
+
 def _events(
     services: Services, args: argparse.Namespace, request: SendRequest | None
 ) -> AsyncIterator[ChatEvent]:
@@ -203,6 +221,7 @@ def _send_request(
     attachments: list[PreparedAttachment],
     role_id: str | None,
     kb_id: str | None = None,
+    workspace_id: str | None = None,
 ) -> SendRequest | None:
     if args.regenerate:
         return None
@@ -219,8 +238,11 @@ def _send_request(
         attachments=tuple(attachments),
         role_id=role_id,
         kb_id=kb_id,
+        workspace_id=workspace_id,
         tts=args.tts,
         image=args.image,
+        agent=args.agent,
+        agent_mode=agent_mode(args),
     )
 
 
@@ -228,9 +250,11 @@ async def run(services: Services, args: argparse.Namespace) -> int:
     _check_tree_options(args)
     role_id = await _role_id(services, args)
     kb_id = await _kb_id(services, args)
+    workspace_id = await _workspace_id(services, args)
     prepared = await _prepare(services, args)
     try:
-        request = _send_request(args, args.thread or new_id(), prepared, role_id, kb_id)
+        key = args.thread or new_id()
+        request = _send_request(args, key, prepared, role_id, kb_id, workspace_id)
         return await _chat(services, args, request)
     finally:
         await _discard(services, prepared)
@@ -256,6 +280,8 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
             if isinstance(event, Completed) and event.message_id:
                 await report_made(services, event.message_id, as_json=args.json)
             printer.show(event)
+            if isinstance(event, ToolCardChanged):
+                await decide(services, event, args.approve)
             final = event
     finally:
         if installed:
@@ -305,6 +331,13 @@ class _PlainPrinter:
             self._end_thinking()
             sys.stdout.write(event.text)
             sys.stdout.flush()
+        elif isinstance(event, ToolCardChanged):
+            self._end_thinking()
+            line = card_line(event.card)
+            if line:
+                sys.stdout.flush()
+                sys.stderr.write(f"\n{line}\n")
+                sys.stderr.flush()
         elif isinstance(event, Completed | Stopped | Failed):
             self._end_thinking()
             self._finish(event)

@@ -31,6 +31,7 @@ COMMAND_NAMES = (
     "kb",
     "tokens",
     "dev",
+    "agent",
 )
 _HELP_OPTIONS = frozenset({"-h", "--help"})
 
@@ -97,6 +98,7 @@ def command_modules() -> list[ModuleType]:
     """Every sub-command module: each has ``NAME``, ``register(subparsers)`` and
     ``async run(services, args) -> int``. A new command is a new module listed here."""
     from . import (
+        agent_cmd,
         chat_cmd,
         dev_cmd,
         doctor_cmd,
@@ -124,6 +126,7 @@ def command_modules() -> list[ModuleType]:
         kb_cmd,
         tokens_cmd,
         dev_cmd,
+        agent_cmd,
     ]
 
 

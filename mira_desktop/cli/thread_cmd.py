@@ -7,7 +7,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.models import Message
-from . import thread_context, thread_history, thread_media, thread_tree
+from . import agent_cmd, thread_context, thread_history, thread_media, thread_tree
 from .output import print_json, print_table
 
 NAME = "thread"
@@ -47,6 +47,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     thread_tree.register_actions(sub)
     thread_context.register_actions(sub)
     thread_media.register_actions(sub)
+    agent_cmd.register_thread_action(sub)
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
@@ -58,6 +59,8 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         return await thread_context.run_action(services, args)
     if args.thread_command in thread_media.ACTIONS:
         return await thread_media.run_action(services, args)
+    if args.thread_command == "agent":
+        return await agent_cmd.run_thread_action(services, args)
     if args.thread_command == "list":
         return await _list(services, args)
     return await _show(services, args)

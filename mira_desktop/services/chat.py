@@ -60,8 +60,10 @@ from .regenerate import RegenerateRequest, plan_regeneration
 from .request_context import ContextBuilder
 
 if TYPE_CHECKING:
+    from ..core.agent import AgentMode
     from ..storage.context_store import ContextStore
     from ..storage.store import Store
+    from .agent.service import AgentService
     from .attachments import AttachmentService, PreparedAttachment
     from .illustration import ImageService
     from .kb import RagService
@@ -93,6 +95,7 @@ class ChatService:
         rag: RagService | None = None,
         speech: SpeechService | None = None,
         images: ImageService | None = None,
+        agent: AgentService | None = None,
         owner: str | None = None,
         flush_interval: float = 0.5,
     ) -> None:
@@ -102,7 +105,8 @@ class ChatService:
         ``summaries`` no summary is refreshed after an answer; without ``rag``
         every thread takes the normal path (knowledge bases ignored); without
         ``speech`` no answer is read aloud (threads' TTS switches ignored);
-        without ``images`` none is illustrated."""
+        without ``images`` none is illustrated; without ``agent`` a thread's
+        agent switch is refused with a message."""
         context_store = context_store or store.context
         self._store = store
         self._providers = providers
@@ -113,6 +117,7 @@ class ChatService:
         self._summaries = summaries
         self._speech = speech
         self._images = images
+        self._agent = agent
         self._owner = owner or current_owner()
         self._flush_interval = flush_interval
         self._runs: dict[str, ChatRun] = {}
@@ -204,6 +209,7 @@ class ChatService:
             if request.attachments and self._attachments is None:
                 raise ConfigError("Attachments are not available here.")
             plan = await self._knowledge.apply(await self._planner.plan(request))
+            plan = await self._equip(plan, request.agent_mode)
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
@@ -247,7 +253,7 @@ class ChatService:
             plan = await plan_regeneration(
                 request, self._store, self._providers, self._owner, self._builder
             )
-            plan = await self._knowledge.apply(plan)
+            plan = await self._equip(await self._knowledge.apply(plan))
         except MiraError as exc:
             yield Failed(None, None, "", "", Usage(), exc.to_dict())
             return
@@ -280,6 +286,29 @@ class ChatService:
         if self._compaction is None:
             raise ConfigError("Compaction is not available here.")
         return await self._compaction.compact(thread_id, instructions)
+
+    def decide(self, thread_id: str, call_id: str, approved: bool) -> bool:
+        """Approve or deny a call the agent of ``thread_id`` waits on
+        (PRODUCT.md §11); False when it waits on no such call."""
+        run = self._runs.get(thread_id)
+        if run is None or run.plan.agent is None:
+            return False
+        return run.plan.agent.decide(call_id, approved)
+
+    def waiting_calls(self, thread_id: str) -> list[str]:
+        """The calls the agent of ``thread_id`` waits on, oldest first."""
+        run = self._runs.get(thread_id)
+        if run is None or run.plan.agent is None:
+            return []
+        return run.plan.agent.approvals.waiting()
+
+    async def _equip(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
+        """The plan answered by the agent when the thread's switch is on."""
+        if not plan.thread.agent_enabled:
+            return plan
+        if self._agent is None:
+            raise ConfigError("The agent is not available here.")
+        return await self._agent.equip(plan, mode)
 
     async def _drive(self, plan: RunPlan) -> AsyncGenerator[ChatEvent, None]:
         """Run a plan in its own task and relay its events until the terminal one."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from ..core.agent import AgentMode
 from ..core.errors import ConfigError
 from ..core.ids import new_id, utc_now
 from ..core.models import Message, MessageRole, MessageStatus, Thread
@@ -82,6 +83,10 @@ class SendRequest:
     tts: bool | None = None
     #: sets the thread's image switch (a draft: on its commit); None keeps it.
     image: bool | None = None
+    #: sets the thread's agent switch (a draft: on its commit); None keeps it.
+    agent: bool | None = None
+    #: this answer's approval mode (the setting's when None)
+    agent_mode: AgentMode | None = None
 
 
 def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
@@ -92,6 +97,8 @@ def choose_path(thread: Thread | None, request: SendRequest | None = None) -> Ch
     chat, with a note)."""
     kb_id = (request.kb_id if request else None) or (thread.kb_id if thread else None)
     agent = thread.agent_enabled if thread else False
+    if request is not None and request.agent is not None:
+        agent = request.agent
     return ChatPath.KNOWLEDGE if kb_id and not agent else ChatPath.NORMAL
 
 
@@ -214,6 +221,8 @@ class SendPlanner:
             changes["tts_enabled"] = request.tts
         if request.image is not None and request.image != thread.image_enabled:
             changes["image_enabled"] = request.image
+        if request.agent is not None and request.agent != thread.agent_enabled:
+            changes["agent_enabled"] = request.agent
         if not changes:
             return thread
         return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
@@ -279,6 +288,7 @@ class SendPlanner:
             kb_id=request.kb_id,
             tts_enabled=bool(request.tts),
             image_enabled=bool(request.image),
+            agent_enabled=bool(request.agent),
         )
 
 

@@ -38,6 +38,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..core.agent import ToolCard, ToolCardChanged, expired
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
     AssistantMessageStarted,
@@ -111,6 +112,9 @@ class ChatRun:
         self._stream_task: asyncio.Task[None] | None = None
         self._deltas = DeltaCoalescer()
         self._deltas_due = False
+        #: the agent's tool cards (PRODUCT.md §11), by call id, in call order
+        self._cards: dict[str, ToolCard] = {}
+        self._ending = False  # the outcome is being written: no more flushes
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -186,7 +190,7 @@ class ChatRun:
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
-            if not self._state.text:  # nothing to read, even if it reasoned
+            if not self._state.text and not self._cards:  # nothing to read, even if it reasoned
                 raise EmptyAnswer(thought=bool(self._state.thinking))
         except asyncio.CancelledError:
             await self._finish(MessageStatus.STOPPED, None)
@@ -273,6 +277,13 @@ class ChatRun:
                     continue
                 self._add_delta(event)
                 continue
+            if isinstance(event, ToolCardChanged):
+                if not state.persisted:
+                    await self._persist_start()
+                self._cards[event.card.call_id] = event.card
+                self._emit(event)
+                self._maybe_flush(force=True)
+                continue
             if isinstance(event, ToolCallDelta) and not state.persisted:
                 await self._persist_start()
             self._state.apply(event)
@@ -305,24 +316,45 @@ class ChatRun:
             write = self._store.add_message(plan.assistant, owner=plan.owner)
         await shielded(write, written)
 
-    def _maybe_flush(self) -> None:
+    def _maybe_flush(self, *, force: bool = False) -> None:
+        """Write the streaming answer's state in the background, at most every
+        ``flush_interval`` — or now (``force``: a tool card changed), unless a
+        write is already on its way."""
         now = time.monotonic()
-        if now - self._last_flush < self._flush_interval:
+        if self._ending or (not force and now - self._last_flush < self._flush_interval):
             return
         if self._flush_task is not None and not self._flush_task.done():
+            if force:  # the card's state goes out right after the write on its way
+                self._flush_task.add_done_callback(lambda _: self._maybe_flush(force=True))
             return
         self._last_flush = now
         s = self._state
         self._flush_task = asyncio.ensure_future(
             self._store.update_stream(
-                self.plan.assistant.id, text=s.text, thinking=s.thinking, thinking_ms=s.thinking_ms
+                self.plan.assistant.id,
+                text=s.text,
+                thinking=s.thinking,
+                thinking_ms=s.thinking_ms,
+                data=self._data(),
             )
         )
+
+    def _data(self, *, ended: bool = False) -> dict[str, Any] | None:
+        """The answer's data with its tool cards (None without any); ``ended``:
+        a card still waiting or running expired with the run."""
+        if not self._cards:
+            return None
+        cards = [expired(c) if ended else c for c in self._cards.values()]
+        return {
+            **(self.plan.assistant.data or {}),
+            "agent": {"tools": [c.to_dict() for c in cards]},
+        }
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,
         even when the write itself fails (the error then says so)."""
         self._flush_deltas()
+        self._ending = True
         self._state.end_thinking()
         usage = Usage()
         try:
@@ -363,6 +395,7 @@ class ChatRun:
                     status=str(status),
                     usage=usage,
                     error=error,
+                    data=self._data(ended=True),
                 )
             )
         elif not plan.is_draft and self._user_saved:
@@ -394,9 +427,11 @@ class ChatRun:
 
     def _ended(self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage) -> Message:
         s = self._state
-        return finished_answer(
+        answer = finished_answer(
             self.plan.assistant, s.text, s.thinking, s.thinking_ms, status, usage, error
         )
+        data = self._data(ended=True)
+        return answer if data is None else replace(answer, data=data)
 
     def _terminal(
         self,

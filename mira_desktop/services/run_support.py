@@ -20,6 +20,7 @@ from .turn_context import TurnContext, estimate_tokens
 
 if TYPE_CHECKING:
     from ..storage.context_store import PendingPart
+    from .agent.runner import AgentLoop
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,6 +46,8 @@ class RunPlan:
     parts: tuple[PendingPart, ...] = ()
     #: the turn's context: rebuilds ``request`` after an automatic compaction
     context: TurnContext | None = None
+    #: the agent answering (PRODUCT.md §11; it is also ``provider``), or None
+    agent: AgentLoop | None = None
 
 
 class EmptyAnswer(Exception):

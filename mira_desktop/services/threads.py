@@ -75,5 +75,16 @@ class ThreadService:
             thread_id, image_enabled=enabled, updated_at=thread.updated_at
         )
 
+    async def set_agent(self, thread_id: str, enabled: bool) -> Thread:
+        """The thread's agent switch (PRODUCT.md §11): with it on, the next
+        answers come from the agent in the workspace's folder
+        (``services/agent``); a bound knowledge base waits meanwhile."""
+        thread = await self._store.get_thread(thread_id)
+        if thread.agent_enabled == enabled:
+            return thread
+        return await self._store.update_thread(
+            thread_id, agent_enabled=enabled, updated_at=thread.updated_at
+        )
+
     async def default_workspace(self) -> Workspace:
         return await self._store.default_workspace()

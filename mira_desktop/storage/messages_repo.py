@@ -180,8 +180,10 @@ def update_stream(
     status: str | None = None,
     usage: Usage | None = None,
     error: dict[str, Any] | None = None,
+    data: dict[str, Any] | None = None,
 ) -> None:
-    """Write the current state of a streaming answer (one coalesced write)."""
+    """Write the current state of a streaming answer (one coalesced write);
+    ``data`` replaces the message's data (an agent's tool cards)."""
     values: dict[str, Any] = {
         "text": text,
         "thinking": thinking,
@@ -202,6 +204,8 @@ def update_stream(
         )
     if error is not None:
         values["error_json"] = rows.dumps(error)
+    if data is not None:
+        values["data_json"] = rows.dumps(data)
     assignments = ", ".join(f"{k} = ?" for k in values)
     with write(db) as conn:
         conn.execute(

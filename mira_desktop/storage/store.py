@@ -3,7 +3,7 @@ SQL on the database thread (``DatabaseWorker``) and returns core value types."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +18,7 @@ from .branch_cache import BranchCache
 from .worker import DatabaseWorker
 
 if TYPE_CHECKING:
+    from ..core.agent import FileChange
     from ..core.answer_media import MadePart
     from .context_store import ContextStore
     from .doctor_repo import Finding
@@ -114,6 +115,7 @@ class Store:
         status: str | None = None,
         usage: Usage | None = None,
         error: dict[str, Any] | None = None,
+        data: dict[str, Any] | None = None,
     ) -> None:
         write = partial(
             messages.update_stream,
@@ -124,8 +126,44 @@ class Store:
             status=status,
             usage=usage,
             error=error,
+            data=data,
         )
         await self.worker.run(self._branches.updating, message_id, write)
+
+    async def record_agent_changes(
+        self,
+        *,
+        thread_id: str,
+        message_id: str,
+        goal: str,
+        root: str,
+        call_id: str,
+        changes: Sequence[FileChange],
+    ) -> None:
+        """The agent's journal (``agent_runs_repo``): files one call changed."""
+        from . import agent_runs_repo  # only once an agent changes a file
+
+        write = partial(
+            agent_runs_repo.record_changes,
+            thread_id=thread_id,
+            message_id=message_id,
+            goal=goal,
+            root=root,
+            call_id=call_id,
+            changes=changes,
+        )
+        await self.worker.run(write)
+
+    async def agent_trace(self, message_id: str) -> dict[str, Any] | None:
+        from . import agent_runs_repo
+
+        return await self.worker.run(agent_runs_repo.run_trace, message_id)
+
+    async def mark_rolled_back(self, message_id: str, call_ids: Sequence[str]) -> Message:
+        from . import agent_runs_repo
+
+        write = partial(agent_runs_repo.mark_rolled_back, message_id=message_id, call_ids=call_ids)
+        return await self.worker.run(self._branches.updating, message_id, write)
 
     async def save_answer_media(
         self, message_id: str, key: str, summary: dict[str, Any], part: MadePart | None

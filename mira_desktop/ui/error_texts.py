@@ -53,6 +53,16 @@ def known_texts() -> tuple[str, ...]:
             "database."
         ),
         _tr("Try again in a moment."),
+        # services/agent/, core/agent.py
+        _tr("The agent works in a project folder, and this workspace has none."),
+        _tr("Choose a folder for the workspace, or turn the agent off for this chat."),
+        _tr("The workspace's folder {root} is not there any more."),
+        _tr("There is nothing to roll back here."),
+        _tr("The agent is not available here."),
+        _tr("The agent stopped after {rounds} rounds of tool calls."),
+        _tr("Send “continue” to let it go on, or say what to do differently."),
+        _tr("Not rolled back: {files} changed since the agent wrote them."),
+        _tr("Nothing was written. Undo those edits first, or leave the change as it is."),
         # services/speech_engine.py, services/speech.py
         _tr("There is no speech engine on this computer."),
         _tr(

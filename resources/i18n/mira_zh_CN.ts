@@ -2,6 +2,53 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>AgentActions</name>
+        <message>
+            <source>Work in the project folder</source>
+            <translation>在项目文件夹中工作</translation>
+        </message>
+        <message>
+            <source>Answer as an agent that reads and changes files in the workspace's folder</source>
+            <translation>以智能体身份回答：读取并修改工作区文件夹中的文件</translation>
+        </message>
+        <message>
+            <source>Ask before changes</source>
+            <translation>修改前先询问</translation>
+        </message>
+        <message>
+            <source>The agent asks before it writes, edits or runs a command that changes files</source>
+            <translation>智能体在写入、编辑或运行会修改文件的命令前先征得同意</translation>
+        </message>
+        <message>
+            <source>This step no longer waits for an answer.</source>
+            <translation>此步骤已不再等待答复。</translation>
+        </message>
+        <message>
+            <source>Roll back all changes</source>
+            <translation>回滚全部修改</translation>
+        </message>
+        <message>
+            <source>Rolled back: {0}</source>
+            <translation>已回滚：{0}</translation>
+        </message>
+        <message>
+            <source>Put these files back as they were before the agent changed them?</source>
+            <translation>要把这些文件恢复到智能体修改之前的样子吗？</translation>
+        </message>
+        <message>
+            <source>Roll back</source>
+            <translation>回滚</translation>
+        </message>
+        <message>
+            <source>Not rolled back: these files changed since the agent wrote them.</source>
+            <translation>未回滚：这些文件在智能体写入后又被修改过。</translation>
+        </message>
+        <message>
+            <source>Not rolled back</source>
+            <translation>未回滚</translation>
+        </message>
+    </context>
+    <context>
         <name>AnchorRail</name>
         <message>
             <source>Context compressed</source>
@@ -955,6 +1002,42 @@ Repair: {fix}</source>
         <message>
             <source>The server sent an image that is not valid base64</source>
             <translation>服务器返回的图片不是有效的 base64</translation>
+        </message>
+        <message>
+            <source>The agent works in a project folder, and this workspace has none.</source>
+            <translation>智能体需要在项目文件夹中工作，但这个工作区没有设置文件夹。</translation>
+        </message>
+        <message>
+            <source>Choose a folder for the workspace, or turn the agent off for this chat.</source>
+            <translation>请为工作区选择一个文件夹，或在此对话中关闭智能体。</translation>
+        </message>
+        <message>
+            <source>The workspace's folder {root} is not there any more.</source>
+            <translation>工作区的文件夹 {root} 已不存在。</translation>
+        </message>
+        <message>
+            <source>There is nothing to roll back here.</source>
+            <translation>这里没有可以回滚的内容。</translation>
+        </message>
+        <message>
+            <source>The agent is not available here.</source>
+            <translation>此处无法使用智能体。</translation>
+        </message>
+        <message>
+            <source>The agent stopped after {rounds} rounds of tool calls.</source>
+            <translation>智能体在 {rounds} 轮工具调用后停止了。</translation>
+        </message>
+        <message>
+            <source>Send “continue” to let it go on, or say what to do differently.</source>
+            <translation>发送“继续”让它接着做，或说明要怎样调整。</translation>
+        </message>
+        <message>
+            <source>Not rolled back: {files} changed since the agent wrote them.</source>
+            <translation>未回滚：{files} 在智能体写入后又被修改过。</translation>
+        </message>
+        <message>
+            <source>Nothing was written. Undo those edits first, or leave the change as it is.</source>
+            <translation>没有写入任何内容。请先撤销那些修改，或保留这次改动。</translation>
         </message>
     </context>
     <context>
@@ -2632,6 +2715,109 @@ Your chats will appear here.</source>
         <message>
             <source>reasoning</source>
             <translation>推理</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolCardView</name>
+        <message>
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <source>Roll back</source>
+            <translation>回滚</translation>
+        </message>
+        <message>
+            <source>Put back the files this step changed</source>
+            <translation>恢复此步骤修改的文件</translation>
+        </message>
+        <message>
+            <source>Rolled back</source>
+            <translation>已回滚</translation>
+        </message>
+        <message>
+            <source>Waiting for your approval</source>
+            <translation>等待你的批准</translation>
+        </message>
+        <message>
+            <source>Running…</source>
+            <translation>运行中…</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>完成</translation>
+        </message>
+        <message>
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>Denied</source>
+            <translation>已拒绝</translation>
+        </message>
+        <message>
+            <source>Not run</source>
+            <translation>未运行</translation>
+        </message>
+        <message>
+            <source>Approved · done</source>
+            <translation>已批准 · 完成</translation>
+        </message>
+        <message>
+            <source>… {0} more lines</source>
+            <translation>… 还有 {0} 行</translation>
+        </message>
+        <message>
+            <source>Create {path} (1 line)</source>
+            <translation>新建 {path}（1 行）</translation>
+        </message>
+        <message>
+            <source>Create {path} ({n} lines)</source>
+            <translation>新建 {path}（{n} 行）</translation>
+        </message>
+        <message>
+            <source>Overwrite {path} (1 line)</source>
+            <translation>覆盖 {path}（1 行）</translation>
+        </message>
+        <message>
+            <source>Overwrite {path} ({n} lines)</source>
+            <translation>覆盖 {path}（{n} 行）</translation>
+        </message>
+        <message>
+            <source>Edit {path}: 1 replacement</source>
+            <translation>编辑 {path}（1 处替换）</translation>
+        </message>
+        <message>
+            <source>Edit {path}: {n} replacements</source>
+            <translation>编辑 {path}（{n} 处替换）</translation>
+        </message>
+        <message>
+            <source>Read {path}</source>
+            <translation>读取 {path}</translation>
+        </message>
+        <message>
+            <source>Read {path} from line {n}</source>
+            <translation>从第 {n} 行读取 {path}</translation>
+        </message>
+        <message>
+            <source>List {path}</source>
+            <translation>列出 {path}</translation>
+        </message>
+        <message>
+            <source>Find {pattern} in {path}</source>
+            <translation>在 {path} 中查找 {pattern}</translation>
+        </message>
+        <message>
+            <source>Search {path} for {pattern}</source>
+            <translation>在 {path} 中搜索 {pattern}</translation>
+        </message>
+        <message>
+            <source>Search {path} ({glob}) for {pattern}</source>
+            <translation>在 {path}（{glob}）中搜索 {pattern}</translation>
         </message>
     </context>
     <context>

@@ -236,8 +236,13 @@ async def test_agent_on_or_no_base_keeps_the_normal_path(
     assert final.thread_id and final.message is not None and final.message.data is None
     assert last_body(loopback)["messages"][-1] == {"role": "user", "content": "apple trees?"}
     await services.knowledge.bind(final.thread_id, kb_id)
-    await services.store.update_thread(final.thread_id, agent_enabled=True)
+    # the agent answers in its workspace's folder, without the base's sources
+    (tmp_path / "project").mkdir()
+    workspace = await services.workspaces.create("Farm", root_dir=str(tmp_path / "project"))
+    await services.workspaces.move_threads([final.thread_id], workspace.id)
+    await services.threads.set_agent(final.thread_id, True)
     await answered(
         loopback, services.chat.send(SendRequest("and pears?", thread_id=final.thread_id)), "?"
     )
     assert last_body(loopback)["messages"][-1] == {"role": "user", "content": "and pears?"}
+    assert "tools" in last_body(loopback)

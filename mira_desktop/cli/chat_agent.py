@@ -1,0 +1,87 @@
+"""The agent in ``mira-desktop chat`` (PRODUCT.md §11).
+
+``--agent`` / ``--no-agent`` set the thread's agent switch; ``--agent-mode
+manual|auto`` overrides the approval mode for this answer. In manual mode a
+call that would change files waits for a decision, taken by ``--approve``:
+``ask`` (the default) shows what the call will do — its diff for write and
+edit — on stderr and reads ``y`` or ``n`` from stdin (anything else, or the
+end of stdin, denies); ``yes`` approves every call, ``no`` denies every one.
+
+Tool cards print as ``tool_card`` JSON lines with ``--json`` (each state of a
+card: waiting, running, done…), and as one line each on stderr otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from ..bootstrap import Services
+from ..core.agent import AgentMode, ToolCard, ToolCardChanged, ToolStatus
+
+
+def add_agent_options(chat: argparse.ArgumentParser) -> None:
+    group = chat.add_mutually_exclusive_group()
+    group.add_argument(
+        "--agent",
+        dest="agent",
+        action="store_true",
+        default=None,
+        help="answer with the agent in the workspace's folder (from now on in this thread)",
+    )
+    group.add_argument("--no-agent", dest="agent", action="store_false", help="turn the agent off")
+    chat.add_argument(
+        "--agent-mode",
+        choices=[m.value for m in AgentMode],
+        help="manual: ask before changes; auto: run every tool (default: the setting)",
+    )
+    chat.add_argument(
+        "--approve",
+        choices=["ask", "yes", "no"],
+        default="ask",
+        help="in manual mode, who decides on a change: ask on the terminal, or always yes/no",
+    )
+
+
+async def decide(services: Services, event: ToolCardChanged, approve: str) -> None:
+    """Answer a card waiting for approval as ``--approve`` says."""
+    card = event.card
+    if card.status is not ToolStatus.WAITING:
+        return
+    if approve == "ask":
+        approved = await asyncio.to_thread(_ask, card)
+    else:
+        approved = approve == "yes"
+    services.chat.decide(event.thread_id, card.call_id, approved)
+
+
+def _ask(card: ToolCard) -> bool:
+    err = sys.stderr
+    err.write(f"\nThe agent wants to {card.name}: {card.summary}\n")
+    if card.diff:
+        err.write(card.diff if card.diff.endswith("\n") else card.diff + "\n")
+    err.write("Allow? [y/N] ")
+    err.flush()
+    answer = sys.stdin.readline()
+    return answer.strip().lower() in {"y", "yes"}
+
+
+def card_line(card: ToolCard) -> str | None:
+    """The plain output's line for a card's state (None: nothing to say)."""
+    if card.status is ToolStatus.RUNNING:
+        return None
+    label = {
+        ToolStatus.WAITING: "waiting for approval",
+        ToolStatus.DONE: "done",
+        ToolStatus.FAILED: "failed",
+        ToolStatus.DENIED: "denied",
+        ToolStatus.EXPIRED: "expired",
+    }[card.status]
+    line = f"[{card.name}: {card.summary} — {label}]"
+    if card.status is ToolStatus.FAILED and card.output:
+        line += f"\n  {card.output.splitlines()[0][:300]}"
+    return line
+
+
+def agent_mode(args: argparse.Namespace) -> AgentMode | None:
+    return AgentMode(args.agent_mode) if args.agent_mode else None

@@ -1,0 +1,35 @@
+"""``Approvals``: the decisions a run of the agent waits for (PRODUCT.md §11,
+manual mode). A call that changes files asks first; the window or the CLI
+answers with :meth:`Approvals.decide`; a run that ends before anyone decided
+expires what it still waited for."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+class Approvals:
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Future[bool]] = {}
+
+    async def ask(self, call_id: str) -> bool:
+        """Wait for the user's decision on ``call_id``: True = approved.
+        Cancelling the waiting task (a Stop) leaves the call undecided."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting[call_id] = future
+        try:
+            return await future
+        finally:
+            self._waiting.pop(call_id, None)
+
+    def decide(self, call_id: str, approved: bool) -> bool:
+        """Answer a waiting call; False when none waits under that id."""
+        future = self._waiting.get(call_id)
+        if future is None or future.done():
+            return False
+        future.set_result(approved)
+        return True
+
+    def waiting(self) -> list[str]:
+        """The calls waiting for a decision, oldest first."""
+        return [call_id for call_id, f in self._waiting.items() if not f.done()]

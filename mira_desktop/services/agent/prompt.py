@@ -1,0 +1,31 @@
+"""What the agent is told before the conversation (PRODUCT.md §11): where it
+works, what its tools may touch and how changes are approved. Words for the
+model, not the interface: English, whatever the interface's language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...core.agent import AgentMode
+
+
+def agent_instructions(root: Path, mode: AgentMode) -> str:
+    """The system note of an agent's run in the workspace folder ``root``."""
+    approval = (
+        "Each write, edit and command that may change files is shown to the user first,"
+        " with its diff; they approve or deny it. If they deny one, do not retry it:"
+        " ask what they want instead."
+        if mode is AgentMode.MANUAL
+        else "Your calls run without asking the user; be careful with changes."
+    )
+    return (
+        f"You are Mira's agent, working in the project folder {root}.\n"
+        "Use the tools to look before you change anything: ls, find, grep and read."
+        " Paths are relative to the project folder; anything outside it is refused."
+        " Make changes with edit (exact text replacement) or write (a whole file);"
+        " bash runs a shell command in the project folder.\n"
+        f"{approval}\n"
+        "In .agent/ you may only write .agent/memory.md and files under .agent/memory/.\n"
+        "When you are done, answer the user in their language: say what you changed"
+        " and what is left."
+    )

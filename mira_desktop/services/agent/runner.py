@@ -1,0 +1,243 @@
+"""``AgentLoop``: one answer of the agent (PRODUCT.md §11). It stands where a
+provider stands for ``ChatRun`` (it has ``stream_chat``): it asks the model
+with the tools offered, runs the calls the model makes — asking the user
+first for a change in manual mode — gives it the results and asks again,
+until the model answers without calling a tool.
+
+What it streams: the model's words and reasoning from every round (rounds
+separated by a blank line), a :class:`~mira_desktop.core.agent.ToolCardChanged`
+each time a call appears or changes, the usage of all rounds added up, then
+one ``StreamDone``. File changes are handed to ``on_changes`` as soon as a
+tool made them (the run's journal, for rollbacks), before the model hears
+of them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from ...core.agent import (
+    CARD_OUTPUT_LIMIT,
+    AgentMode,
+    ApprovalState,
+    FileChange,
+    ToolCard,
+    ToolCardChanged,
+    ToolOutcome,
+    ToolRefused,
+    ToolStatus,
+)
+from ...core.errors import MalformedStreamError, MiraError, worded
+from ...core.events import (
+    StreamDone,
+    TextDelta,
+    ToolCallCollector,
+    ToolCallDelta,
+    UsageReported,
+)
+from ...core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall
+from ...core.ports import ChatProvider
+from .approvals import Approvals
+from .prompt import agent_instructions
+from .toolbox import Toolbox
+
+log = logging.getLogger(__name__)
+
+#: rounds of tool calls in one answer before the agent stops and says so
+MAX_ROUNDS = 40
+DENIED_RESULT = "The user denied this call. Do not retry it; ask what they want instead."
+TOO_MANY_ROUNDS_HINT = "Send “continue” to let it go on, or say what to do differently."
+
+ChangesHook = Callable[[ToolCard, tuple[FileChange, ...]], Awaitable[None]]
+
+
+class AgentLoop:
+    def __init__(
+        self,
+        provider: ChatProvider,
+        toolbox: Toolbox,
+        *,
+        thread_id: str,
+        message_id: str,
+        mode: AgentMode = AgentMode.MANUAL,
+        on_changes: ChangesHook | None = None,
+        max_rounds: int = MAX_ROUNDS,
+    ) -> None:
+        self.name = provider.name
+        self.thread_id = thread_id
+        self.message_id = message_id
+        self.mode = mode
+        self.approvals = Approvals()
+        self._provider = provider
+        self._toolbox = toolbox
+        self._on_changes = on_changes
+        self._max_rounds = max_rounds
+        self._text = 0  # characters of answer text so far (where cards sit)
+        self._ids: set[str] = set()  # the call ids of this answer
+
+    async def list_models(self) -> list[ModelInfo]:
+        return await self._provider.list_models()
+
+    async def aclose(self) -> None:
+        """The provider belongs to the provider service; nothing to close."""
+
+    def decide(self, call_id: str, approved: bool) -> bool:
+        return self.approvals.decide(call_id, approved)
+
+    def prepare(self, request: ChatRequest) -> ChatRequest:
+        """``request`` with the tools and the agent's instructions."""
+        note = agent_instructions(self._toolbox.root, self.mode)
+        messages = list(request.messages)
+        if messages and messages[0].role == "system":
+            messages[0] = replace(messages[0], content=f"{note}\n\n{messages[0].content}")
+        else:
+            messages.insert(0, ChatMessage("system", note))
+        return replace(request, messages=tuple(messages), tools=self._toolbox.specs)
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[Any]:
+        request = self.prepare(request)
+        messages = list(request.messages)
+        usage = _UsageSum()
+        for _ in range(self._max_rounds):
+            collector = ToolCallCollector()
+            said: list[str] = []
+            ended = False
+            async for event in self._provider.stream_chat(
+                replace(request, messages=tuple(messages))
+            ):
+                if isinstance(event, ToolCallDelta):
+                    collector.add(event)
+                elif isinstance(event, UsageReported):
+                    usage.add(event)
+                elif isinstance(event, StreamDone):
+                    ended = True
+                elif isinstance(event, TextDelta):
+                    if event.text and not said and self._text:
+                        event = TextDelta("\n\n" + event.text)  # a new round's words
+                    said.append(event.text)
+                    self._text += len(event.text)
+                    yield event
+                else:
+                    yield event
+            if not ended:
+                raise MalformedStreamError("The stream ended before the answer was complete.")
+            calls = collector.calls()
+            if not calls:
+                yield usage.event()
+                yield StreamDone("stop")
+                return
+            broken = {call.call_id: raw for call, raw in collector.malformed()}
+            unique = [self._unique(call) for call in calls]
+            messages.append(ChatMessage("assistant", "".join(said), tool_calls=tuple(unique)))
+            for call, named in zip(calls, unique, strict=True):
+                async for update in self._call(named, broken.get(call.call_id), messages):
+                    yield update
+        yield usage.event()
+        raise worded(
+            MiraError,
+            "The agent stopped after {rounds} rounds of tool calls.",
+            {"rounds": self._max_rounds},
+            hint=TOO_MANY_ROUNDS_HINT,
+        )
+
+    async def _call(
+        self, call: ToolCall, malformed: str | None, messages: list[ChatMessage]
+    ) -> AsyncIterator[ToolCardChanged]:
+        """Run one call (asking first when it must), yielding its card's states,
+        and append its result to ``messages``."""
+        card = ToolCard(call.call_id, call.name, call.arguments, _said(call), ToolStatus.RUNNING)
+        card = replace(card, at=self._text)
+        outcome: ToolOutcome | None = None
+        if malformed is not None:
+            outcome = ToolOutcome(False, f"The arguments were not a JSON object: {malformed[:500]}")
+        else:
+            try:
+                preview = self._toolbox.preview(call)
+                card = replace(
+                    card,
+                    summary=preview.summary,
+                    diff=preview.diff,
+                    template=preview.template,
+                    params=preview.params,
+                )
+            except ToolRefused as exc:
+                outcome = ToolOutcome(False, exc.message)
+        if outcome is None and self.mode is AgentMode.MANUAL and self._toolbox.needs_approval(call):
+            card = replace(card, status=ToolStatus.WAITING, approval=ApprovalState.PENDING)
+            yield self._changed(card)
+            approved = await self.approvals.ask(call.call_id)
+            if not approved:
+                card = replace(card, status=ToolStatus.DENIED, approval=ApprovalState.DENIED)
+                yield self._changed(card)
+                messages.append(_result(call, DENIED_RESULT))
+                return
+            card = replace(card, status=ToolStatus.RUNNING, approval=ApprovalState.APPROVED)
+        if outcome is None:
+            yield self._changed(card)
+            outcome = await self._toolbox.run(call)
+        card = replace(
+            card,
+            status=ToolStatus.DONE if outcome.ok else ToolStatus.FAILED,
+            approval=ApprovalState.EXECUTED if card.approval else None,
+            output=_card_output(outcome.output),
+            ok=outcome.ok,
+            changed=tuple(dict.fromkeys(c.path for c in outcome.changes)),
+        )
+        if outcome.changes and self._on_changes is not None:
+            await self._on_changes(card, outcome.changes)
+        yield self._changed(card)
+        messages.append(_result(call, outcome.output))
+
+    def _unique(self, call: ToolCall) -> ToolCall:
+        """``call`` with an id no other call of this answer had: servers that
+        number calls per reply (Ollama's ``call_0``) repeat them every round,
+        and cards, approvals and rollbacks are keyed by it."""
+        call_id, number = call.call_id, 1
+        while call_id in self._ids:
+            number += 1
+            call_id = f"{call.call_id}-{number}"
+        self._ids.add(call_id)
+        return call if call_id == call.call_id else replace(call, call_id=call_id)
+
+    def _changed(self, card: ToolCard) -> ToolCardChanged:
+        return ToolCardChanged(self.thread_id, self.message_id, card)
+
+
+def _said(call: ToolCall) -> str:
+    """A call in one line before (or without) its preview: ``grep TODO[``."""
+    values = [str(v) for v in call.arguments.values() if isinstance(v, str | int) and v != ""]
+    line = " ".join([call.name, *values]).replace("\n", " ")
+    return line if len(line) <= 80 else line[:79] + "…"
+
+
+def _result(call: ToolCall, output: str) -> ChatMessage:
+    return ChatMessage("tool", output, tool_call_id=call.call_id, name=call.name)
+
+
+def _card_output(output: str) -> str:
+    if len(output) <= CARD_OUTPUT_LIMIT:
+        return output
+    return output[:CARD_OUTPUT_LIMIT] + f"\n… ({len(output) - CARD_OUTPUT_LIMIT:,} more characters)"
+
+
+class _UsageSum:
+    """The usage of every round added up (None where no round reported it)."""
+
+    def __init__(self) -> None:
+        self.prompt: int | None = None
+        self.completion: int | None = None
+        self.reasoning: int | None = None
+
+    def add(self, event: UsageReported) -> None:
+        self.prompt = _plus(self.prompt, event.prompt_tokens)
+        self.completion = _plus(self.completion, event.completion_tokens)
+        self.reasoning = _plus(self.reasoning, event.reasoning_tokens)
+
+    def event(self) -> UsageReported:
+        return UsageReported(self.prompt, self.completion, self.reasoning)
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else a + b

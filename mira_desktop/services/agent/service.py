@@ -1,0 +1,126 @@
+"""``AgentService``: the agent's side of a chat (PRODUCT.md §11) — a thread
+with its agent switch on answers through an :class:`~.runner.AgentLoop` in
+its workspace's folder; the approval mode and developer mode are settings;
+the files an answer changed can be rolled back, per call or all at once,
+unless they changed since (then nothing is written and the files are named)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.agent import DEVELOPER_KEY, MODE_KEY, AgentMode, FileChange, ToolCard
+from ...core.errors import ConfigError, NotFoundError, worded
+from ...core.models import Message
+from .rollback import conflicts, rollback
+from .runner import AgentLoop
+from .scope import WorkspaceScope
+from .toolbox import Toolbox
+
+if TYPE_CHECKING:
+    from ...storage.store import Store
+    from ..run_support import RunPlan
+
+log = logging.getLogger(__name__)
+
+NO_FOLDER = "The agent works in a project folder, and this workspace has none."
+NO_FOLDER_HINT = "Choose a folder for the workspace, or turn the agent off for this chat."
+NOTHING_TO_ROLL_BACK = "There is nothing to roll back here."
+
+
+class AgentService:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def mode(self) -> AgentMode:
+        """Manual (asks before changes; the default) or auto."""
+        return AgentMode.parse(await self._store.get_setting(MODE_KEY))
+
+    async def set_mode(self, mode: AgentMode) -> None:
+        await self._store.set_setting(MODE_KEY, str(mode))
+
+    async def developer_mode(self) -> bool:
+        """With it on the agent may write anywhere in ``.agent/``."""
+        return bool(await self._store.get_setting(DEVELOPER_KEY))
+
+    async def set_developer_mode(self, enabled: bool) -> None:
+        await self._store.set_setting(DEVELOPER_KEY, bool(enabled))
+
+    async def folder(self, workspace_id: str) -> Path:
+        """The project folder of a workspace (ConfigError without one)."""
+        workspaces = await self._store.list_workspaces()
+        workspace = next((w for w in workspaces if w.id == workspace_id), None)
+        if workspace is None:
+            raise NotFoundError(f"No workspace with id {workspace_id}.")
+        if not workspace.root_dir:
+            raise ConfigError(NO_FOLDER, hint=NO_FOLDER_HINT)
+        root = Path(workspace.root_dir)
+        if not await asyncio.to_thread(root.is_dir):
+            raise worded(
+                ConfigError,
+                "The workspace's folder {root} is not there any more.",
+                {"root": root},
+                hint=NO_FOLDER_HINT,
+            )
+        return root
+
+    async def equip(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
+        """``plan`` answered by the agent in its workspace's folder."""
+        root = await self.folder(plan.thread.workspace_id)
+        scope = WorkspaceScope(root, developer_mode=await self.developer_mode())
+        goal = plan.user_message.text
+
+        async def record(card: ToolCard, changes: tuple[FileChange, ...]) -> None:
+            await self._store.record_agent_changes(
+                thread_id=plan.thread.id,
+                message_id=plan.assistant.id,
+                goal=goal,
+                root=str(scope.root),
+                call_id=card.call_id,
+                changes=changes,
+            )
+
+        loop = AgentLoop(
+            plan.provider,
+            Toolbox(scope),
+            thread_id=plan.thread.id,
+            message_id=plan.assistant.id,
+            mode=mode or await self.mode(),
+            on_changes=record,
+        )
+        return replace(plan, provider=loop, agent=loop)
+
+    async def rollback(
+        self, message_id: str, call_id: str | None = None
+    ) -> tuple[Message, list[str]]:
+        """Put back the files the answer ``message_id`` changed — the call
+        ``call_id``'s, or every call's not rolled back yet. Raises
+        ``RollbackConflict`` (nothing written) when a file changed since.
+        Returns the answer (its cards marked) and the files put back."""
+        scope, calls, changes = await self._pending(message_id, call_id)
+        restored = await asyncio.to_thread(rollback, scope, changes)
+        message = await self._store.mark_rolled_back(message_id, [c["call_id"] for c in calls])
+        log.info("rolled back %d file(s) of %s", len(restored), message_id)
+        return message, restored
+
+    async def conflicts(self, message_id: str, call_id: str | None = None) -> list[str]:
+        """The files a rollback would refuse over (they changed since)."""
+        scope, _, changes = await self._pending(message_id, call_id)
+        return await asyncio.to_thread(conflicts, scope, changes)
+
+    async def _pending(
+        self, message_id: str, call_id: str | None
+    ) -> tuple[WorkspaceScope, list[dict[str, Any]], list[FileChange]]:
+        trace = await self._store.agent_trace(message_id)
+        calls = [
+            c
+            for c in (trace or {}).get("calls", [])
+            if not c.get("rolled_back") and (call_id is None or c.get("call_id") == call_id)
+        ]
+        if trace is None or not calls:
+            raise ConfigError(NOTHING_TO_ROLL_BACK)
+        changes = [FileChange.from_dict(d) for c in calls for d in c.get("changes", [])]
+        return WorkspaceScope(trace["root"], developer_mode=True), calls, changes

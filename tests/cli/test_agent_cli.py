@@ -1,0 +1,127 @@
+"""The agent from the command line, as a user runs it (PRODUCT.md §11):
+``chat --agent`` in a workspace with a project folder, approvals asked on
+the terminal (answered through stdin) or given by ``--approve``, ``tool_card``
+JSON lines, ``agent changes`` / ``agent rollback`` (a conflict exits 1 and
+names the file), ``thread agent`` and ``agent mode``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
+
+from .test_cli import CHAT, REPO, cli, json_lines
+
+EDIT = {"path": "app.py", "old_string": "hello", "new_string": "bonjour"}
+
+
+@pytest.fixture
+def project(tmp_path: Path, data_dir: Path, keyless_provider: str) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("print('hello')\n", encoding="utf-8")
+    added = cli(data_dir, "workspace", "add", "Demo", "--root", str(root))
+    assert added.returncode == 0, added.stderr
+    return root
+
+
+def chat(data_dir: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mira_desktop", "--data-dir", str(data_dir), "chat"]
+    command += ["--provider", "loop", "--model", "m1", *args]
+    return subprocess.run(
+        command, input=stdin, capture_output=True, text=True, timeout=60, cwd=REPO, env=os.environ
+    )
+
+
+def test_a_change_is_asked_on_the_terminal_and_approved_with_y(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Changed."]))
+    result = chat(
+        data_dir, "--agent", "--workspace", "Demo", "--json", "Greet in French", stdin="y\n"
+    )
+    assert result.returncode == 0, result.stderr
+    assert (project / "app.py").read_text() == "print('bonjour')\n"
+    assert "The agent wants to edit" in result.stderr and "Allow? [y/N]" in result.stderr
+    assert "+print('bonjour')" in result.stderr  # the diff, before deciding
+    lines = json_lines(result.stdout)
+    states = [
+        (line["card"]["status"], line["card"]["approval"])
+        for line in lines
+        if line["type"] == "tool_card"
+    ]
+    assert states == [("waiting", "pending"), ("running", "approved"), ("done", "executed")]
+    assert lines[-1]["type"] == "completed"
+    message_id = lines[-1]["message_id"]
+
+    changes = json.loads(cli(data_dir, "agent", "changes", message_id, "--json").stdout)
+    assert changes["calls"] == [{"call_id": "e1", "files": ["app.py"], "rolled_back": False}]
+    assert changes["root"] == str(project.resolve())
+
+    (project / "app.py").write_text("print('mine')\n")
+    refused = cli(data_dir, "agent", "rollback", message_id, "--json")
+    assert refused.returncode == 1
+    assert json.loads(refused.stdout) == {
+        "rolled_back": False,
+        "conflicts": ["app.py"],
+        "restored": [],
+    }
+    assert (project / "app.py").read_text() == "print('mine')\n"
+
+    (project / "app.py").write_text("print('bonjour')\n")
+    done = cli(data_dir, "agent", "rollback", message_id, "--call", "e1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "restored app.py"
+    assert (project / "app.py").read_text() == "print('hello')\n"
+    again = json.loads(cli(data_dir, "agent", "changes", message_id, "--json").stdout)
+    assert again["calls"][0]["rolled_back"] is True
+
+
+def test_no_answer_on_stdin_denies_and_approve_no_denies_without_asking(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Left it."]))
+    result = chat(data_dir, "--agent", "--workspace", "Demo", "Greet in French")  # stdin ends
+    assert result.returncode == 0, result.stderr
+    assert (project / "app.py").read_text() == "print('hello')\n"
+    assert "[edit: " in result.stderr and "— denied]" in result.stderr
+    thread_id = result.stderr.strip().splitlines()[-1].removeprefix("thread: ")
+
+    loopback.enqueue(CHAT, openai_tool_stream([("e2", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Still left."]))
+    again = chat(data_dir, "--thread", thread_id, "--approve", "no", "Really?")
+    assert again.returncode == 0, again.stderr
+    assert "Allow?" not in again.stderr and "denied" in again.stderr
+    assert (project / "app.py").read_text() == "print('hello')\n"
+
+
+def test_the_thread_switch_the_mode_and_a_workspace_without_a_folder(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    assert json.loads(cli(data_dir, "agent", "mode", "--json").stdout) == {"mode": "manual"}
+    assert json.loads(cli(data_dir, "agent", "mode", "auto", "--json").stdout) == {"mode": "auto"}
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    result = chat(data_dir, "--agent", "--workspace", "Demo", "--json", "Go")
+    assert result.returncode == 0, result.stderr
+    assert (project / "app.py").read_text() == "print('bonjour')\n"  # asked nothing
+    completed = json_lines(result.stdout)[-1]
+    switched = cli(data_dir, "thread", "agent", completed["thread_id"], "off", "--json")
+    assert json.loads(switched.stdout) == {
+        "thread_id": completed["thread_id"],
+        "agent_enabled": False,
+    }
+
+    asked = len(loopback.requests)
+    refused = chat(data_dir, "--agent", "Hello")  # Mira BASE has no folder
+    assert refused.returncode == 1
+    assert "project folder" in refused.stderr
+    assert len(loopback.requests) == asked  # no model was asked

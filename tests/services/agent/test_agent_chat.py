@@ -1,0 +1,299 @@
+"""The agent answering in a chat (PRODUCT.md §11), end to end: a real data
+folder, a real workspace folder on disk, the model played by the loopback
+server over HTTP (its tool calls in the OpenAI wire format), approvals
+decided while the run waits, the tool cards kept on the answer, the journal
+and rollbacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.agent import (
+    AgentMode,
+    ApprovalState,
+    RollbackConflict,
+    ToolCardChanged,
+    ToolStatus,
+    answer_cards,
+)
+from mira_desktop.core.events import ChatEvent, Completed, Failed, Stopped
+from mira_desktop.services.chat import SendRequest
+from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
+
+from ..conftest import CHAT
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("print('hello')\n", encoding="utf-8")
+    (root / "README.md").write_text("# Demo\n\n你好，世界\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+async def workspace_id(services: Services, project: Path) -> str:
+    workspace = await services.workspaces.create("Demo", root_dir=str(project))
+    return workspace.id
+
+
+def request(text: str, workspace_id: str, **kwargs: object) -> SendRequest:
+    return SendRequest(
+        text, provider="loop", model="m", workspace_id=workspace_id, agent=True, **kwargs
+    )
+
+
+async def run(
+    services: Services,
+    send: SendRequest,
+    decide: dict[str, bool] | None = None,
+) -> list[ChatEvent]:
+    """Every event of a send; a card waiting for approval is answered from
+    ``decide`` (by tool name)."""
+    events: list[ChatEvent] = []
+    async for event in services.chat.send(send):
+        events.append(event)
+        if isinstance(event, ToolCardChanged) and event.card.status is ToolStatus.WAITING:
+            assert decide is not None, f"unexpected approval: {event.card}"
+            assert services.chat.waiting_calls(event.thread_id) == [event.card.call_id]
+            services.chat.decide(event.thread_id, event.card.call_id, decide[event.card.name])
+    return events
+
+
+def cards(events: list[ChatEvent]) -> list[ToolCardChanged]:
+    return [e for e in events if isinstance(e, ToolCardChanged)]
+
+
+async def test_auto_mode_writes_a_file_and_keeps_its_card(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream([("c1", "write", {"path": "notes/todo.md", "content": "- 买牛奶\n"})]),
+    )
+    loopback.enqueue(CHAT, openai_stream(["I wrote notes/todo.md."]))
+    events = await run(
+        services, request("Make a todo list", workspace_id, agent_mode=AgentMode.AUTO)
+    )
+
+    done = events[-1]
+    assert isinstance(done, Completed), done
+    assert (project / "notes" / "todo.md").read_text(encoding="utf-8") == "- 买牛奶\n"
+    assert [c.card.status for c in cards(events)] == [ToolStatus.RUNNING, ToolStatus.DONE]
+    saved = await services.store.get_message(done.message_id)
+    assert saved.text == "I wrote notes/todo.md."
+    [card] = answer_cards(saved.data)
+    assert (card.name, card.status, card.approval, card.changed) == (
+        "write",
+        ToolStatus.DONE,
+        None,
+        ("notes/todo.md",),
+    )
+    # the model was offered the tools, and heard the result of its call
+    first, second = (r.json for r in loopback.requests if r.path == CHAT)
+    assert {t["function"]["name"] for t in first["tools"]} >= {"read", "write", "edit", "bash"}
+    assert (
+        first["messages"][0]["role"] == "system" and str(project) in first["messages"][0]["content"]
+    )
+    call, result = second["messages"][-2:]
+    assert call["tool_calls"][0]["id"] == "c1"
+    assert (result["role"], result["tool_call_id"]) == ("tool", "c1")
+    trace = await services.store.agent_trace(done.message_id)
+    assert trace is not None and trace["root"] == str(project.resolve())
+    assert trace["calls"][0]["changes"] == [
+        {"path": "notes/todo.md", "before": None, "after": "- 买牛奶\n"}
+    ]
+
+
+async def test_manual_mode_asks_before_an_edit_and_runs_it_when_approved(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    edit = {"path": "src/app.py", "old_string": "hello", "new_string": "bonjour"}
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", edit)], "Let me change it."))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    events = await run(services, request("Say bonjour", workspace_id), {"edit": True})
+
+    assert isinstance(events[-1], Completed)
+    assert (project / "src" / "app.py").read_text() == "print('bonjour')\n"
+    waiting = next(c.card for c in cards(events) if c.card.status is ToolStatus.WAITING)
+    assert waiting.approval is ApprovalState.PENDING
+    assert "-print('hello')" in waiting.diff and "+print('bonjour')" in waiting.diff
+    final = cards(events)[-1].card
+    assert (final.status, final.approval) == (ToolStatus.DONE, ApprovalState.EXECUTED)
+    assert events[-1].message.text == "Let me change it.\n\nDone."
+
+
+async def test_a_denied_write_changes_nothing_and_the_model_is_told(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT, openai_tool_stream([("w1", "write", {"path": "README.md", "content": "x"})])
+    )
+    loopback.enqueue(CHAT, openai_stream(["OK, I left it."]))
+    events = await run(services, request("Empty the readme", workspace_id), {"write": False})
+
+    assert isinstance(events[-1], Completed)
+    assert (project / "README.md").read_text(encoding="utf-8") == "# Demo\n\n你好，世界\n"
+    final = cards(events)[-1].card
+    assert (final.status, final.approval) == (ToolStatus.DENIED, ApprovalState.DENIED)
+    result = loopback.requests[-1].json["messages"][-1]
+    assert result["role"] == "tool" and "denied" in result["content"]
+    assert await services.store.agent_trace(events[-1].message_id) is None
+
+
+async def test_reading_needs_no_approval_and_a_path_outside_is_refused_without_asking(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream(
+            [
+                ("r1", "read", {"path": "README.md"}),
+                ("r2", "write", {"path": "../evil.txt", "content": "x"}),
+            ]
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream(["The readme greets the world."]))
+    events = await run(services, request("What does the readme say?", workspace_id))
+
+    assert isinstance(events[-1], Completed)
+    assert not (project.parent / "evil.txt").exists()
+    read, refused = answer_cards(events[-1].message.data)
+    assert (read.status, read.approval) == (ToolStatus.DONE, None)
+    assert "你好，世界" in read.output
+    assert (refused.status, refused.approval) == (ToolStatus.FAILED, None)
+    results = [m for m in loopback.requests[-1].json["messages"] if m["role"] == "tool"]
+    assert "你好，世界" in results[0]["content"]
+    assert "outside" in results[1]["content"]
+
+
+async def test_stop_while_waiting_expires_the_call_and_writes_nothing(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT, openai_tool_stream([("w1", "write", {"path": "new.txt", "content": "x"})])
+    )
+    send = request("Write a file", workspace_id, new_thread_id="draft-1")
+    events: list[ChatEvent] = []
+    async for event in services.chat.send(send):
+        events.append(event)
+        if isinstance(event, ToolCardChanged) and event.card.status is ToolStatus.WAITING:
+            assert services.chat.stop("draft-1")
+    assert isinstance(events[-1], Stopped)
+    assert not (project / "new.txt").exists()
+    saved = await services.store.get_message(events[-1].message_id)
+    [card] = answer_cards(saved.data)
+    assert (card.status, card.approval) == (ToolStatus.EXPIRED, ApprovalState.EXPIRED)
+    assert not services.chat.decide("draft-1", "w1", True)
+
+
+async def test_rollback_puts_files_back_and_refuses_over_a_later_change(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream(
+            [
+                ("w1", "write", {"path": "docs/plan.md", "content": "plan\n"}),
+                ("e1", "edit", {"path": "src/app.py", "old_string": "hello", "new_string": "bye"}),
+            ]
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream(["Both done."]))
+    events = await run(services, request("Plan", workspace_id, agent_mode=AgentMode.AUTO))
+    answer = events[-1]
+    assert isinstance(answer, Completed)
+    app = project / "src" / "app.py"
+    assert app.read_text() == "print('bye')\n"
+
+    app.write_text("print('edited by hand')\n")  # the person changed it since
+    with pytest.raises(RollbackConflict) as refused:
+        await services.agent.rollback(answer.message_id)
+    assert refused.value.files == ["src/app.py"]
+    assert (project / "docs" / "plan.md").exists()  # nothing was written
+    assert app.read_text() == "print('edited by hand')\n"
+
+    message, restored = await services.agent.rollback(answer.message_id, "w1")
+    assert restored == ["docs/plan.md"] and not (project / "docs" / "plan.md").exists()
+    write_card, edit_card = answer_cards(message.data)
+    assert write_card.rolled_back and not write_card.can_roll_back
+    assert edit_card.can_roll_back
+    with pytest.raises(Exception, match="nothing to roll back"):
+        await services.agent.rollback(answer.message_id, "w1")
+
+
+async def test_a_workspace_without_a_folder_is_refused_and_nothing_is_saved(
+    services: Services, loop_provider: str, loopback: LoopbackServer
+) -> None:
+    base = await services.workspaces.default_workspace()
+    events = [e async for e in services.chat.send(request("Hi", base.id))]
+    [failed] = events
+    assert isinstance(failed, Failed) and failed.thread_id is None
+    assert "project folder" in failed.error["message"]
+    assert loopback.requests == []
+    assert await services.store.count_threads() == 0
+
+
+async def test_a_model_that_never_stops_calling_tools_is_stopped_with_its_cards_kept(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.set_default(CHAT, openai_tool_stream([("l1", "ls", {})]))
+    events = await run(services, request("Loop", workspace_id))
+    failed = events[-1]
+    assert isinstance(failed, Failed)
+    assert "40 rounds" in failed.error["message"]
+    assert len(answer_cards(failed.message.data)) == 40
+
+
+async def test_malformed_arguments_are_reported_to_the_model(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "read", '{"path": "READ')]))
+    loopback.enqueue(CHAT, openai_stream(["Sorry."]))
+    events = await run(services, request("Read", workspace_id))
+    assert isinstance(events[-1], Completed)
+    [card] = answer_cards(events[-1].message.data)
+    assert card.status is ToolStatus.FAILED and "JSON" in card.output
+
+
+async def test_the_agent_switch_of_a_draft_is_kept_on_its_thread(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_stream(["Plain agent answer."]))
+    events = await run(services, request("Hello", workspace_id))
+    assert isinstance(events[-1], Completed)
+    thread = await services.store.get_thread(events[-1].thread_id)
+    assert thread.agent_enabled
+    await services.threads.set_agent(thread.id, False)
+    loopback.enqueue(CHAT, openai_stream(["Plain chat again."]))
+    later = [e async for e in services.chat.send(SendRequest("And now?", thread_id=thread.id))]
+    assert isinstance(later[-1], Completed)
+    assert "tools" not in loopback.requests[-1].json
