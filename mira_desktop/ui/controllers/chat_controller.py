@@ -26,6 +26,7 @@ from ...services.pacing import LoopPacer
 
 if TYPE_CHECKING:  # services.chat imports the whole chat stack (~50 ms)
     # the event types (15 frozen dataclasses) load with the first run: _handle
+    from ...core.agent import ToolCardChanged
     from ...core.events import ChatEvent, RunStarted
     from ...services.chat import ChatService, SendRequest
     from ...services.regenerate import RegenerateRequest
@@ -70,6 +71,8 @@ class ChatController(QObject):
     user_saved = Signal(str, object)  # key, Message (the user message is written)
     compacting = Signal(str, object)  # key, Compacting (automatic compaction began)
     compacted = Signal(str, object)  # key, Compacted (its card was written)
+    #: the agent's tool cards changed: key, answer id, the answer's new data
+    tools_changed = Signal(str, str, object)
 
     def __init__(self, chat: ChatService, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -192,6 +195,7 @@ class ChatController(QObject):
                 self.running_changed.emit(live.key, False)
 
     def _handle(self, live: LiveRun, event: ChatEvent) -> None:
+        from ...core.agent import ToolCardChanged
         from ...core.events import (
             AssistantMessageStarted,
             Compacted,
@@ -229,6 +233,8 @@ class ChatController(QObject):
         elif isinstance(event, ThinkingDelta):
             live.thinking += event.text
             self.thinking_delta.emit(key, _assistant_id(live), event.text)
+        elif isinstance(event, ToolCardChanged):
+            self._tool_card(live, event)
         elif isinstance(event, Completed | Stopped | Failed):
             live.finished = True
             if event.message is not None:
@@ -236,6 +242,24 @@ class ChatController(QObject):
                 if event.unsaved is not None:
                     self._unsaved[event.message.id] = (event.message, event.unsaved)
             self.run_finished.emit(key, event)
+
+    def _tool_card(self, live: LiveRun, event: ToolCardChanged) -> None:
+        """Keep the card on the live answer (a window coming back shows it)."""
+        if live.assistant is None:
+            return
+        data = dict(live.assistant.data or {})
+        agent = dict(data.get("agent") or {})
+        cards = list(agent.get("tools") or ())
+        card = event.card.to_dict()
+        for index, kept in enumerate(cards):
+            if kept.get("call_id") == event.card.call_id:  # in place: the order stays
+                cards[index] = card
+                break
+        else:
+            cards.append(card)
+        data["agent"] = {**agent, "tools": cards}
+        live.assistant = replace(live.assistant, data=data)
+        self.tools_changed.emit(live.key, live.assistant.id, data)
 
 
 def _assistant_id(live: LiveRun) -> str:

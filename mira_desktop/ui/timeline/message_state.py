@@ -210,6 +210,9 @@ def estimate_heights(
             files = data.get("attachments")
             if files and any(isinstance(f, dict) and f.get("kind") == "image" for f in files):
                 chrome += 78  # the attached pictures' squares (user_bubble.THUMB_SIDE + gaps)
+            agent = data.get("agent")
+            if agent is not None:  # the agent's tool cards, closed (PRODUCT §11)
+                chrome += len(agent.get("tools") or ()) * (line_height + 14)
             if "speech" in data:  # its bar (PRODUCT §10)
                 chrome += line_height + 12
             image = data.get("image")

@@ -40,6 +40,7 @@ from .thinking_card import ThinkingCard
 if TYPE_CHECKING:
     from .image_card import ImageCard
     from .speech_bar import SpeechBar
+    from .tool_cards import ToolCardsBox
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,8 @@ class MessageWidget(QFrame):
     #: media made after an answer: message id, its key ("speech", "image"),
     #: "open" | "save" | "retry"
     media_requested = Signal(str, str, str)
+    #: the agent's tool cards: message id, call id, "approve" | "deny" | "rollback"
+    tool_requested = Signal(str, str, str)
 
     def __init__(
         self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
@@ -201,6 +204,7 @@ class AssistantMessageWidget(MessageWidget):
         self._sources: SourcesWidget | None = None
         self._speech: SpeechBar | None = None
         self._image: ImageCard | None = None
+        self._tools: ToolCardsBox | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
         self._saw_streaming = False
@@ -265,6 +269,7 @@ class AssistantMessageWidget(MessageWidget):
             self._card = self._build_card()
         if self._card is not None:
             self._card.apply(state, options.thinking_mode)
+        self._apply_tools()
         self._apply_body()
         self._apply_status()
         self._apply_sources()
@@ -343,6 +348,33 @@ class AssistantMessageWidget(MessageWidget):
             if shown:
                 self._sources.show_answer(state)
             self._sources.setVisible(shown)
+
+    def _apply_tools(self) -> None:
+        """The agent's tool cards (PRODUCT.md §11), above the answer's words."""
+        data = self._state.message.data
+        if self._tools is None and not (data and "agent" in data):
+            return  # most answers: nothing to import or build
+        from mira_desktop.core.agent import answer_cards, expired
+
+        cards = answer_cards(data)
+        if not self._state.is_streaming:  # a run that ended waits on nothing
+            cards = [expired(card) for card in cards]
+        if self._tools is None:
+            from .tool_cards import ToolCardsBox  # only an agent's answers need it
+
+            self._tools = ToolCardsBox(self)
+            self._tools.decided.connect(
+                lambda call, ok: self.tool_requested.emit(
+                    self.message_id, call, "approve" if ok else "deny"
+                )
+            )
+            self._tools.rollback_requested.connect(
+                lambda call: self.tool_requested.emit(self.message_id, call, "rollback")
+            )
+            self._tools.size_changed.connect(lambda: self.height_changed.emit(self.message_id))
+            self._box.insertWidget(self._box.indexOf(self._body), self._tools)
+        self._tools.show_cards(cards)
+        self._tools.setVisible(bool(cards))
 
     def _apply_speech(self) -> None:
         """The answer's spoken audio (PRODUCT.md §10), when it has some."""
@@ -451,6 +483,10 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def speech_bar(self) -> SpeechBar | None:
         return self._speech
+
+    @property
+    def tool_cards(self) -> ToolCardsBox | None:
+        return self._tools
 
     @property
     def sources(self) -> SourcesWidget | None:

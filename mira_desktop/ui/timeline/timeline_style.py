@@ -22,7 +22,8 @@ QTextBrowser#messageText, QTextBrowser#userText, QTextBrowser#thinkingText {
 QToolButton#thinkingToggle, QToolButton#copyMessageButton, QToolButton#editMessageButton,
 QToolButton#regenerateButton, QToolButton#versionPrevButton, QToolButton#versionNextButton,
 QToolButton#speechOpen, QToolButton#speechSave, QToolButton#speechRetry,
-QToolButton#imageOpen, QToolButton#imageSave, QToolButton#imageRetry {
+QToolButton#imageOpen, QToolButton#imageSave, QToolButton#imageRetry,
+QToolButton#toolCardToggle, QToolButton#toolRollback {
     border: none; background: transparent; padding: 2px 4px;
 }
 QToolButton#versionPrevButton:disabled, QToolButton#versionNextButton:disabled {
@@ -58,7 +59,12 @@ def error_colour(widget: QWidget) -> QColor:
 
 def timeline_style_sheet(view: QWidget) -> str:
     """The sheet for ``view`` with its palette's muted and error colours."""
+    palette = QApplication.palette(view)
+    edge = QColor(muted_colour(view))
+    edge.setAlphaF(0.35)
+    edge = opaque_colour(edge, palette.color(QPalette.ColorRole.Base))
     return _STRUCTURE_QSS + (
         f'QLabel[tone="muted"] {{ color: {muted_colour(view).name()}; }}\n'
         f'QLabel[tone="error"] {{ color: {error_colour(view).name()}; }}\n'
+        f"QFrame#toolCard {{ border: 1px solid {edge.name()}; border-radius: 6px; }}\n"
     )

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
@@ -62,6 +63,7 @@ class TimelineView(QWidget):
     regenerate_requested = Signal(str, str)  # message id, preset
     message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
     media_requested = Signal(str, str, str)  # message id, "speech" | "image", action
+    tool_requested = Signal(str, str, str)  # message id, call id, approve | deny | rollback
     #: every row replaced (another thread or branch): the anchor rail re-reads
     #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
@@ -206,6 +208,16 @@ class TimelineView(QWidget):
             self._refresh(message.id)
         self._layout.relayout()
 
+    def set_message_data(self, message_id: str, data: dict[str, Any] | None) -> None:
+        """Replace the data of a shown message — also one that is streaming,
+        whose text so far stays (the agent's tool cards change mid-answer)."""
+        index = self._index_of.get(message_id)
+        if index is None:
+            return
+        state = self._states[index]
+        state.message = replace(state.message, data=data)
+        self._refresh(message_id, relayout=True)
+
     def append_text(self, message_id: str, text: str) -> None:
         self._buffer.push_text(message_id, text)
 
@@ -329,6 +341,7 @@ class TimelineView(QWidget):
         widget.regenerate_requested.connect(self.regenerate_requested)
         widget.menu_requested.connect(self.message_menu_requested)
         widget.media_requested.connect(self.media_requested)
+        widget.tool_requested.connect(self.tool_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

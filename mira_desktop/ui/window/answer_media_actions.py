@@ -2,9 +2,7 @@
 (PRODUCT.md §10) — what reading aloud (``speech_actions.py``) and
 illustrating (``image_actions.py``) share:
 
-* a checkable switch in the header's ⋯ menu: for a saved thread it is set at
-  once (``ThreadService``); in a welcome draft it is kept on the presenter and
-  set by the first send (``SendRequest``). A new chat starts with it off.
+* a checkable switch in the header's ⋯ menu (``thread_switch.py``);
 * an entry in an answer's ⋯ menu that makes the media now (any ended answer);
 * the maker's news (being made, made, failed) shown on the answer's card
   (``MessageWidget.media_requested`` brings its buttons back here): Open /
@@ -27,6 +25,7 @@ from ...core.errors import MiraError
 from ...core.models import Message, MessageRole, MessageStatus, Thread
 from ..error_texts import error_line
 from ..export.feedback import ask_save_path
+from .thread_switch import ThreadSwitch
 from .window_actions import WindowActions
 
 if TYPE_CHECKING:
@@ -58,14 +57,17 @@ class AnswerMediaActions(WindowActions):
         presenter: ConversationPresenter,
     ) -> None:
         super().__init__(window, services, tasks, presenter)
-        self._draft_key: str | None = None
-        self.switch_action = QAction(window)
-        self.switch_action.setObjectName(self.switch_name)
-        self.switch_action.setCheckable(True)
-        window.header.menu.insertAction(window.undo_turn_action, self.switch_action)
-        self.switch_action.triggered.connect(self.set_switch)
-        self._p.state_changed.connect(self._sync)
-        self._p.current_changed.connect(self._on_current_changed)
+        self._switch = ThreadSwitch(
+            window,
+            tasks,
+            presenter,
+            name=self.switch_name,
+            thread_flag=self.thread_flag,
+            draft_flag=self.draft_flag,
+            set_on_thread=self._set_thread_switch,
+            after=self._after_switch,
+        )
+        self.switch_action: QAction = self._switch.action
         window.timeline.message_menu_requested.connect(self._fill_message_menu)
         window.timeline.media_requested.connect(self._on_media_requested)
         services.on_built(self.service_name, lambda s: s.add_listener(self.show_news))
@@ -103,37 +105,10 @@ class AnswerMediaActions(WindowActions):
     # ---- the switch -------------------------------------------------------------------
     def is_on(self) -> bool:
         """The switch of the conversation shown (a draft's, or the thread's)."""
-        thread = self._p.thread
-        if self._p.is_draft or thread is None or thread.id != self._p.key:
-            return bool(getattr(self._p, self.draft_flag))
-        return bool(getattr(thread, self.thread_flag))
+        return self._switch.is_on()
 
     def set_switch(self, on: bool) -> None:
-        if self._p.is_draft:
-            setattr(self._p, self.draft_flag, on)
-            self._after_switch(on)
-            return
-        key = self._p.key
-
-        async def switch() -> None:
-            try:
-                await self._set_thread_switch(key, on)
-            except MiraError as exc:
-                self._notice(error_line(exc))
-            await self._p.refresh_sidebar_row(key)
-            self._sync()
-            self._after_switch(on)
-
-        self._tasks.start(switch())
-
-    def _on_current_changed(self, key: str) -> None:
-        if self._p.is_draft and key != self._draft_key:
-            setattr(self._p, self.draft_flag, False)  # a new chat starts with it off
-        self._draft_key = key if self._p.is_draft else None
-        self._sync()
-
-    def _sync(self) -> None:
-        self.switch_action.setChecked(self.is_on())
+        self._switch.set_switch(on)
 
     # ---- an answer --------------------------------------------------------------------
     def _fill_message_menu(self, message_id: str, menu: QMenu) -> None:

@@ -73,6 +73,8 @@ class ConversationPresenter(QObject):
         self.draft_tts = False
         #: the draft's image switch (``image_actions.py``): ``SendRequest.image``
         self.draft_image = False
+        #: the draft's agent switch (``agent_actions.py``): ``SendRequest.agent``
+        self.draft_agent = False
         self._connect()
 
     def _connect(self) -> None:
@@ -270,6 +272,7 @@ class ConversationPresenter(QObject):
                 kb_id=self.draft_kb_id,
                 tts=self.draft_tts or None,
                 image=self.draft_image or None,
+                agent=self.draft_agent or None,
             )
         else:
             request = SendRequest(

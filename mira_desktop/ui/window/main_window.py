@@ -32,6 +32,7 @@ from ..timeline.anchor_rail import with_anchor_rail
 from ..timeline.timeline_view import TimelineView
 from ..welcome.empty_state import EmptyStateWidget
 from ..welcome.welcome_view import WelcomeView
+from .agent_actions import AgentActions
 from .composer_actions import ComposerActions
 from .context_actions import ContextActions
 from .conversation import ConversationPresenter
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.kb_actions = KbActions(self, services, self.tasks, self.presenter)
         self.speech_actions = SpeechActions(self, services, self.tasks, self.presenter)
         self.image_actions = ImageActions(self, services, self.tasks, self.presenter)
+        self.agent_actions = AgentActions(self, services, self.tasks, self.presenter, self.chat)
         self.header.menu.insertSeparator(self.undo_turn_action)
         self.export_actions = ThreadActions(self, services, self.tasks)
         self.export_actions.connect_window()

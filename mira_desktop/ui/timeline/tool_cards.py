@@ -1,0 +1,240 @@
+"""The agent's tool cards in an answer (PRODUCT.md §11): one collapsible card
+per tool call, in call order, above the answer's words.
+
+A card's line says what the call does ("Edit src/app.py: 1 replacement") and
+where it stands (waiting for approval, running, done, failed, denied,
+expired, rolled back). Its details — the diff of a write or an edit, the
+tool's output — open with the arrow; a card waiting for approval opens by
+itself and shows Approve and Deny; a finished change shows Roll back. Built
+only for answers that called tools (``core/agent.answer_cards``)."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from mira_desktop.core.agent import ApprovalState, ToolCard, ToolStatus
+
+from .answer_meta import apply_tone
+from .timeline_style import error_colour, muted_colour
+
+#: lines of a diff or an output shown in a card (the rest is counted)
+SHOWN_LINES = 40
+
+
+class ToolCardView(QFrame):
+    decided = Signal(str, bool)  # call id, approved
+    rollback_requested = Signal(str)  # call id
+    toggled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCard")
+        self._card: ToolCard | None = None
+        self._open: bool | None = None  # the user's choice; None: by the card's state
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 4, 8, 4)
+        box.setSpacing(2)
+        line = QHBoxLayout()
+        line.setSpacing(6)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("toolCardToggle")
+        self.toggle.setAutoRaise(True)
+        self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.toggle.clicked.connect(self._on_toggle)
+        self.title = QLabel(self)
+        self.title.setObjectName("toolCardTitle")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.state = QLabel(self)
+        self.state.setObjectName("toolCardState")
+        self.approve = self._button("toolApprove", lambda: self._decide(True))
+        self.deny = self._button("toolDeny", lambda: self._decide(False))
+        self.rollback = self._button("toolRollback", self._on_rollback)
+        line.addWidget(self.toggle)
+        line.addWidget(self.title, 1)
+        line.addWidget(self.state)
+        for button in (self.approve, self.deny, self.rollback):
+            line.addWidget(button)
+        box.addLayout(line)
+        self.details = QLabel(self)
+        self.details.setObjectName("toolCardDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        box.addWidget(self.details)
+        self._retranslate()
+
+    def _button(self, name: str, slot: object) -> QToolButton:
+        button = QToolButton(self)
+        button.setObjectName(name)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.clicked.connect(slot)
+        return button
+
+    def _retranslate(self) -> None:
+        self.approve.setText(self.tr("Approve"))
+        self.deny.setText(self.tr("Deny"))
+        self.rollback.setText(self.tr("Roll back"))
+        self.rollback.setToolTip(self.tr("Put back the files this step changed"))
+
+    @property
+    def card(self) -> ToolCard | None:
+        return self._card
+
+    def is_open(self) -> bool:
+        card = self._card
+        if self._open is not None:
+            return self._open
+        return card is not None and card.status is ToolStatus.WAITING
+
+    def show_card(self, card: ToolCard) -> None:
+        if self._card is not None and self._card.status != card.status:
+            self._open = None  # a new state: open or closed as it says
+        self._card = card
+        self.title.setText(self.summary_text(card))
+        self.title.setToolTip(card.name)
+        self.state.setText(self._state_text(card))
+        apply_tone(self.state, "error" if card.status is ToolStatus.FAILED else "muted")
+        waiting = card.status is ToolStatus.WAITING
+        self.approve.setVisible(waiting)
+        self.deny.setVisible(waiting)
+        self.rollback.setVisible(card.can_roll_back)
+        has_details = bool(card.diff or card.output)
+        self.toggle.setVisible(has_details)
+        opened = self.is_open() and has_details
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if opened else Qt.ArrowType.RightArrow)
+        self.details.setVisible(opened)
+        if opened:
+            self.details.setText(self._details_html(card))
+
+    def summary_text(self, card: ToolCard) -> str:
+        """The card's line in the interface's language (a command as it is)."""
+        translated = self.templates().get(card.template)
+        if translated is None:
+            return card.summary or card.name
+        try:
+            return translated.format(**card.params)
+        except (KeyError, IndexError, ValueError):  # a translation that lost a field
+            return card.summary
+
+    def templates(self) -> dict[str, str]:
+        """The previews' templates (``services/agent/previews.py``), translated."""
+        return {
+            "Create {path} (1 line)": self.tr("Create {path} (1 line)"),
+            "Create {path} ({n} lines)": self.tr("Create {path} ({n} lines)"),
+            "Overwrite {path} (1 line)": self.tr("Overwrite {path} (1 line)"),
+            "Overwrite {path} ({n} lines)": self.tr("Overwrite {path} ({n} lines)"),
+            "Edit {path}: 1 replacement": self.tr("Edit {path}: 1 replacement"),
+            "Edit {path}: {n} replacements": self.tr("Edit {path}: {n} replacements"),
+            "Read {path}": self.tr("Read {path}"),
+            "Read {path} from line {n}": self.tr("Read {path} from line {n}"),
+            "List {path}": self.tr("List {path}"),
+            "Find {pattern} in {path}": self.tr("Find {pattern} in {path}"),
+            "Search {path} for {pattern}": self.tr("Search {path} for {pattern}"),
+            "Search {path} ({glob}) for {pattern}": self.tr("Search {path} ({glob}) for {pattern}"),
+        }
+
+    def _state_text(self, card: ToolCard) -> str:
+        if card.rolled_back:
+            return self.tr("Rolled back")
+        texts = {
+            ToolStatus.WAITING: self.tr("Waiting for your approval"),
+            ToolStatus.RUNNING: self.tr("Running…"),
+            ToolStatus.DONE: self.tr("Done"),
+            ToolStatus.FAILED: self.tr("Failed"),
+            ToolStatus.DENIED: self.tr("Denied"),
+            ToolStatus.EXPIRED: self.tr("Not run"),
+        }
+        text = texts[card.status]
+        if card.status is ToolStatus.DONE and card.approval is ApprovalState.EXECUTED:
+            text = self.tr("Approved · done")
+        return text
+
+    def _details_html(self, card: ToolCard) -> str:
+        """The diff (coloured) before a change runs or after it ran, else the output."""
+        added = "#2e7d32" if self.palette().window().color().lightness() >= 128 else "#7ee787"
+        removed = error_colour(self).name()
+        muted = muted_colour(self).name()
+        text = card.diff if card.diff and card.status is not ToolStatus.FAILED else card.output
+        lines = text.splitlines()
+        rows = []
+        for line in lines[:SHOWN_LINES]:
+            colour = ""
+            if line.startswith(("+++", "---", "@@")):
+                colour = muted
+            elif line.startswith("+"):
+                colour = added
+            elif line.startswith("-"):
+                colour = removed
+            escaped = html.escape(line) or "&nbsp;"
+            rows.append(f'<span style="color:{colour}">{escaped}</span>' if colour else escaped)
+        if len(lines) > SHOWN_LINES:
+            more = self.tr("… {0} more lines").format(len(lines) - SHOWN_LINES)
+            rows.append(f'<span style="color:{muted}">{html.escape(more)}</span>')
+        return '<div style="white-space:pre-wrap">' + "<br>".join(rows) + "</div>"
+
+    def _on_toggle(self) -> None:
+        self._open = not self.is_open()
+        if self._card is not None:
+            self.show_card(self._card)
+        self.toggled.emit()
+
+    def _decide(self, approved: bool) -> None:
+        if self._card is not None:
+            self.approve.setEnabled(False)
+            self.deny.setEnabled(False)
+            self.decided.emit(self._card.call_id, approved)
+
+    def _on_rollback(self) -> None:
+        if self._card is not None:
+            self.rollback_requested.emit(self._card.call_id)
+
+
+class ToolCardsBox(QWidget):
+    """The cards of one answer."""
+
+    decided = Signal(str, bool)
+    rollback_requested = Signal(str)
+    size_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolCards")
+        self._box = QVBoxLayout(self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.setSpacing(4)
+        self._views: list[ToolCardView] = []
+
+    @property
+    def views(self) -> list[ToolCardView]:
+        return list(self._views)
+
+    def show_cards(self, cards: list[ToolCard]) -> None:
+        while len(self._views) < len(cards):
+            view = ToolCardView(self)
+            view.decided.connect(self.decided)
+            view.rollback_requested.connect(self.rollback_requested)
+            view.toggled.connect(self.size_changed)
+            self._box.addWidget(view)
+            self._views.append(view)
+        for view, card in zip(self._views, cards, strict=False):
+            if view.card != card:
+                if view.card is not None and view.card.call_id != card.call_id:
+                    view = _reset(view)
+                view.show_card(card)
+            view.setVisible(True)
+        for view in self._views[len(cards) :]:
+            view.setVisible(False)
+
+
+def _reset(view: ToolCardView) -> ToolCardView:
+    """A view reused for another call (the widget was bound to another answer)."""
+    view._open = None
+    view.approve.setEnabled(True)
+    view.deny.setEnabled(True)
+    return view

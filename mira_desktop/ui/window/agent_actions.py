@@ -1,0 +1,190 @@
+"""``AgentActions``: the agent in the window (PRODUCT.md §11).
+
+* the header's ⋯ menu: "Work in the project folder" (the conversation's
+  agent switch, ``thread_switch.py``) and "Ask before changes" (the approval
+  mode: manual when checked, auto when not; a setting for every thread);
+* the answer's tool cards follow the run (``ChatController.tools_changed``);
+  Approve / Deny answer the call the agent waits on;
+* Roll back (a card's button, or "Roll back all changes" in the answer's ⋯
+  menu) asks first, then puts the files back off the Qt thread; files changed
+  since are listed and nothing is written."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from ...core.agent import MODE_KEY, AgentMode, RollbackConflict, answer_cards
+from ...core.errors import MiraError
+from ...core.models import MessageStatus, Thread
+from ..error_texts import error_line
+from .confirm import ask_then
+from .thread_switch import ThreadSwitch
+from .window_actions import WindowActions
+
+if TYPE_CHECKING:
+    from ...bootstrap import Services
+    from ..controllers.chat_controller import ChatController
+    from ..controllers.tasks import TaskRunner
+    from .conversation import ConversationPresenter
+    from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+class AgentActions(WindowActions):
+    def __init__(
+        self,
+        window: MainWindow,
+        services: Services,
+        tasks: TaskRunner,
+        presenter: ConversationPresenter,
+        chat: ChatController,
+    ) -> None:
+        super().__init__(window, services, tasks, presenter)
+        self._switch = ThreadSwitch(
+            window,
+            tasks,
+            presenter,
+            name="AgentAction",
+            thread_flag="agent_enabled",
+            draft_flag="draft_agent",
+            set_on_thread=self._set_thread_switch,
+        )
+        self.agent_action: QAction = self._switch.action
+        self.ask_action = QAction(window)
+        self.ask_action.setObjectName("AgentAskAction")
+        self.ask_action.setCheckable(True)
+        self.ask_action.setChecked(True)
+        window.header.menu.insertAction(window.undo_turn_action, self.ask_action)
+        self.ask_action.triggered.connect(self.set_asking)
+        chat.tools_changed.connect(self._on_tools_changed)
+        window.timeline.tool_requested.connect(self._on_tool_requested)
+        window.timeline.message_menu_requested.connect(self._fill_message_menu)
+        window.installEventFilter(self)
+        self._retranslate()
+        tasks.start(self._load_mode())
+
+    def _retranslate(self) -> None:
+        self.agent_action.setText(self.tr("Work in the project folder"))
+        self.agent_action.setToolTip(
+            self.tr("Answer as an agent that reads and changes files in the workspace's folder")
+        )
+        self.ask_action.setText(self.tr("Ask before changes"))
+        self.ask_action.setToolTip(
+            self.tr("The agent asks before it writes, edits or runs a command that changes files")
+        )
+
+    async def _set_thread_switch(self, thread_id: str, on: bool) -> Thread:
+        return await self._services.threads.set_agent(thread_id, on)
+
+    def is_on(self) -> bool:
+        return self._switch.is_on()
+
+    def set_switch(self, on: bool) -> None:
+        self._switch.set_switch(on)
+
+    # ---- the approval mode ------------------------------------------------------------
+    async def _load_mode(self) -> None:
+        # the setting itself: the agent's service loads with its first answer
+        mode = AgentMode.parse(await self._services.store.get_setting(MODE_KEY))
+        self.ask_action.setChecked(mode is AgentMode.MANUAL)
+
+    def set_asking(self, on: bool) -> None:
+        mode = AgentMode.MANUAL if on else AgentMode.AUTO
+
+        async def save() -> None:
+            try:
+                await self._services.store.set_setting(MODE_KEY, str(mode))
+            except MiraError as exc:
+                self._notice(error_line(exc))
+
+        self._tasks.start(save())
+
+    # ---- cards ------------------------------------------------------------------------
+    def _on_tools_changed(self, key: str, message_id: str, data: object) -> None:
+        if key == self._p.key and isinstance(data, dict):
+            self._w.timeline.set_message_data(message_id, data)
+
+    def _on_tool_requested(self, message_id: str, call_id: str, action: str) -> None:
+        message = self._w.timeline.message(message_id)
+        if message is None:
+            return
+        if action in ("approve", "deny"):
+            if not self._services.chat.decide(message.thread_id, call_id, action == "approve"):
+                self._notice(self.tr("This step no longer waits for an answer."))
+        elif action == "rollback":
+            self.roll_back(message_id, call_id)
+
+    def _fill_message_menu(self, message_id: str, menu: QMenu) -> None:
+        message = self._w.timeline.message(message_id)
+        if message is None or message.status is MessageStatus.STREAMING:
+            return
+        if not any(card.can_roll_back for card in answer_cards(message.data)):
+            return
+        action = menu.addAction(self.tr("Roll back all changes"))
+        action.setObjectName("message:rollback")
+        action.triggered.connect(lambda: self.roll_back(message_id, None))
+
+    def roll_back(self, message_id: str, call_id: str | None, *, ask: bool = True) -> None:
+        """Put back the files of one call (or of the whole answer), asking first."""
+        message = self._w.timeline.message(message_id)
+        if message is None:
+            return
+        cards = [
+            c
+            for c in answer_cards(message.data)
+            if c.can_roll_back and (call_id is None or c.call_id == call_id)
+        ]
+        files = list(dict.fromkeys(path for c in cards for path in c.changed))
+        if not files:
+            return
+
+        async def roll_back() -> None:
+            try:
+                updated, restored = await self._services.agent.rollback(message_id, call_id)
+            except RollbackConflict as conflict:
+                self._refused(conflict.files)
+                return
+            except MiraError as exc:
+                self._notice(error_line(exc))
+                return
+            self._w.timeline.set_message_data(message_id, updated.data)
+            self._notice(self.tr("Rolled back: {0}").format(", ".join(restored)))
+
+        if not ask:
+            self._tasks.start(roll_back())
+            return
+        question = self.tr("Put these files back as they were before the agent changed them?")
+        ask_then(
+            self._w,
+            self.tr("Roll back"),
+            question + "\n\n" + "\n".join(files),
+            lambda: self._tasks.start(roll_back()),
+        )
+
+    def _refused(self, files: list[str]) -> None:
+        """Say which files changed since (from a fresh loop turn: a message
+        box's nested loop must not run inside a task)."""
+        text = self.tr("Not rolled back: these files changed since the agent wrote them.")
+        listed = text + "\n\n" + "\n".join(files)
+
+        def show() -> None:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(self._w, self.tr("Not rolled back"), listed)
+
+        self._notice(text)
+        QTimer.singleShot(0, self._w, show)
+
+    def _notice(self, text: str) -> None:
+        self._w.notice_bar.show_notice(text)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._w and event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        return False

@@ -1,0 +1,196 @@
+"""The agent in the real window (PRODUCT.md §11): the header menu's switch on
+a welcome draft, a tool card waiting for approval with its diff, Approve and
+Deny clicked, the card's Roll back (asked first; refused with the files
+named when they changed since), the approval mode, and Chinese wording. The
+model is the loopback server; the files are real."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.agent import MODE_KEY, ToolStatus, answer_cards
+from mira_desktop.services.agent import previews
+from mira_desktop.ui.i18n import install_translator
+from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.tool_cards import ToolCardView
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
+from tests.support.qt_async import until
+from tests.ui.history_support import until_async
+
+CHAT = "/v1/chat/completions"
+EDIT = {"path": "app.py", "old_string": "hello", "new_string": "bonjour"}
+
+
+@pytest.fixture
+async def project(tmp_path: Path, services: Services) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("print('hello')\n", encoding="utf-8")
+    base = await services.workspaces.default_workspace()
+    await services.workspaces.set_root_dir(base.id, str(root))
+    return root
+
+
+@pytest.fixture
+def questions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Qt's question and warning boxes, answered Yes and recorded."""
+    asked: list[str] = []
+
+    def question(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    def warning(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(warning))
+    return asked
+
+
+def shown_status(window: MainWindow, message_id: str) -> ToolStatus | None:
+    """The first card's status as its view shows it (None: no card yet)."""
+    widget = window.timeline.message_widget(message_id)
+    if not isinstance(widget, AssistantMessageWidget) or widget.tool_cards is None:
+        return None
+    views = widget.tool_cards.views
+    card = views[0].card if views else None
+    return card.status if card is not None else None
+
+
+def card_view(window: MainWindow, message_id: str, index: int = 0) -> ToolCardView:
+    widget = window.timeline.message_widget(message_id)
+    assert isinstance(widget, AssistantMessageWidget) and widget.tool_cards is not None
+    return widget.tool_cards.views[index]
+
+
+async def ask_agent(window: MainWindow, loopback: LoopbackServer, qtbot: Any, text: str) -> str:
+    """Send ``text`` with the agent switched on; the id of the answer shown."""
+    action = window.agent_actions.agent_action
+    if not action.isChecked():
+        action.trigger()
+    window.composer.set_text(text)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(window.timeline.message_ids()) >= 2)
+    return window.timeline.message_ids()[-1]
+
+
+async def test_a_change_waits_for_approval_with_its_diff_then_runs_and_rolls_back(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    project: Path,
+    questions: list[str],
+    qtbot: Any,
+) -> None:
+    assert window.agent_actions.agent_action in window.header.menu.actions()
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)], "I will edit app.py."))
+    loopback.enqueue(CHAT, openai_stream(["Changed the greeting."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: shown_status(window, answer_id) is ToolStatus.WAITING)
+    view = card_view(window, answer_id)
+    assert view.approve.isVisible() and view.deny.isVisible() and not view.rollback.isVisible()
+    assert view.details.isVisible() and "bonjour" in view.details.text()  # the diff, open
+    assert "Waiting for your approval" in view.state.text()
+    assert (project / "app.py").read_text() == "print('hello')\n"  # not before approval
+
+    qtbot.mouseClick(view.approve, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert (project / "app.py").read_text() == "print('bonjour')\n"
+    thread = await services.threads.get_thread(window.presenter.key)
+    assert thread.agent_enabled
+    view = card_view(window, answer_id)
+    assert view.card is not None and view.card.status is ToolStatus.DONE
+    assert "Approved" in view.state.text() and view.rollback.isVisible()
+    assert not view.approve.isVisible()
+    assert "Changed the greeting." in window.timeline.message_text(answer_id)
+
+    # someone edits the file: the rollback is refused, naming it, and writes nothing
+    (project / "app.py").write_text("print('mine')\n")
+    qtbot.mouseClick(view.rollback, Qt.MouseButton.LeftButton)
+    await until(lambda: len(questions) == 2)
+    assert "app.py" in questions[0] and "app.py" in questions[1]
+    assert "changed since" in questions[1]
+    assert (project / "app.py").read_text() == "print('mine')\n"
+
+    (project / "app.py").write_text("print('bonjour')\n")
+    qtbot.mouseClick(card_view(window, answer_id).rollback, Qt.MouseButton.LeftButton)
+    await until(lambda: (project / "app.py").read_text() == "print('hello')\n")
+    await until(lambda: "Rolled back" in card_view(window, answer_id).state.text())
+    assert not card_view(window, answer_id).rollback.isVisible()
+    saved = await services.store.get_message(answer_id)
+    assert answer_cards(saved.data)[0].rolled_back
+
+
+async def test_deny_leaves_the_file_and_the_card_says_so_in_chinese(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    project: Path,
+    qtbot: Any,
+    qapp: Any,
+) -> None:
+    install_translator(qapp, "zh_CN")
+    try:
+        loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+        loopback.enqueue(CHAT, openai_stream(["好的，我没有修改。"]))
+        answer_id = await ask_agent(window, loopback, qtbot, "改成法语")
+        await until(lambda: window.timeline.message_widget(answer_id) is not None)
+        await until(
+            lambda: (
+                card_view(window, answer_id).card is not None
+                and card_view(window, answer_id).card.status is ToolStatus.WAITING
+            )
+        )
+        view = card_view(window, answer_id)
+        assert view.approve.text() == "批准" and view.deny.text() == "拒绝"
+        assert view.title.text() == "编辑 app.py（1 处替换）"
+        qtbot.mouseClick(view.deny, Qt.MouseButton.LeftButton)
+        await until(lambda: not window.chat.is_running(window.presenter.key))
+        assert (project / "app.py").read_text() == "print('hello')\n"
+        view = card_view(window, answer_id)
+        assert view.card is not None and view.card.status is ToolStatus.DENIED
+        assert view.state.text() == "已拒绝"
+    finally:
+        install_translator(qapp, "en")
+
+
+async def test_the_approval_mode_is_a_setting_in_the_header_menu(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    ask = window.agent_actions.ask_action
+    await until(lambda: ask.isChecked())
+    ask.trigger()  # auto: the agent runs its calls without asking
+    await until_async(lambda: _mode_is(services, "auto"))
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert (project / "app.py").read_text() == "print('bonjour')\n"
+    view = card_view(window, answer_id)
+    assert view.card is not None and view.card.approval is None
+    assert view.state.text() == "Done"
+
+
+async def _mode_is(services: Services, value: str) -> bool:
+    return bool(await services.store.get_setting(MODE_KEY) == value)
+
+
+def test_every_summary_the_cards_translate_is_still_written_by_the_previews(qapp: Any) -> None:
+    source = Path(previews.__file__).read_text(encoding="utf-8")
+    literals = {
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    templates = ToolCardView().templates()
+    assert templates and set(templates) <= literals
