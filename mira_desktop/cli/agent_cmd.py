@@ -4,6 +4,10 @@
   (manual, the default, asks before each write, edit and mutating command).
 * ``agent developer [on|off] [--json]`` — developer mode: the agent may write
   anywhere in the workspace's ``.agent/`` (otherwise only its memory).
+* ``agent search-url [URL | --clear] [--json]`` — the endpoint of the
+  agent's ``web_search`` (an address with ``{query}`` answering JSON, e.g.
+  SearXNG's ``…/search?q={query}&format=json``); without one the tool is not
+  offered.
 * ``agent changes MESSAGE_ID [--json]`` — the files an answer's tool calls
   changed, per call, and whether they were rolled back.
 * ``agent rollback MESSAGE_ID [--call CALL_ID] [--json]`` — put those files
@@ -37,6 +41,10 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     developer = sub.add_parser("developer", help="let the agent write anywhere in .agent/")
     developer.add_argument("state", nargs="?", choices=["on", "off"])
     developer.add_argument("--json", action="store_true")
+    search = sub.add_parser("search-url", help="show or set the web search endpoint")
+    search.add_argument("url", nargs="?", help="an address with {query}, answering JSON")
+    search.add_argument("--clear", action="store_true", help="no web search")
+    search.add_argument("--json", action="store_true")
     changes = sub.add_parser("changes", help="the files an answer changed")
     changes.add_argument("message_id")
     changes.add_argument("--json", action="store_true")
@@ -77,6 +85,15 @@ async def run(services: Services, args: argparse.Namespace) -> int:
             await agent.set_developer_mode(args.state == "on")
         on = await agent.developer_mode()
         print_json({"developer_mode": on}) if args.json else print("on" if on else "off")
+        return 0
+    if args.agent_command == "search-url":
+        if args.url or args.clear:
+            await agent.set_search_url(None if args.clear else args.url)
+        url = await agent.search_url()
+        if args.json:
+            print_json({"search_url": url})
+        else:
+            print(url or "No web search endpoint is set.")
         return 0
     if args.agent_command == "changes":
         return await _changes(services, args)

@@ -8,7 +8,9 @@ edit — on stderr and reads ``y`` or ``n`` from stdin (anything else, or the
 end of stdin, denies); ``yes`` approves every call, ``no`` denies every one.
 
 Tool cards print as ``tool_card`` JSON lines with ``--json`` (each state of a
-card: waiting, running, done…), and as one line each on stderr otherwise."""
+card: waiting, running, done…), and as one line each on stderr otherwise;
+the agent's steps (its ``update_progress``) as ``progress`` lines, or
+``[progress 2/5: …]``."""
 
 from __future__ import annotations
 
@@ -17,7 +19,14 @@ import asyncio
 import sys
 
 from ..bootstrap import Services
-from ..core.agent import AgentMode, ToolCard, ToolCardChanged, ToolStatus
+from ..core.agent import (
+    AgentMode,
+    ProgressChanged,
+    StepStatus,
+    ToolCard,
+    ToolCardChanged,
+    ToolStatus,
+)
 
 
 def add_agent_options(chat: argparse.ArgumentParser) -> None:
@@ -81,6 +90,14 @@ def card_line(card: ToolCard) -> str | None:
     if card.status is ToolStatus.FAILED and card.output:
         line += f"\n  {card.output.splitlines()[0][:300]}"
     return line
+
+
+def progress_line(event: ProgressChanged) -> str:
+    """``[progress 2/5: the step in progress]`` for the plain output."""
+    steps = event.steps
+    done = sum(step.status is StepStatus.COMPLETED for step in steps)
+    current = next((s.title for s in steps if s.status is StepStatus.IN_PROGRESS), None)
+    return f"[progress {done}/{len(steps)}" + (f": {current}]" if current else "]")
 
 
 def agent_mode(args: argparse.Namespace) -> AgentMode | None:

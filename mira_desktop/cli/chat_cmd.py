@@ -47,7 +47,7 @@ import sys
 from collections.abc import AsyncIterator
 
 from ..bootstrap import Services
-from ..core.agent import ToolCardChanged
+from ..core.agent import ProgressChanged, ToolCardChanged
 from ..core.context import SendWarning
 from ..core.errors import ConfigError
 from ..core.events import (
@@ -66,7 +66,7 @@ from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
-from .chat_agent import add_agent_options, agent_mode, card_line, decide
+from .chat_agent import add_agent_options, agent_mode, card_line, decide, progress_line
 from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
 from .thread_media import report_made
@@ -331,9 +331,13 @@ class _PlainPrinter:
             self._end_thinking()
             sys.stdout.write(event.text)
             sys.stdout.flush()
-        elif isinstance(event, ToolCardChanged):
+        elif isinstance(event, ToolCardChanged | ProgressChanged):
             self._end_thinking()
-            line = card_line(event.card)
+            line = (
+                card_line(event.card)
+                if isinstance(event, ToolCardChanged)
+                else progress_line(event)
+            )
             if line:
                 sys.stdout.flush()
                 sys.stderr.write(f"\n{line}\n")

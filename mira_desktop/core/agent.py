@@ -26,6 +26,8 @@ class AgentMode(StrEnum):
 #: the settings of the approval mode and of developer mode
 MODE_KEY = "agent.mode"
 DEVELOPER_KEY = "agent.developer_mode"
+#: the web search endpoint of the agent's ``web_search`` (an address with {query})
+SEARCH_URL_KEY = "agent.search_url"
 
 
 class ApprovalState(StrEnum):
@@ -235,3 +237,56 @@ def expired(card: ToolCard) -> ToolCard:
         return card
     approval = ApprovalState.EXPIRED if card.approval is ApprovalState.PENDING else card.approval
     return replace(card, status=ToolStatus.EXPIRED, approval=approval, ok=False)
+
+
+class StepStatus(StrEnum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressStep:
+    """One step of the agent's plan of work (its ``update_progress`` tool)."""
+
+    title: str
+    status: StepStatus = StepStatus.PENDING
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "status": str(self.status)}
+
+
+def answer_progress(data: dict[str, Any] | None) -> list[ProgressStep]:
+    """The steps an answer's agent last reported (``data["agent"]["progress"]``)."""
+    agent = (data or {}).get("agent")
+    steps = agent.get("progress") if isinstance(agent, dict) else None
+    out: list[ProgressStep] = []
+    for step in steps or ():
+        if isinstance(step, dict) and step.get("title"):
+            status = str(step.get("status"))
+            known = status in {s.value for s in StepStatus}
+            out.append(
+                ProgressStep(
+                    str(step["title"]), StepStatus(status) if known else StepStatus.PENDING
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressChanged:
+    """A chat event: the agent of ``thread_id`` reported its steps (the whole
+    list, each time)."""
+
+    type: ClassVar[str] = "progress"
+    thread_id: str
+    message_id: str
+    steps: tuple[ProgressStep, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "thread_id": self.thread_id,
+            "message_id": self.message_id,
+            "steps": [s.to_dict() for s in self.steps],
+        }

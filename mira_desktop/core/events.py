@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .agent import ToolCardChanged
+from .agent import ProgressChanged, ToolCardChanged
 from .models import Message, Thread, ToolCall, Usage
 
 
@@ -278,6 +278,7 @@ ChatEvent = (
     | Stopped
     | Failed
     | ToolCardChanged
+    | ProgressChanged
 )
 
 

@@ -38,7 +38,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..core.agent import ToolCard, ToolCardChanged, expired
+from ..core.agent import ProgressChanged, ToolCard, ToolCardChanged, expired
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
     AssistantMessageStarted,
@@ -114,6 +114,7 @@ class ChatRun:
         self._deltas_due = False
         #: the agent's tool cards (PRODUCT.md §11), by call id, in call order
         self._cards: dict[str, ToolCard] = {}
+        self._progress: list[dict[str, Any]] | None = None  # its last update_progress
         self._ending = False  # the outcome is being written: no more flushes
         self.task: asyncio.Task[None] | None = None
 
@@ -190,7 +191,7 @@ class ChatRun:
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
-            if not self._state.text and not self._cards:  # nothing to read, even if it reasoned
+            if not self._state.text and not self._data():  # nothing to read, even if it reasoned
                 raise EmptyAnswer(thought=bool(self._state.thinking))
         except asyncio.CancelledError:
             await self._finish(MessageStatus.STOPPED, None)
@@ -277,10 +278,13 @@ class ChatRun:
                     continue
                 self._add_delta(event)
                 continue
-            if isinstance(event, ToolCardChanged):
+            if isinstance(event, ToolCardChanged | ProgressChanged):
                 if not state.persisted:
                     await self._persist_start()
-                self._cards[event.card.call_id] = event.card
+                if isinstance(event, ToolCardChanged):
+                    self._cards[event.card.call_id] = event.card
+                else:
+                    self._progress = [step.to_dict() for step in event.steps]
                 self._emit(event)
                 self._maybe_flush(force=True)
                 continue
@@ -340,15 +344,15 @@ class ChatRun:
         )
 
     def _data(self, *, ended: bool = False) -> dict[str, Any] | None:
-        """The answer's data with its tool cards (None without any); ``ended``:
-        a card still waiting or running expired with the run."""
-        if not self._cards:
+        """The answer's data with its tool cards and progress (None without
+        either); ``ended``: a card still waiting or running expired with the run."""
+        if not self._cards and self._progress is None:
             return None
         cards = [expired(c) if ended else c for c in self._cards.values()]
-        return {
-            **(self.plan.assistant.data or {}),
-            "agent": {"tools": [c.to_dict() for c in cards]},
-        }
+        agent: dict[str, Any] = {"tools": [c.to_dict() for c in cards]}
+        if self._progress is not None:
+            agent["progress"] = self._progress
+        return {**(self.plan.assistant.data or {}), "agent": agent}
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,

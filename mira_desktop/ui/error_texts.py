@@ -62,6 +62,9 @@ def known_texts() -> tuple[str, ...]:
         _tr("The agent stopped after {rounds} rounds of tool calls."),
         _tr("Send “continue” to let it go on, or say what to do differently."),
         _tr("Not rolled back: {files} changed since the agent wrote them."),
+        _tr("There is no skill named {name} in .agent/skills/."),
+        _tr("The skill {name} has no SKILL.md file."),
+        _tr("Each skill is a folder there with a SKILL.md file."),
         _tr("Nothing was written. Undo those edits first, or leave the change as it is."),
         # services/speech_engine.py, services/speech.py
         _tr("There is no speech engine on this computer."),

@@ -1039,6 +1039,18 @@ Repair: {fix}</source>
             <source>Nothing was written. Undo those edits first, or leave the change as it is.</source>
             <translation>没有写入任何内容。请先撤销那些修改，或保留这次改动。</translation>
         </message>
+        <message>
+            <source>There is no skill named {name} in .agent/skills/.</source>
+            <translation>.agent/skills/ 中没有名为 {name} 的技能。</translation>
+        </message>
+        <message>
+            <source>The skill {name} has no SKILL.md file.</source>
+            <translation>技能 {name} 缺少 SKILL.md 文件。</translation>
+        </message>
+        <message>
+            <source>Each skill is a folder there with a SKILL.md file.</source>
+            <translation>每个技能都是其中的一个文件夹，内含 SKILL.md 文件。</translation>
+        </message>
     </context>
     <context>
         <name>GeneralTab</name>
@@ -1636,6 +1648,13 @@ Quit anyway and lose them?</source>
         <message>
             <source>Dismiss</source>
             <translation>关闭</translation>
+        </message>
+    </context>
+    <context>
+        <name>ProgressPanel</name>
+        <message>
+            <source>Progress · {0} of {1}</source>
+            <translation>进度 · {0}/{1}</translation>
         </message>
     </context>
     <context>
@@ -2818,6 +2837,10 @@ Your chats will appear here.</source>
         <message>
             <source>Search {path} ({glob}) for {pattern}</source>
             <translation>在 {path}（{glob}）中搜索 {pattern}</translation>
+        </message>
+        <message>
+            <source>Search the web for {query}</source>
+            <translation>在网上搜索 {query}</translation>
         </message>
     </context>
     <context>

@@ -125,3 +125,34 @@ def test_the_thread_switch_the_mode_and_a_workspace_without_a_folder(
     assert refused.returncode == 1
     assert "project folder" in refused.stderr
     assert len(loopback.requests) == asked  # no model was asked
+
+
+def test_the_web_search_endpoint_is_set_shown_refused_and_cleared(data_dir: Path) -> None:
+    assert cli(data_dir, "agent", "search-url").stdout.strip() == "No web search endpoint is set."
+    url = "http://localhost:8888/search?q={query}&format=json"
+    assert json.loads(cli(data_dir, "agent", "search-url", url, "--json").stdout) == {
+        "search_url": url
+    }
+    refused = cli(data_dir, "agent", "search-url", "http://localhost:8888/search")
+    assert refused.returncode == 1 and "{query}" in refused.stderr
+    assert cli(data_dir, "agent", "search-url").stdout.strip() == url  # kept
+    cleared = cli(data_dir, "agent", "search-url", "--clear", "--json")
+    assert json.loads(cleared.stdout) == {"search_url": None}
+
+
+def test_the_agents_steps_print_as_progress_lines(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    steps = [
+        {"title": "Read", "status": "completed"},
+        {"title": "Change the greeting", "status": "in_progress"},
+    ]
+    for _ in range(2):
+        loopback.enqueue(CHAT, openai_tool_stream([("p1", "update_progress", {"steps": steps})]))
+        loopback.enqueue(CHAT, openai_stream(["Working."]))
+    plain = chat(data_dir, "--agent", "--workspace", "Demo", "Go")
+    assert plain.returncode == 0, plain.stderr
+    assert "[progress 1/2: Change the greeting]" in plain.stderr
+    lines = json_lines(chat(data_dir, "--agent", "--workspace", "Demo", "--json", "Go").stdout)
+    [progress] = [line for line in lines if line["type"] == "progress"]
+    assert progress["steps"] == steps

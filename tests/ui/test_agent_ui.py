@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import MODE_KEY, ToolStatus, answer_cards
-from mira_desktop.services.agent import previews
+from mira_desktop.services.agent import previews, web_search
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.tool_cards import ToolCardView
@@ -186,11 +186,41 @@ async def _mode_is(services: Services, value: str) -> bool:
 
 
 def test_every_summary_the_cards_translate_is_still_written_by_the_previews(qapp: Any) -> None:
-    source = Path(previews.__file__).read_text(encoding="utf-8")
     literals = {
         node.value
-        for node in ast.walk(ast.parse(source))
+        for module in (previews, web_search)
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
     templates = ToolCardView().templates()
     assert templates and set(templates) <= literals
+
+
+async def test_the_progress_panel_shows_the_steps_of_the_branch_on_screen(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    steps = [
+        {"title": "Read app.py", "status": "completed"},
+        {"title": "Change the greeting", "status": "in_progress"},
+        {"title": "Run it", "status": "pending"},
+    ]
+    loopback.enqueue(CHAT, openai_tool_stream([("p1", "update_progress", {"steps": steps})]))
+    loopback.enqueue(CHAT, openai_stream(["On it."]))
+    await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    panel = window.agent_actions.progress_panel
+    assert panel is not None and panel.isVisible()
+    assert panel.header.text() == "Progress · 1 of 3"
+    assert [(row.text(), row.checkState()) for row in panel.rows] == [
+        ("Read app.py", Qt.CheckState.Checked),
+        ("Change the greeting", Qt.CheckState.PartiallyChecked),
+        ("Run it", Qt.CheckState.Unchecked),
+    ]
+    assert panel.geometry().bottom() < window.composer.geometry().top()  # above the composer
+    qtbot.mouseClick(panel.header, Qt.MouseButton.LeftButton)  # folded: the header stays
+    assert panel.isVisible() and panel.rows == []
+    thread_id = window.presenter.key
+    window.presenter.new_chat()
+    await until(lambda: not panel.isVisible())
+    window.presenter.open_thread(thread_id)
+    await until(lambda: panel.isVisible())

@@ -9,14 +9,20 @@ from pathlib import Path
 from ...core.agent import AgentMode
 
 
-def agent_instructions(root: Path, mode: AgentMode) -> str:
-    """The system note of an agent's run in the workspace folder ``root``."""
+def agent_instructions(root: Path, mode: AgentMode, memory: str = "") -> str:
+    """The system note of an agent's run in the workspace folder ``root``;
+    ``memory``: what ``.agent/memory.md`` holds."""
     approval = (
         "Each write, edit and command that may change files is shown to the user first,"
         " with its diff; they approve or deny it. If they deny one, do not retry it:"
         " ask what they want instead."
         if mode is AgentMode.MANUAL
         else "Your calls run without asking the user; be careful with changes."
+    )
+    remembered = (
+        f"\nYour memory of this project (.agent/memory.md; keep it up to date there):\n{memory}"
+        if memory.strip()
+        else ""
     )
     return (
         f"You are Mira's agent, working in the project folder {root}.\n"
@@ -28,4 +34,5 @@ def agent_instructions(root: Path, mode: AgentMode) -> str:
         "In .agent/ you may only write .agent/memory.md and files under .agent/memory/.\n"
         "When you are done, answer the user in their language: say what you changed"
         " and what is left."
+        f"{remembered}"
     )

@@ -23,6 +23,7 @@ from ...core.agent import (
     AgentMode,
     ApprovalState,
     FileChange,
+    ProgressChanged,
     ToolCard,
     ToolCardChanged,
     ToolOutcome,
@@ -39,6 +40,7 @@ from ...core.events import (
 )
 from ...core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall
 from ...core.ports import ChatProvider
+from . import progress
 from .approvals import Approvals
 from .prompt import agent_instructions
 from .toolbox import Toolbox
@@ -64,7 +66,11 @@ class AgentLoop:
         mode: AgentMode = AgentMode.MANUAL,
         on_changes: ChangesHook | None = None,
         max_rounds: int = MAX_ROUNDS,
+        memory: str = "",
+        question: str | None = None,
     ) -> None:
+        """``memory``: the workspace's ``.agent/memory.md``; ``question``: what
+        the model gets instead of the user's last message (a skill expanded)."""
         self.name = provider.name
         self.thread_id = thread_id
         self.message_id = message_id
@@ -74,6 +80,8 @@ class AgentLoop:
         self._toolbox = toolbox
         self._on_changes = on_changes
         self._max_rounds = max_rounds
+        self._memory = memory
+        self._question = question
         self._text = 0  # characters of answer text so far (where cards sit)
         self._ids: set[str] = set()  # the call ids of this answer
 
@@ -88,13 +96,18 @@ class AgentLoop:
 
     def prepare(self, request: ChatRequest) -> ChatRequest:
         """``request`` with the tools and the agent's instructions."""
-        note = agent_instructions(self._toolbox.root, self.mode)
+        note = agent_instructions(self._toolbox.root, self.mode, self._memory)
         messages = list(request.messages)
+        if self._question is not None:
+            last = max(i for i, m in enumerate(messages) if m.role == "user")
+            messages[last] = replace(messages[last], content=self._question)
         if messages and messages[0].role == "system":
             messages[0] = replace(messages[0], content=f"{note}\n\n{messages[0].content}")
         else:
             messages.insert(0, ChatMessage("system", note))
-        return replace(request, messages=tuple(messages), tools=self._toolbox.specs)
+        return replace(
+            request, messages=tuple(messages), tools=(*self._toolbox.specs, progress.SPEC)
+        )
 
     async def stream_chat(self, request: ChatRequest) -> AsyncIterator[Any]:
         request = self.prepare(request)
@@ -144,9 +157,18 @@ class AgentLoop:
 
     async def _call(
         self, call: ToolCall, malformed: str | None, messages: list[ChatMessage]
-    ) -> AsyncIterator[ToolCardChanged]:
+    ) -> AsyncIterator[ToolCardChanged | ProgressChanged]:
         """Run one call (asking first when it must), yielding its card's states,
         and append its result to ``messages``."""
+        if call.name == progress.NAME and malformed is None:
+            try:
+                steps = progress.parse_steps(call.arguments)
+            except ToolRefused as exc:
+                messages.append(_result(call, exc.message))
+                return
+            yield ProgressChanged(self.thread_id, self.message_id, steps)
+            messages.append(_result(call, progress.progress_result(steps)))
+            return
         card = ToolCard(call.call_id, call.name, call.arguments, _said(call), ToolStatus.RUNNING)
         card = replace(card, at=self._text)
         outcome: ToolOutcome | None = None

@@ -12,13 +12,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.agent import DEVELOPER_KEY, MODE_KEY, AgentMode, FileChange, ToolCard
+from ...core.agent import (
+    DEVELOPER_KEY,
+    MODE_KEY,
+    SEARCH_URL_KEY,
+    AgentMode,
+    FileChange,
+    ToolCard,
+)
 from ...core.errors import ConfigError, NotFoundError, worded
 from ...core.models import Message
 from .rollback import conflicts, rollback
 from .runner import AgentLoop
 from .scope import WorkspaceScope
 from .toolbox import Toolbox
+from .web_search import WebSearch, check_search_url
+from .workspace_notes import expand_skill, load_skill, memory, skill_call
 
 if TYPE_CHECKING:
     from ...storage.store import Store
@@ -49,6 +58,17 @@ class AgentService:
     async def set_developer_mode(self, enabled: bool) -> None:
         await self._store.set_setting(DEVELOPER_KEY, bool(enabled))
 
+    async def search_url(self) -> str | None:
+        """The web search endpoint (``web_search`` is offered only with one)."""
+        value = await self._store.get_setting(SEARCH_URL_KEY)
+        return value if isinstance(value, str) and value else None
+
+    async def set_search_url(self, url: str | None) -> str | None:
+        """Set (checked: http(s) with ``{query}``) or clear the endpoint."""
+        checked = check_search_url(url) if url else None
+        await self._store.set_setting(SEARCH_URL_KEY, checked)
+        return checked
+
     async def folder(self, workspace_id: str) -> Path:
         """The project folder of a workspace (ConfigError without one)."""
         workspaces = await self._store.list_workspaces()
@@ -72,6 +92,7 @@ class AgentService:
         root = await self.folder(plan.thread.workspace_id)
         scope = WorkspaceScope(root, developer_mode=await self.developer_mode())
         goal = plan.user_message.text
+        memory, question = await asyncio.to_thread(_notes, scope.root, goal)
 
         async def record(card: ToolCard, changes: tuple[FileChange, ...]) -> None:
             await self._store.record_agent_changes(
@@ -83,13 +104,16 @@ class AgentService:
                 changes=changes,
             )
 
+        url = await self.search_url()
         loop = AgentLoop(
             plan.provider,
-            Toolbox(scope),
+            Toolbox(scope, WebSearch(url) if url else None),
             thread_id=plan.thread.id,
             message_id=plan.assistant.id,
             mode=mode or await self.mode(),
             on_changes=record,
+            memory=memory,
+            question=question,
         )
         return replace(plan, provider=loop, agent=loop)
 
@@ -124,3 +148,13 @@ class AgentService:
             raise ConfigError(NOTHING_TO_ROLL_BACK)
         changes = [FileChange.from_dict(d) for c in calls for d in c.get("changes", [])]
         return WorkspaceScope(trace["root"], developer_mode=True), calls, changes
+
+
+def _notes(root: Path, message: str) -> tuple[str, str | None]:
+    """The workspace's memory, and the message with its skill expanded (None
+    without ``/skill:``); ToolRefused for a skill that is not there."""
+    called = skill_call(message)
+    if called is None:
+        return memory(root), None
+    name, rest = called
+    return memory(root), expand_skill(load_skill(root, name), rest)

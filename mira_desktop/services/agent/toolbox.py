@@ -15,11 +15,12 @@ from typing import Any
 
 from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
 from ...core.models import ToolCall, ToolSpec
-from . import file_tools, search_tools
+from . import file_tools, search_tools, web_search
 from .commands import mutation_reason
 from .previews import preview
 from .scope import WorkspaceScope
 from .shell import run_bash
+from .web_search import WebSearch
 
 READ_ONLY_TOOLS = frozenset({"read", "find", "grep", "ls"})
 BASH_TIMEOUT = 120
@@ -136,8 +137,12 @@ _KINDS = {"string": "a string", "integer": "a whole number", "boolean": "true or
 class Toolbox:
     """The agent's tools bound to one workspace folder."""
 
-    def __init__(self, scope: WorkspaceScope) -> None:
+    def __init__(self, scope: WorkspaceScope, web: WebSearch | None = None) -> None:
+        """``web``: the configured search endpoint (``web_search`` is offered
+        only with one)."""
         self.scope = scope
+        self.web = web
+        self._specs = {**_SPECS, web_search.NAME: web_search.SPEC} if web else _SPECS
 
     @property
     def root(self) -> Path:
@@ -145,7 +150,7 @@ class Toolbox:
 
     @property
     def specs(self) -> tuple[ToolSpec, ...]:
-        return TOOL_SPECS
+        return tuple(self._specs.values())
 
     def needs_approval(self, call: ToolCall) -> bool:
         """Whether manual mode asks before ``call``: always for write and
@@ -157,12 +162,16 @@ class Toolbox:
 
     def preview(self, call: ToolCall) -> ToolPreview:
         """What ``call`` would do; raises :class:`ToolRefused` when it cannot run."""
+        if self.web is not None and call.name == web_search.NAME:
+            return self.web.preview(arguments(call, self._specs))
         return preview(call.name, arguments(call), self.scope)
 
     async def run(self, call: ToolCall) -> ToolOutcome:
         """Run ``call``; a refusal or failure is a failed outcome saying why."""
         try:
-            args = arguments(call)
+            args = arguments(call, self._specs)
+            if self.web is not None and call.name == web_search.NAME:
+                return await self.web.run(args)
             if call.name == "bash":
                 timeout = float(args.get("timeout", BASH_TIMEOUT))
                 return await run_bash(self.scope, args["command"], timeout)
@@ -173,12 +182,12 @@ class Toolbox:
             return ToolOutcome(False, f"{call.name} failed: {exc}")
 
 
-def arguments(call: ToolCall) -> dict[str, Any]:
+def arguments(call: ToolCall, specs: dict[str, ToolSpec] = _SPECS) -> dict[str, Any]:
     """The arguments of ``call`` checked against its tool's schema (unknown
     ones dropped, ``null`` ones left out); raises :class:`ToolRefused`."""
-    spec = _SPECS.get(call.name)
+    spec = specs.get(call.name)
     if spec is None:
-        known = ", ".join(_SPECS)
+        known = ", ".join(specs)
         raise ToolRefused(f"There is no tool named {call.name!r}; the tools are {known}.")
     properties: dict[str, dict[str, Any]] = spec.parameters["properties"]
     given = {k: v for k, v in call.arguments.items() if k in properties and v is not None}

@@ -26,7 +26,7 @@ from ...services.pacing import LoopPacer
 
 if TYPE_CHECKING:  # services.chat imports the whole chat stack (~50 ms)
     # the event types (15 frozen dataclasses) load with the first run: _handle
-    from ...core.agent import ToolCardChanged
+    from ...core.agent import ProgressChanged, ToolCardChanged
     from ...core.events import ChatEvent, RunStarted
     from ...services.chat import ChatService, SendRequest
     from ...services.regenerate import RegenerateRequest
@@ -71,8 +71,8 @@ class ChatController(QObject):
     user_saved = Signal(str, object)  # key, Message (the user message is written)
     compacting = Signal(str, object)  # key, Compacting (automatic compaction began)
     compacted = Signal(str, object)  # key, Compacted (its card was written)
-    #: the agent's tool cards changed: key, answer id, the answer's new data
-    tools_changed = Signal(str, str, object)
+    #: the agent's tool cards or progress changed: key, answer id, its new data
+    agent_changed = Signal(str, str, object)
 
     def __init__(self, chat: ChatService, tasks: TaskRunner, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -195,7 +195,7 @@ class ChatController(QObject):
                 self.running_changed.emit(live.key, False)
 
     def _handle(self, live: LiveRun, event: ChatEvent) -> None:
-        from ...core.agent import ToolCardChanged
+        from ...core.agent import ProgressChanged, ToolCardChanged
         from ...core.events import (
             AssistantMessageStarted,
             Compacted,
@@ -233,8 +233,8 @@ class ChatController(QObject):
         elif isinstance(event, ThinkingDelta):
             live.thinking += event.text
             self.thinking_delta.emit(key, _assistant_id(live), event.text)
-        elif isinstance(event, ToolCardChanged):
-            self._tool_card(live, event)
+        elif isinstance(event, ToolCardChanged | ProgressChanged):
+            self._agent_event(live, event)
         elif isinstance(event, Completed | Stopped | Failed):
             live.finished = True
             if event.message is not None:
@@ -243,23 +243,30 @@ class ChatController(QObject):
                     self._unsaved[event.message.id] = (event.message, event.unsaved)
             self.run_finished.emit(key, event)
 
-    def _tool_card(self, live: LiveRun, event: ToolCardChanged) -> None:
-        """Keep the card on the live answer (a window coming back shows it)."""
+    def _agent_event(self, live: LiveRun, event: ToolCardChanged | ProgressChanged) -> None:
+        """Keep a card or the progress on the live answer (a window coming
+        back shows them)."""
+        from ...core.agent import ToolCardChanged
+
         if live.assistant is None:
             return
         data = dict(live.assistant.data or {})
         agent = dict(data.get("agent") or {})
-        cards = list(agent.get("tools") or ())
-        card = event.card.to_dict()
-        for index, kept in enumerate(cards):
-            if kept.get("call_id") == event.card.call_id:  # in place: the order stays
-                cards[index] = card
-                break
+        if isinstance(event, ToolCardChanged):
+            cards = list(agent.get("tools") or ())
+            card = event.card.to_dict()
+            for index, kept in enumerate(cards):
+                if kept.get("call_id") == event.card.call_id:  # in place: the order stays
+                    cards[index] = card
+                    break
+            else:
+                cards.append(card)
+            agent["tools"] = cards
         else:
-            cards.append(card)
-        data["agent"] = {**agent, "tools": cards}
+            agent["progress"] = [step.to_dict() for step in event.steps]
+        data["agent"] = agent
         live.assistant = replace(live.assistant, data=data)
-        self.tools_changed.emit(live.key, live.assistant.id, data)
+        self.agent_changed.emit(live.key, live.assistant.id, data)
 
 
 def _assistant_id(live: LiveRun) -> str:

@@ -137,6 +137,7 @@ class ToolCardView(QFrame):
             "Find {pattern} in {path}": self.tr("Find {pattern} in {path}"),
             "Search {path} for {pattern}": self.tr("Search {path} for {pattern}"),
             "Search {path} ({glob}) for {pattern}": self.tr("Search {path} ({glob}) for {pattern}"),
+            "Search the web for {query}": self.tr("Search the web for {query}"),
         }
 
     def _state_text(self, card: ToolCard) -> str:

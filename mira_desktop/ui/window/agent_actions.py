@@ -3,7 +3,7 @@
 * the header's ⋯ menu: "Work in the project folder" (the conversation's
   agent switch, ``thread_switch.py``) and "Ask before changes" (the approval
   mode: manual when checked, auto when not; a setting for every thread);
-* the answer's tool cards follow the run (``ChatController.tools_changed``);
+* the answer's tool cards follow the run (``ChatController.agent_changed``);
   Approve / Deny answer the call the agent waits on;
 * Roll back (a card's button, or "Roll back all changes" in the answer's ⋯
   menu) asks first, then puts the files back off the Qt thread; files changed
@@ -16,9 +16,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QBoxLayout, QMenu
 
-from ...core.agent import MODE_KEY, AgentMode, RollbackConflict, answer_cards
+from ...core.agent import (
+    MODE_KEY,
+    AgentMode,
+    ProgressStep,
+    RollbackConflict,
+    answer_cards,
+    answer_progress,
+)
 from ...core.errors import MiraError
 from ...core.models import MessageStatus, Thread
 from ..error_texts import error_line
@@ -30,6 +37,7 @@ if TYPE_CHECKING:
     from ...bootstrap import Services
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
+    from ..widgets.progress_panel import ProgressPanel
     from .conversation import ConversationPresenter
     from .main_window import MainWindow
 
@@ -62,7 +70,10 @@ class AgentActions(WindowActions):
         self.ask_action.setChecked(True)
         window.header.menu.insertAction(window.undo_turn_action, self.ask_action)
         self.ask_action.triggered.connect(self.set_asking)
-        chat.tools_changed.connect(self._on_tools_changed)
+        chat.agent_changed.connect(self._on_agent_changed)
+        window.timeline.rows_changed.connect(self.refresh_progress)
+        window.timeline.row_added.connect(self.refresh_progress)
+        self.progress_panel: ProgressPanel | None = None  # made for the first steps
         window.timeline.tool_requested.connect(self._on_tool_requested)
         window.timeline.message_menu_requested.connect(self._fill_message_menu)
         window.installEventFilter(self)
@@ -106,9 +117,32 @@ class AgentActions(WindowActions):
         self._tasks.start(save())
 
     # ---- cards ------------------------------------------------------------------------
-    def _on_tools_changed(self, key: str, message_id: str, data: object) -> None:
+    def _on_agent_changed(self, key: str, message_id: str, data: object) -> None:
         if key == self._p.key and isinstance(data, dict):
             self._w.timeline.set_message_data(message_id, data)
+            self.refresh_progress()
+
+    # ---- the progress panel -----------------------------------------------------------
+    def refresh_progress(self) -> None:
+        """Show the steps of the branch on screen: those of its last answer
+        that reported some (none hides the panel)."""
+        steps: list[ProgressStep] = []
+        for message in reversed(self._w.timeline.shown_messages()):
+            data = message.data
+            if data and "agent" in data:
+                steps = answer_progress(data)
+                if steps:
+                    break
+        if self.progress_panel is None:
+            if not steps:
+                return
+            from ..widgets.progress_panel import ProgressPanel  # the first agent's steps
+
+            self.progress_panel = ProgressPanel(self._w.composer.parentWidget())
+            column = self._w.composer.parentWidget().layout()
+            assert isinstance(column, QBoxLayout)
+            column.insertWidget(column.indexOf(self._w.composer), self.progress_panel)
+        self.progress_panel.show_steps(steps)
 
     def _on_tool_requested(self, message_id: str, call_id: str, action: str) -> None:
         message = self._w.timeline.message(message_id)

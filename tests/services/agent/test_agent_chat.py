@@ -14,58 +14,20 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import (
     AgentMode,
     ApprovalState,
+    ProgressChanged,
     RollbackConflict,
+    StepStatus,
     ToolCardChanged,
     ToolStatus,
     answer_cards,
+    answer_progress,
 )
 from mira_desktop.core.events import ChatEvent, Completed, Failed, Stopped
 from mira_desktop.services.chat import SendRequest
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
 
 from ..conftest import CHAT
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "app.py").write_text("print('hello')\n", encoding="utf-8")
-    (root / "README.md").write_text("# Demo\n\n你好，世界\n", encoding="utf-8")
-    return root
-
-
-@pytest.fixture
-async def workspace_id(services: Services, project: Path) -> str:
-    workspace = await services.workspaces.create("Demo", root_dir=str(project))
-    return workspace.id
-
-
-def request(text: str, workspace_id: str, **kwargs: object) -> SendRequest:
-    return SendRequest(
-        text, provider="loop", model="m", workspace_id=workspace_id, agent=True, **kwargs
-    )
-
-
-async def run(
-    services: Services,
-    send: SendRequest,
-    decide: dict[str, bool] | None = None,
-) -> list[ChatEvent]:
-    """Every event of a send; a card waiting for approval is answered from
-    ``decide`` (by tool name)."""
-    events: list[ChatEvent] = []
-    async for event in services.chat.send(send):
-        events.append(event)
-        if isinstance(event, ToolCardChanged) and event.card.status is ToolStatus.WAITING:
-            assert decide is not None, f"unexpected approval: {event.card}"
-            assert services.chat.waiting_calls(event.thread_id) == [event.card.call_id]
-            services.chat.decide(event.thread_id, event.card.call_id, decide[event.card.name])
-    return events
-
-
-def cards(events: list[ChatEvent]) -> list[ToolCardChanged]:
-    return [e for e in events if isinstance(e, ToolCardChanged)]
+from .chat_support import cards, request, run
 
 
 async def test_auto_mode_writes_a_file_and_keeps_its_card(
@@ -297,3 +259,63 @@ async def test_the_agent_switch_of_a_draft_is_kept_on_its_thread(
     later = [e async for e in services.chat.send(SendRequest("And now?", thread_id=thread.id))]
     assert isinstance(later[-1], Completed)
     assert "tools" not in loopback.requests[-1].json
+
+
+async def test_the_memory_goes_with_the_instructions_and_a_skill_expands_in_the_question(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    (project / ".agent" / "skills" / "review").mkdir(parents=True)
+    (project / ".agent" / "memory.md").write_text("The tests run with `make check`.\n")
+    (project / ".agent" / "skills" / "review" / "SKILL.md").write_text("Review for 安全 issues.\n")
+    loopback.enqueue(CHAT, openai_stream(["Looks safe."]))
+    events = await run(services, request("/skill:review src/app.py please", workspace_id))
+    assert isinstance(events[-1], Completed)
+    body = loopback.requests[-1].json
+    assert "The tests run with `make check`." in body["messages"][0]["content"]
+    asked = body["messages"][-1]["content"]
+    assert asked.startswith('<skill name="review">\nReview for 安全 issues.\n</skill>')
+    assert asked.endswith("src/app.py please")
+    history = await services.threads.get_active_messages(events[-1].thread_id)
+    assert history[0].text == "/skill:review src/app.py please"  # what the person typed
+
+
+async def test_an_unknown_skill_is_refused_before_anything_is_written(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    [failed] = [e async for e in services.chat.send(request("/skill:nope go", workspace_id))]
+    assert isinstance(failed, Failed) and failed.thread_id is None
+    assert failed.error["message"] == "There is no skill named nope in .agent/skills/."
+    assert loopback.requests == [] and await services.store.count_threads() == 0
+
+
+STEPS = [
+    {"title": "Read the code", "status": "completed"},
+    {"title": "改问候语", "status": "in_progress"},
+    {"title": "Run it", "status": "pending"},
+]
+
+
+async def test_update_progress_reports_the_steps_and_keeps_them_on_the_answer(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("p1", "update_progress", {"steps": STEPS})]))
+    loopback.enqueue(CHAT, openai_tool_stream([("p2", "update_progress", {"steps": "all"})]))
+    loopback.enqueue(CHAT, openai_stream(["Working on it."]))
+    events = await run(services, request("Greet in French", workspace_id))
+    assert isinstance(events[-1], Completed)
+    [reported] = [e for e in events if isinstance(e, ProgressChanged)]  # the malformed one: none
+    assert [(s.title, s.status) for s in reported.steps] == [
+        ("Read the code", StepStatus.COMPLETED),
+        ("改问候语", StepStatus.IN_PROGRESS),
+        ("Run it", StepStatus.PENDING),
+    ]
+    assert cards(events) == []  # progress is not a tool card
+    saved = await services.store.get_message(events[-1].message_id)
+    assert answer_progress(saved.data) == list(reported.steps)
+    results = [m for r in loopback.requests[1:] for m in r.json["messages"][-1:]]
+    assert results[0]["content"] == "Progress shown to the user: 1 of 3 steps completed."
+    assert "steps" in results[1]["content"] and "list" in results[1]["content"]

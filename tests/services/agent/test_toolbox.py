@@ -29,7 +29,7 @@ def test_specs_are_complete_json_schemas(toolbox: Toolbox, root: Path) -> None:
     assert [spec.name for spec in toolbox.specs] == [
         "read", "find", "grep", "ls", "bash", "edit", "write",
     ]  # fmt: skip
-    assert toolbox.specs is TOOL_SPECS and toolbox.root == root
+    assert toolbox.specs == TOOL_SPECS and toolbox.root == root
     for spec in TOOL_SPECS:
         schema = spec.parameters
         assert schema["type"] == "object" and schema["additionalProperties"] is False
