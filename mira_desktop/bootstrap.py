@@ -233,9 +233,10 @@ class Services:
 
     @_service
     def agent(self) -> AgentService:
+        from .providers.web_search import SearchEndpoint
         from .services.agent.service import AgentService
 
-        return AgentService(self.store)
+        return AgentService(self.store, SearchEndpoint)
 
     @_service
     def speech(self) -> SpeechService:

@@ -15,8 +15,9 @@
   changed since: nothing is written and the files are listed
   (``{"rolled_back": false, "conflicts": [...]}`` with ``--json``).
 
-``thread agent ID on|off [--json]`` (registered here, run from ``thread``)
-sets a thread's agent switch. ``chat --agent`` does the same for the thread
+``thread agent ID on|off [--json]`` and ``thread plan ID on|off [--json]``
+(registered here, run from ``thread``) set a thread's agent switch and its
+plan mode. ``chat --agent`` does the same for the thread
 it sends to; ``chat --approve ask|yes|no`` says who decides in manual mode
 (``chat_agent.py``)."""
 
@@ -26,7 +27,7 @@ import argparse
 import sys
 
 from ..bootstrap import Services
-from ..core.agent import AgentMode, RollbackConflict
+from ..core.agent import PLAN_MODE, AgentMode, RollbackConflict
 from .output import print_error, print_json
 
 NAME = "agent"
@@ -54,15 +55,31 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     back.add_argument("--json", action="store_true")
 
 
+THREAD_ACTIONS = frozenset({"agent", "plan"})
+
+
 def register_thread_action(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    switch = sub.add_parser("agent", help="answer with the agent in the workspace folder (on/off)")
-    switch.add_argument("id")
-    switch.add_argument("state", choices=["on", "off"])
-    switch.add_argument("--json", action="store_true")
+    helps = {
+        "agent": "answer with the agent in the workspace folder (on/off)",
+        "plan": "plan mode: the agent proposes a plan and changes nothing (on/off)",
+    }
+    for action, text in helps.items():
+        switch = sub.add_parser(action, help=text)
+        switch.add_argument("id")
+        switch.add_argument("state", choices=["on", "off"])
+        switch.add_argument("--json", action="store_true")
 
 
 async def run_thread_action(services: Services, args: argparse.Namespace) -> int:
-    thread = await services.threads.set_agent(args.id, args.state == "on")
+    on = args.state == "on"
+    if args.thread_command == "plan":
+        thread = await services.threads.set_plan_mode(args.id, on)
+        if args.json:
+            print_json({"thread_id": thread.id, "plan_mode": thread.mode == PLAN_MODE})
+        else:
+            print(f"Thread {thread.id}: plan mode {'on' if on else 'off'}.")
+        return 0
+    thread = await services.threads.set_agent(args.id, on)
     if args.json:
         print_json({"thread_id": thread.id, "agent_enabled": thread.agent_enabled})
     elif thread.agent_enabled:

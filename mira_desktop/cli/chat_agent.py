@@ -1,6 +1,8 @@
 """The agent in ``mira-desktop chat`` (PRODUCT.md §11).
 
-``--agent`` / ``--no-agent`` set the thread's agent switch; ``--agent-mode
+``--agent`` / ``--no-agent`` set the thread's agent switch, ``--plan`` /
+``--no-plan`` its plan mode (the answer is a proposed plan; nothing is
+changed until it is left, e.g. ``--no-plan "Implement the plan."``); ``--agent-mode
 manual|auto`` overrides the approval mode for this answer. In manual mode a
 call that would change files waits for a decision, taken by ``--approve``:
 ``ask`` (the default) shows what the call will do — its diff for write and
@@ -26,7 +28,9 @@ from ..core.agent import (
     ToolCard,
     ToolCardChanged,
     ToolStatus,
+    is_plan,
 )
+from ..core.models import Message
 
 
 def add_agent_options(chat: argparse.ArgumentParser) -> None:
@@ -39,6 +43,15 @@ def add_agent_options(chat: argparse.ArgumentParser) -> None:
         help="answer with the agent in the workspace's folder (from now on in this thread)",
     )
     group.add_argument("--no-agent", dest="agent", action="store_false", help="turn the agent off")
+    plan = chat.add_mutually_exclusive_group()
+    plan.add_argument(
+        "--plan",
+        dest="plan",
+        action="store_true",
+        default=None,
+        help="plan mode: the agent looks around and proposes a plan, changing nothing",
+    )
+    plan.add_argument("--no-plan", dest="plan", action="store_false", help="leave plan mode")
     chat.add_argument(
         "--agent-mode",
         choices=[m.value for m in AgentMode],
@@ -98,6 +111,16 @@ def progress_line(event: ProgressChanged) -> str:
     done = sum(step.status is StepStatus.COMPLETED for step in steps)
     current = next((s.title for s in steps if s.status is StepStatus.IN_PROGRESS), None)
     return f"[progress {done}/{len(steps)}" + (f": {current}]" if current else "]")
+
+
+def plan_note(message: Message | None) -> str | None:
+    """What the plain output says after a proposed plan."""
+    if message is None or not is_plan(message.data):
+        return None
+    return (
+        "[A proposed plan; nothing was changed. To carry it out: mira-desktop chat"
+        f' --thread {message.thread_id} --no-plan "Implement the plan."]'
+    )
 
 
 def agent_mode(args: argparse.Namespace) -> AgentMode | None:

@@ -66,7 +66,14 @@ from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
 from ..services.regenerate import RegeneratePreset, RegenerateRequest
-from .chat_agent import add_agent_options, agent_mode, card_line, decide, progress_line
+from .chat_agent import (
+    add_agent_options,
+    agent_mode,
+    card_line,
+    decide,
+    plan_note,
+    progress_line,
+)
 from .chat_sources import kb_notices, sources_event, sources_lines
 from .output import print_error, print_json
 from .thread_media import report_made
@@ -243,6 +250,7 @@ def _send_request(
         image=args.image,
         agent=args.agent,
         agent_mode=agent_mode(args),
+        plan=args.plan,
     )
 
 
@@ -368,6 +376,9 @@ class _PlainPrinter:
         sys.stdout.flush()
         for note in kb_notices(event):
             sys.stderr.write(f"[{note}]\n")
+        planned = plan_note(event.message)
+        if planned:
+            sys.stderr.write(planned + "\n")
         u = event.usage
         approx = "≈" if u.counts_estimated else ""
         usage = f"tokens: {approx}{u.prompt_tokens} in, {approx}{u.completion_tokens} out"

@@ -59,7 +59,7 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         return await thread_context.run_action(services, args)
     if args.thread_command in thread_media.ACTIONS:
         return await thread_media.run_action(services, args)
-    if args.thread_command == "agent":
+    if args.thread_command in agent_cmd.THREAD_ACTIONS:
         return await agent_cmd.run_thread_action(services, args)
     if args.thread_command == "list":
         return await _list(services, args)

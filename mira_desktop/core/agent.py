@@ -28,6 +28,15 @@ MODE_KEY = "agent.mode"
 DEVELOPER_KEY = "agent.developer_mode"
 #: the web search endpoint of the agent's ``web_search`` (an address with {query})
 SEARCH_URL_KEY = "agent.search_url"
+#: ``Thread.mode`` of plan mode (PRODUCT.md §11): the agent looks, then proposes
+PLAN_MODE = "plan"
+CHAT_MODE = "chat"
+
+
+def is_plan(data: dict[str, Any] | None) -> bool:
+    """Whether an answer is a proposed plan (answered in plan mode)."""
+    agent = (data or {}).get("agent")
+    return isinstance(agent, dict) and bool(agent.get("plan"))
 
 
 class ApprovalState(StrEnum):
@@ -290,3 +299,12 @@ class ProgressChanged:
             "message_id": self.message_id,
             "steps": [s.to_dict() for s in self.steps],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class WebResult:
+    """One result of the agent's web search: its title, address and snippet."""
+
+    title: str
+    url: str
+    snippet: str = ""

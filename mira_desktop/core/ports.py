@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from .models import ChatRequest, ModelInfo
 
 if TYPE_CHECKING:  # the stream events load with the first answer, not at start-up
+    from .agent import WebResult
     from .events import StreamEvent
     from .illustration import GeneratedImage
 
@@ -79,4 +80,12 @@ class ImageProvider(Protocol):
 
     async def generate_image(self, prompt: str, model: str) -> GeneratedImage:
         """The first image made for ``prompt``. Raises a ``ProviderError``."""
+        ...
+
+
+class WebSearcher(Protocol):
+    """A web search endpoint the agent's ``web_search`` asks (PRODUCT.md §11)."""
+
+    async def search(self, query: str) -> list[WebResult]:
+        """The results for ``query``. Raises a ``ProviderError``."""
         ...

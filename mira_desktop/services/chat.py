@@ -43,6 +43,7 @@ from contextlib import aclosing
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..core.agent import PLAN_MODE
 from ..core.context import CompactionResult, SendWarning
 from ..core.errors import ConfigError, MiraError
 from ..core.events import ChatEvent, Completed, Failed, Stopped
@@ -304,7 +305,7 @@ class ChatService:
 
     async def _equip(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
         """The plan answered by the agent when the thread's switch is on."""
-        if not plan.thread.agent_enabled:
+        if not plan.thread.agent_enabled and plan.thread.mode != PLAN_MODE:
             return plan
         if self._agent is None:
             raise ConfigError("The agent is not available here.")

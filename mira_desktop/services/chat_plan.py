@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..core.agent import AgentMode
+from ..core.agent import CHAT_MODE, PLAN_MODE, AgentMode
 from ..core.errors import ConfigError
 from ..core.ids import new_id, utc_now
 from ..core.models import Message, MessageRole, MessageStatus, Thread
@@ -87,6 +87,8 @@ class SendRequest:
     agent: bool | None = None
     #: this answer's approval mode (the setting's when None)
     agent_mode: AgentMode | None = None
+    #: sets the thread's plan mode (a draft: on its commit); None keeps it.
+    plan: bool | None = None
 
 
 def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
@@ -96,9 +98,11 @@ def choose_path(thread: Thread | None, request: SendRequest | None = None) -> Ch
     that path (``RagService.prepare``: without one it falls back to normal
     chat, with a note)."""
     kb_id = (request.kb_id if request else None) or (thread.kb_id if thread else None)
-    agent = thread.agent_enabled if thread else False
+    agent = bool(thread and (thread.agent_enabled or thread.mode == PLAN_MODE))
     if request is not None and request.agent is not None:
         agent = request.agent
+    if request is not None and request.plan:
+        agent = True
     return ChatPath.KNOWLEDGE if kb_id and not agent else ChatPath.NORMAL
 
 
@@ -223,6 +227,8 @@ class SendPlanner:
             changes["image_enabled"] = request.image
         if request.agent is not None and request.agent != thread.agent_enabled:
             changes["agent_enabled"] = request.agent
+        if request.plan is not None and _mode(request.plan) != thread.mode:
+            changes["mode"] = _mode(request.plan)
         if not changes:
             return thread
         return await self._store.update_thread(thread.id, updated_at=thread.updated_at, **changes)
@@ -289,7 +295,12 @@ class SendPlanner:
             tts_enabled=bool(request.tts),
             image_enabled=bool(request.image),
             agent_enabled=bool(request.agent),
+            mode=_mode(bool(request.plan)),
         )
+
+
+def _mode(plan: bool) -> str:
+    return PLAN_MODE if plan else CHAT_MODE
 
 
 def _file_summary(file: TurnFile) -> dict[str, object]:

@@ -191,7 +191,8 @@ class ChatRun:
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
-            if not self._state.text and not self._data():  # nothing to read, even if it reasoned
+            if not self._state.text and not self._cards and self._progress is None:
+                # nothing to read, even if it reasoned
                 raise EmptyAnswer(thought=bool(self._state.thinking))
         except asyncio.CancelledError:
             await self._finish(MessageStatus.STOPPED, None)
@@ -346,12 +347,15 @@ class ChatRun:
     def _data(self, *, ended: bool = False) -> dict[str, Any] | None:
         """The answer's data with its tool cards and progress (None without
         either); ``ended``: a card still waiting or running expired with the run."""
-        if not self._cards and self._progress is None:
+        planning = self.plan.agent is not None and self.plan.agent.planning
+        if not self._cards and self._progress is None and not planning:
             return None
         cards = [expired(c) if ended else c for c in self._cards.values()]
         agent: dict[str, Any] = {"tools": [c.to_dict() for c in cards]}
         if self._progress is not None:
             agent["progress"] = self._progress
+        if planning:  # a proposed plan (PRODUCT.md §11)
+            agent["plan"] = True
         return {**(self.plan.assistant.data or {}), "agent": agent}
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:

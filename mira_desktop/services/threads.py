@@ -86,5 +86,16 @@ class ThreadService:
             thread_id, agent_enabled=enabled, updated_at=thread.updated_at
         )
 
+    async def set_plan_mode(self, thread_id: str, enabled: bool) -> Thread:
+        """The thread's plan mode (PRODUCT.md §11): the agent looks around and
+        answers with a proposed plan, changing nothing, until it is off."""
+        from ..core.agent import CHAT_MODE, PLAN_MODE
+
+        thread = await self._store.get_thread(thread_id)
+        mode = PLAN_MODE if enabled else CHAT_MODE
+        if thread.mode == mode:
+            return thread
+        return await self._store.update_thread(thread_id, mode=mode, updated_at=thread.updated_at)
+
     async def default_workspace(self) -> Workspace:
         return await self._store.default_workspace()

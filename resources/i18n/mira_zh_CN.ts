@@ -47,6 +47,18 @@
             <source>Not rolled back</source>
             <translation>未回滚</translation>
         </message>
+        <message>
+            <source>Plan first</source>
+            <translation>先做计划</translation>
+        </message>
+        <message>
+            <source>The agent looks around and proposes a plan; it changes nothing until you say</source>
+            <translation>智能体先查看并提出计划；在你同意之前不做任何修改</translation>
+        </message>
+        <message>
+            <source>Implement the plan.</source>
+            <translation>执行这个计划。</translation>
+        </message>
     </context>
     <context>
         <name>AnchorRail</name>
@@ -1648,6 +1660,24 @@ Quit anyway and lose them?</source>
         <message>
             <source>Dismiss</source>
             <translation>关闭</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanActions</name>
+        <message>
+            <source>Implement plan</source>
+            <translation>执行计划</translation>
+        </message>
+        <message>
+            <source>Keep planning</source>
+            <translation>继续规划</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanTitle</name>
+        <message>
+            <source>Proposed plan</source>
+            <translation>建议的计划</translation>
         </message>
     </context>
     <context>

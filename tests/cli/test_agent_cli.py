@@ -156,3 +156,18 @@ def test_the_agents_steps_print_as_progress_lines(
     lines = json_lines(chat(data_dir, "--agent", "--workspace", "Demo", "--json", "Go").stdout)
     [progress] = [line for line in lines if line["type"] == "progress"]
     assert progress["steps"] == steps
+
+
+def test_plan_mode_proposes_and_says_how_to_carry_it_out(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["1. Say bonjour in app.py."]))
+    result = chat(data_dir, "--workspace", "Demo", "--plan", "Greet in French")
+    assert result.returncode == 0, result.stderr
+    assert (project / "app.py").read_text() == "print('hello')\n"
+    assert "edit" not in {t["function"]["name"] for t in loopback.requests[0].json["tools"]}
+    thread_id = result.stderr.strip().splitlines()[-1].removeprefix("thread: ")
+    assert f'--thread {thread_id} --no-plan "Implement the plan."' in result.stderr
+    left = cli(data_dir, "thread", "plan", thread_id, "off", "--json")
+    assert json.loads(left.stdout) == {"thread_id": thread_id, "plan_mode": False}

@@ -224,3 +224,41 @@ async def test_the_progress_panel_shows_the_steps_of_the_branch_on_screen(
     await until(lambda: not panel.isVisible())
     window.presenter.open_thread(thread_id)
     await until(lambda: panel.isVisible())
+
+
+async def test_plan_mode_answers_a_proposed_plan_that_is_implemented_with_one_click(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    plan_action = window.agent_actions.plan_action
+    assert plan_action in window.header.menu.actions() and not plan_action.isChecked()
+    plan_action.trigger()  # on the welcome draft: plan mode alone brings the agent
+    assert window.presenter.draft_plan
+    loopback.enqueue(CHAT, openai_tool_stream([("r1", "read", {"path": "app.py"})]))
+    loopback.enqueue(CHAT, openai_stream(["1. Change `hello` to `bonjour` in app.py."]))
+    window.composer.set_text("How would you greet in French?")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(window.timeline.message_ids()) >= 2)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    plan_id = window.timeline.message_ids()[-1]
+    widget = window.timeline.message_widget(plan_id)
+    assert isinstance(widget, AssistantMessageWidget) and widget.plan_actions is not None
+    assert (
+        widget.plan_actions.isVisible() and widget.plan_actions.implement.text() == "Implement plan"
+    )
+    thread = await services.threads.get_thread(window.presenter.key)
+    assert thread.mode == "plan" and plan_action.isChecked()
+    assert "write" not in {t["function"]["name"] for t in loopback.requests[0].json["tools"]}
+
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))
+    loopback.enqueue(CHAT, openai_stream(["Implemented."]))
+    qtbot.mouseClick(widget.plan_actions.implement, Qt.MouseButton.LeftButton)
+    await until(lambda: len(window.timeline.message_ids()) >= 4)
+    assert window.timeline.message_text(window.timeline.message_ids()[-2]) == "Implement the plan."
+    await until(
+        lambda: shown_status(window, window.timeline.message_ids()[-1]) is ToolStatus.WAITING
+    )
+    assert (await services.threads.get_thread(window.presenter.key)).mode == "chat"
+    card_view(window, window.timeline.message_ids()[-1]).approve.click()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert (project / "app.py").read_text() == "print('bonjour')\n"
+    assert not plan_action.isChecked()

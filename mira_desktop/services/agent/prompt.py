@@ -8,10 +8,19 @@ from pathlib import Path
 
 from ...core.agent import AgentMode
 
+PLANNING = (
+    "You are in plan mode: look around with the read-only tools, change nothing, and answer"
+    " with a plan — the steps you would take, the files you would change and how, and what"
+    " to check afterwards. The user reads it as a proposed plan and then asks you to"
+    " implement it or to keep planning."
+)
 
-def agent_instructions(root: Path, mode: AgentMode, memory: str = "") -> str:
+
+def agent_instructions(
+    root: Path, mode: AgentMode, memory: str = "", planning: bool = False
+) -> str:
     """The system note of an agent's run in the workspace folder ``root``;
-    ``memory``: what ``.agent/memory.md`` holds."""
+    ``memory``: what ``.agent/memory.md`` holds; ``planning``: plan mode."""
     approval = (
         "Each write, edit and command that may change files is shown to the user first,"
         " with its diff; they approve or deny it. If they deny one, do not retry it:"
@@ -30,7 +39,7 @@ def agent_instructions(root: Path, mode: AgentMode, memory: str = "") -> str:
         " Paths are relative to the project folder; anything outside it is refused."
         " Make changes with edit (exact text replacement) or write (a whole file);"
         " bash runs a shell command in the project folder.\n"
-        f"{approval}\n"
+        f"{PLANNING if planning else approval}\n"
         "In .agent/ you may only write .agent/memory.md and files under .agent/memory/.\n"
         "When you are done, answer the user in their language: say what you changed"
         " and what is left."

@@ -68,9 +68,12 @@ class AgentLoop:
         max_rounds: int = MAX_ROUNDS,
         memory: str = "",
         question: str | None = None,
+        planning: bool = False,
     ) -> None:
         """``memory``: the workspace's ``.agent/memory.md``; ``question``: what
-        the model gets instead of the user's last message (a skill expanded)."""
+        the model gets instead of the user's last message (a skill expanded);
+        ``planning``: plan mode (the toolbox is read-only; the answer is a
+        proposed plan)."""
         self.name = provider.name
         self.thread_id = thread_id
         self.message_id = message_id
@@ -81,6 +84,7 @@ class AgentLoop:
         self._on_changes = on_changes
         self._max_rounds = max_rounds
         self._memory = memory
+        self.planning = planning
         self._question = question
         self._text = 0  # characters of answer text so far (where cards sit)
         self._ids: set[str] = set()  # the call ids of this answer
@@ -96,7 +100,7 @@ class AgentLoop:
 
     def prepare(self, request: ChatRequest) -> ChatRequest:
         """``request`` with the tools and the agent's instructions."""
-        note = agent_instructions(self._toolbox.root, self.mode, self._memory)
+        note = agent_instructions(self._toolbox.root, self.mode, self._memory, self.planning)
         messages = list(request.messages)
         if self._question is not None:
             last = max(i for i, m in enumerate(messages) if m.role == "user")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.agent import (
     DEVELOPER_KEY,
     MODE_KEY,
+    PLAN_MODE,
     SEARCH_URL_KEY,
     AgentMode,
     FileChange,
@@ -22,6 +24,7 @@ from ...core.agent import (
 )
 from ...core.errors import ConfigError, NotFoundError, worded
 from ...core.models import Message
+from ...core.ports import WebSearcher
 from .rollback import conflicts, rollback
 from .runner import AgentLoop
 from .scope import WorkspaceScope
@@ -40,9 +43,15 @@ NO_FOLDER_HINT = "Choose a folder for the workspace, or turn the agent off for t
 NOTHING_TO_ROLL_BACK = "There is nothing to roll back here."
 
 
+SearcherFactory = Callable[[str], WebSearcher]
+
+
 class AgentService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, searcher: SearcherFactory | None = None) -> None:
+        """``searcher``: makes the web search endpoint of an address (without
+        it, ``web_search`` is never offered)."""
         self._store = store
+        self._searcher = searcher
 
     async def mode(self) -> AgentMode:
         """Manual (asks before changes; the default) or auto."""
@@ -104,18 +113,25 @@ class AgentService:
                 changes=changes,
             )
 
-        url = await self.search_url()
+        url = await self.search_url() if self._searcher is not None else None
+        planning = plan.thread.mode == PLAN_MODE
         loop = AgentLoop(
             plan.provider,
-            Toolbox(scope, WebSearch(url) if url else None),
+            Toolbox(scope, self._web(url), read_only=planning),
             thread_id=plan.thread.id,
             message_id=plan.assistant.id,
             mode=mode or await self.mode(),
             on_changes=record,
             memory=memory,
             question=question,
+            planning=planning,
         )
         return replace(plan, provider=loop, agent=loop)
+
+    def _web(self, url: str | None) -> WebSearch | None:
+        if url is None or self._searcher is None:
+            return None
+        return WebSearch(self._searcher(url))
 
     async def rollback(
         self, message_id: str, call_id: str | None = None

@@ -23,6 +23,8 @@ from .shell import run_bash
 from .web_search import WebSearch
 
 READ_ONLY_TOOLS = frozenset({"read", "find", "grep", "ls"})
+WRITING_TOOLS = frozenset({"write", "edit"})
+PLANNING_REFUSAL = "In plan mode nothing that may change files is run."
 BASH_TIMEOUT = 120
 _PATH = "Paths are relative to the workspace folder; anything outside it is refused."
 
@@ -137,12 +139,19 @@ _KINDS = {"string": "a string", "integer": "a whole number", "boolean": "true or
 class Toolbox:
     """The agent's tools bound to one workspace folder."""
 
-    def __init__(self, scope: WorkspaceScope, web: WebSearch | None = None) -> None:
+    def __init__(
+        self, scope: WorkspaceScope, web: WebSearch | None = None, *, read_only: bool = False
+    ) -> None:
         """``web``: the configured search endpoint (``web_search`` is offered
-        only with one)."""
+        only with one); ``read_only`` (plan mode): no write or edit is
+        offered, and bash runs only commands that change no file."""
         self.scope = scope
         self.web = web
-        self._specs = {**_SPECS, web_search.NAME: web_search.SPEC} if web else _SPECS
+        self.read_only = read_only
+        specs = {**_SPECS, web_search.NAME: web_search.SPEC} if web else dict(_SPECS)
+        if read_only:
+            specs = {name: spec for name, spec in specs.items() if name not in WRITING_TOOLS}
+        self._specs = specs
 
     @property
     def root(self) -> Path:
@@ -162,14 +171,17 @@ class Toolbox:
 
     def preview(self, call: ToolCall) -> ToolPreview:
         """What ``call`` would do; raises :class:`ToolRefused` when it cannot run."""
+        args = arguments(call, self._specs)
         if self.web is not None and call.name == web_search.NAME:
-            return self.web.preview(arguments(call, self._specs))
-        return preview(call.name, arguments(call), self.scope)
+            return self.web.preview(args)
+        self._check_planning(call.name, args)
+        return preview(call.name, args, self.scope)
 
     async def run(self, call: ToolCall) -> ToolOutcome:
         """Run ``call``; a refusal or failure is a failed outcome saying why."""
         try:
             args = arguments(call, self._specs)
+            self._check_planning(call.name, args)
             if self.web is not None and call.name == web_search.NAME:
                 return await self.web.run(args)
             if call.name == "bash":
@@ -180,6 +192,13 @@ class Toolbox:
             return ToolOutcome(False, exc.message)
         except (OSError, ValueError) as exc:
             return ToolOutcome(False, f"{call.name} failed: {exc}")
+
+    def _check_planning(self, name: str, args: dict[str, Any]) -> None:
+        """Plan mode runs no command that may change files (ToolRefused)."""
+        if self.read_only and name == "bash":
+            reason = mutation_reason(args["command"])
+            if reason:
+                raise ToolRefused(f"{PLANNING_REFUSAL} This command {reason}.")
 
 
 def arguments(call: ToolCall, specs: dict[str, ToolSpec] = _SPECS) -> dict[str, Any]:

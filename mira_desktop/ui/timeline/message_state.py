@@ -213,6 +213,8 @@ def estimate_heights(
             agent = data.get("agent")
             if agent is not None:  # the agent's tool cards, closed (PRODUCT §11)
                 chrome += len(agent.get("tools") or ()) * (line_height + 14)
+                if agent.get("plan"):  # a proposed plan: its title and buttons
+                    chrome += 2 * line_height + 24
             if "speech" in data:  # its bar (PRODUCT §10)
                 chrome += line_height + 12
             image = data.get("image")

@@ -39,6 +39,7 @@ from .thinking_card import ThinkingCard
 
 if TYPE_CHECKING:
     from .image_card import ImageCard
+    from .plan_card import PlanActions, PlanTitle
     from .speech_bar import SpeechBar
     from .tool_cards import ToolCardsBox
 
@@ -79,6 +80,8 @@ class MessageWidget(QFrame):
     media_requested = Signal(str, str, str)
     #: the agent's tool cards: message id, call id, "approve" | "deny" | "rollback"
     tool_requested = Signal(str, str, str)
+    #: a proposed plan's buttons: message id, "implement" | "keep"
+    plan_requested = Signal(str, str)
 
     def __init__(
         self, state: MessageState | None, options: ViewOptions, parent: QWidget | None = None
@@ -205,6 +208,7 @@ class AssistantMessageWidget(MessageWidget):
         self._speech: SpeechBar | None = None
         self._image: ImageCard | None = None
         self._tools: ToolCardsBox | None = None
+        self._plan: tuple[PlanTitle, PlanActions] | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
         self._saw_streaming = False
@@ -271,6 +275,7 @@ class AssistantMessageWidget(MessageWidget):
             self._card.apply(state, options.thinking_mode)
         self._apply_tools()
         self._apply_body()
+        self._apply_plan()
         self._apply_status()
         self._apply_sources()
         self._apply_speech()
@@ -293,6 +298,7 @@ class AssistantMessageWidget(MessageWidget):
             copy=bool(state.text),
             more=bool(state.text) and is_answer and not streaming,
         )
+        self._apply_plan_actions()
 
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark
@@ -375,6 +381,41 @@ class AssistantMessageWidget(MessageWidget):
             self._box.insertWidget(self._box.indexOf(self._body), self._tools)
         self._tools.show_cards(cards)
         self._tools.setVisible(bool(cards))
+
+    def _apply_plan(self) -> None:
+        """A proposed plan's title and, once it ended, its buttons (§11)."""
+        data = self._state.message.data
+        if self._plan is None and not (data and "agent" in data):
+            return
+        from mira_desktop.core.agent import is_plan
+
+        shown = is_plan(data)
+        if self._plan is None:
+            if not shown:
+                return
+            from .plan_card import PlanActions, PlanTitle  # only plans need them
+
+            title, actions = PlanTitle(self), PlanActions(self)
+            actions.implement_clicked.connect(
+                lambda: self.plan_requested.emit(self.message_id, "implement")
+            )
+            actions.keep_planning_clicked.connect(
+                lambda: self.plan_requested.emit(self.message_id, "keep")
+            )
+            self._box.insertWidget(self._box.indexOf(self._body), title)
+            self._box.insertWidget(self._box.indexOf(self._body) + 1, actions)
+            self._plan = (title, actions)
+        self._plan[0].setVisible(shown)
+
+    def _apply_plan_actions(self) -> None:
+        if self._plan is None:
+            return
+        from mira_desktop.core.agent import is_plan
+
+        message = self._state.message
+        ended = message.status is MessageStatus.COMPLETE
+        shown = is_plan(message.data) and ended and self._options.actions_enabled
+        self._plan[1].setVisible(shown)
 
     def _apply_speech(self) -> None:
         """The answer's spoken audio (PRODUCT.md §10), when it has some."""
@@ -487,6 +528,10 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def tool_cards(self) -> ToolCardsBox | None:
         return self._tools
+
+    @property
+    def plan_actions(self) -> PlanActions | None:
+        return self._plan[1] if self._plan else None
 
     @property
     def sources(self) -> SourcesWidget | None:

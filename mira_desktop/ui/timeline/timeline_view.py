@@ -64,6 +64,7 @@ class TimelineView(QWidget):
     message_menu_requested = Signal(str, object)  # message id, QMenu (an answer's "⋯")
     media_requested = Signal(str, str, str)  # message id, "speech" | "image", action
     tool_requested = Signal(str, str, str)  # message id, call id, approve | deny | rollback
+    plan_requested = Signal(str, str)  # message id, "implement" | "keep" (a proposed plan)
     #: every row replaced (another thread or branch): the anchor rail re-reads
     #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
@@ -342,6 +343,7 @@ class TimelineView(QWidget):
         widget.menu_requested.connect(self.message_menu_requested)
         widget.media_requested.connect(self.media_requested)
         widget.tool_requested.connect(self.tool_requested)
+        widget.plan_requested.connect(self.plan_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QBoxLayout, QMenu
 
 from ...core.agent import (
     MODE_KEY,
+    PLAN_MODE,
     AgentMode,
     ProgressStep,
     RollbackConflict,
@@ -64,17 +65,30 @@ class AgentActions(WindowActions):
             set_on_thread=self._set_thread_switch,
         )
         self.agent_action: QAction = self._switch.action
+        self._plan_switch = ThreadSwitch(
+            window,
+            tasks,
+            presenter,
+            name="PlanModeAction",
+            thread_flag="mode",
+            draft_flag="draft_plan",
+            set_on_thread=self._set_plan_mode,
+            thread_on=lambda thread: thread.mode == PLAN_MODE,
+        )
+        self.plan_action: QAction = self._plan_switch.action
         self.ask_action = QAction(window)
         self.ask_action.setObjectName("AgentAskAction")
         self.ask_action.setCheckable(True)
         self.ask_action.setChecked(True)
         window.header.menu.insertAction(window.undo_turn_action, self.ask_action)
         self.ask_action.triggered.connect(self.set_asking)
+        self._chat = chat
         chat.agent_changed.connect(self._on_agent_changed)
         window.timeline.rows_changed.connect(self.refresh_progress)
         window.timeline.row_added.connect(self.refresh_progress)
         self.progress_panel: ProgressPanel | None = None  # made for the first steps
         window.timeline.tool_requested.connect(self._on_tool_requested)
+        window.timeline.plan_requested.connect(self._on_plan_requested)
         window.timeline.message_menu_requested.connect(self._fill_message_menu)
         window.installEventFilter(self)
         self._retranslate()
@@ -85,6 +99,10 @@ class AgentActions(WindowActions):
         self.agent_action.setToolTip(
             self.tr("Answer as an agent that reads and changes files in the workspace's folder")
         )
+        self.plan_action.setText(self.tr("Plan first"))
+        self.plan_action.setToolTip(
+            self.tr("The agent looks around and proposes a plan; it changes nothing until you say")
+        )
         self.ask_action.setText(self.tr("Ask before changes"))
         self.ask_action.setToolTip(
             self.tr("The agent asks before it writes, edits or runs a command that changes files")
@@ -92,6 +110,19 @@ class AgentActions(WindowActions):
 
     async def _set_thread_switch(self, thread_id: str, on: bool) -> Thread:
         return await self._services.threads.set_agent(thread_id, on)
+
+    async def _set_plan_mode(self, thread_id: str, on: bool) -> Thread:
+        return await self._services.threads.set_plan_mode(thread_id, on)
+
+    def _on_plan_requested(self, message_id: str, action: str) -> None:
+        """Implement a proposed plan (leave plan mode and say so), or keep
+        planning (the composer is the agent's for the next thought)."""
+        if action == "keep":
+            self._w.composer.focus_input()
+            return
+        if self._p.is_draft or self._chat.is_running(self._p.key):
+            return
+        self._p.send(self.tr("Implement the plan."), plan=False, agent=True)
 
     def is_on(self) -> bool:
         return self._switch.is_on()

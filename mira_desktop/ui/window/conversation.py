@@ -75,6 +75,8 @@ class ConversationPresenter(QObject):
         self.draft_image = False
         #: the draft's agent switch (``agent_actions.py``): ``SendRequest.agent``
         self.draft_agent = False
+        #: the draft's plan mode (``agent_actions.py``): ``SendRequest.plan``
+        self.draft_plan = False
         self._connect()
 
     def _connect(self) -> None:
@@ -251,9 +253,12 @@ class ConversationPresenter(QObject):
         *,
         attachments: tuple[PreparedAttachment, ...] = (),
         role_id: str | None = None,
+        plan: bool | None = None,
+        agent: bool | None = None,
     ) -> None:
         """Send ``text`` (with the composer's prepared ``attachments``; a draft
-        binds ``role_id``); while the shown thread answers, redirect: the answer
+        binds ``role_id``; ``plan`` and ``agent`` set a saved thread's plan mode
+        and agent switch); while the shown thread answers, redirect: the answer
         stops and is kept, and ``text`` is the next turn (PRODUCT.md §5)."""
         if not text.strip() and not attachments:
             return
@@ -273,6 +278,7 @@ class ConversationPresenter(QObject):
                 tts=self.draft_tts or None,
                 image=self.draft_image or None,
                 agent=self.draft_agent or None,
+                plan=self.draft_plan or None,
             )
         else:
             request = SendRequest(
@@ -282,6 +288,8 @@ class ConversationPresenter(QObject):
                 thread_id=self.key,
                 attachments=attachments,
                 role_id=role_id,
+                plan=plan,
+                agent=agent,
             )
         self.notice.emit("")
         self._w.composer.clear()
@@ -405,6 +413,7 @@ class ConversationPresenter(QObject):
             self._w.sidebar.model().upsert_thread(thread)
             if thread_id == self.key:
                 self.thread = thread
+                self.state_changed.emit()  # its switches may have changed (plan mode)
 
     def _on_running_changed(self, key: str, running: bool) -> None:
         self._w.sidebar.model().set_running(key, running)

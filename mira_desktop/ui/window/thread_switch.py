@@ -34,11 +34,15 @@ class ThreadSwitch(QObject):
         draft_flag: str,
         set_on_thread: Callable[[str, bool], Awaitable[Thread]],
         after: Callable[[bool], None] | None = None,
+        thread_on: Callable[[Thread], bool] | None = None,
     ) -> None:
+        """``thread_flag``: the ``Thread`` field that is the switch, unless
+        ``thread_on`` reads it another way (plan mode is ``Thread.mode``)."""
         super().__init__(window)
         self._w, self._tasks, self._p = window, tasks, presenter
         self._thread_flag, self._draft_flag = thread_flag, draft_flag
         self._set_on_thread = set_on_thread
+        self._thread_on = thread_on or (lambda thread: bool(getattr(thread, thread_flag)))
         self._after = after
         self._draft_key: str | None = None
         self.action = QAction(window)
@@ -54,7 +58,7 @@ class ThreadSwitch(QObject):
         thread = self._p.thread
         if self._p.is_draft or thread is None or thread.id != self._p.key:
             return bool(getattr(self._p, self._draft_flag))
-        return bool(getattr(thread, self._thread_flag))
+        return self._thread_on(thread)
 
     def set_switch(self, on: bool) -> None:
         if self._p.is_draft:

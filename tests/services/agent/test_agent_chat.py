@@ -21,6 +21,7 @@ from mira_desktop.core.agent import (
     ToolStatus,
     answer_cards,
     answer_progress,
+    is_plan,
 )
 from mira_desktop.core.events import ChatEvent, Completed, Failed, Stopped
 from mira_desktop.services.chat import SendRequest
@@ -319,3 +320,49 @@ async def test_update_progress_reports_the_steps_and_keeps_them_on_the_answer(
     results = [m for r in loopback.requests[1:] for m in r.json["messages"][-1:]]
     assert results[0]["content"] == "Progress shown to the user: 1 of 3 steps completed."
     assert "steps" in results[1]["content"] and "list" in results[1]["content"]
+
+
+async def test_plan_mode_looks_changes_nothing_and_answers_a_proposed_plan(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream(
+            [
+                ("r1", "read", {"path": "src/app.py"}),
+                ("b1", "bash", {"command": "rm src/app.py"}),
+                ("b2", "bash", {"command": "git status || ls"}),
+            ]
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream(["1. Edit src/app.py to say bonjour."]))
+    events = await run(services, request("Plan the French greeting", workspace_id, plan=True))
+    done = events[-1]
+    assert isinstance(done, Completed)
+    assert is_plan(done.message.data)
+    assert (project / "src" / "app.py").exists()  # nothing changed, nothing asked
+    first = loopback.requests[0].json
+    offered = {t["function"]["name"] for t in first["tools"]}
+    assert "write" not in offered and "edit" not in offered and "read" in offered
+    assert "plan mode" in first["messages"][0]["content"]
+    read, rm, status = answer_cards(done.message.data)
+    assert read.status is ToolStatus.DONE and status.status is ToolStatus.DONE
+    assert rm.status is ToolStatus.FAILED and "plan mode" in rm.output
+    thread = await services.store.get_thread(done.thread_id)
+    assert thread.mode == "plan"
+
+    # leaving plan mode: the agent may change files again
+    loopback.enqueue(CHAT, openai_tool_stream([("w1", "write", {"path": "x.txt", "content": "x"})]))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    later = SendRequest(
+        "Implement the plan.", thread_id=done.thread_id, plan=False, agent=True,
+        agent_mode=AgentMode.AUTO,
+    )  # fmt: skip
+    events = await run(services, later)
+    assert isinstance(events[-1], Completed) and not is_plan(events[-1].message.data)
+    assert (project / "x.txt").read_text() == "x"
+    assert (await services.store.get_thread(done.thread_id)).mode == "chat"

@@ -13,6 +13,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import ToolRefused, ToolStatus, answer_cards
 from mira_desktop.core.errors import ConfigError
 from mira_desktop.core.events import Completed
+from mira_desktop.providers.web_search import SearchEndpoint
 from mira_desktop.services.agent.web_search import WebSearch, check_search_url
 from tests.support.loopback import (
     LoopbackServer,
@@ -44,9 +45,14 @@ def endpoint(loopback: LoopbackServer) -> str:
     return loopback.url + SEARCH + "?q={query}&format=json"
 
 
+def searching(url: str) -> WebSearch:
+    """The tool asking the endpoint at ``url`` over HTTP, as the agent's is."""
+    return WebSearch(SearchEndpoint(url))
+
+
 async def test_results_are_listed_and_the_query_is_sent_encoded(loopback: LoopbackServer) -> None:
     loopback.enqueue(SEARCH, json_reply(FOUND))
-    outcome = await WebSearch(endpoint(loopback)).run(
+    outcome = await searching(endpoint(loopback)).run(
         {"query": "python 3.13 新功能", "max_results": 2}
     )
     assert outcome.ok
@@ -63,25 +69,29 @@ async def test_a_bare_list_with_links_and_snippets_is_understood(loopback: Loopb
     loopback.enqueue(
         SEARCH, json_reply([{"title": "A", "link": "https://a.example", "snippet": "s"}])
     )
-    outcome = await WebSearch(endpoint(loopback)).run({"query": "a"})
+    outcome = await searching(endpoint(loopback)).run({"query": "a"})
     assert outcome.output == "1. A — https://a.example\n   s"
 
 
 async def test_failures_are_told_to_the_model(loopback: LoopbackServer) -> None:
-    search = WebSearch(endpoint(loopback))
+    search = searching(endpoint(loopback))
     loopback.enqueue(SEARCH, text_reply(200, "<html>not json</html>"))
+    outcome = await search.run({"query": "x"})
+    assert not outcome.ok
     assert (
-        await search.run({"query": "x"})
-    ).output == "The search endpoint did not answer JSON results."
+        outcome.output == "The web search failed: The search endpoint did not answer JSON results."
+    )
     loopback.enqueue(SEARCH, text_reply(502, "bad gateway"))
-    assert (await search.run({"query": "x"})).output == "The search endpoint answered HTTP 502."
+    outcome = await search.run({"query": "x"})
+    assert not outcome.ok and outcome.output.startswith("The web search failed:")
+    assert "bad gateway" in outcome.output  # what the server said
     loopback.enqueue(SEARCH, json_reply({"results": []}))
     assert (await search.run({"query": "x"})).output == "No results for 'x'."
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{s.getsockname()[1]}/s?q={{query}}"
-    outcome = await WebSearch(dead).run({"query": "x"})
-    assert not outcome.ok and outcome.output.startswith("The search endpoint could not be reached")
+    outcome = await searching(dead).run({"query": "x"})
+    assert not outcome.ok and outcome.output.startswith("The web search failed: Could not connect")
     with pytest.raises(ToolRefused):
         search.preview({"query": "  "})
 
