@@ -9,6 +9,10 @@ call that would change files waits for a decision, taken by ``--approve``:
 edit — on stderr and reads ``y`` or ``n`` from stdin (anything else, or the
 end of stdin, denies); ``yes`` approves every call, ``no`` denies every one.
 
+The agent's questions (``ask_user_question``) are asked on stderr with ``ask``
+and answered on stdin — an option's number or free words, an empty first
+answer dismisses them; with ``yes`` / ``no`` they are dismissed.
+
 Tool cards print as ``tool_card`` JSON lines with ``--json`` (each state of a
 card: waiting, running, done…), and as one line each on stderr otherwise;
 the agent's steps (its ``update_progress``) as ``progress`` lines, or
@@ -22,12 +26,14 @@ import sys
 
 from ..bootstrap import Services
 from ..core.agent import (
+    QUESTIONS_TOOL,
     AgentMode,
     ProgressChanged,
     StepStatus,
     ToolCard,
     ToolCardChanged,
     ToolStatus,
+    card_questions,
     is_plan,
 )
 from ..core.models import Message
@@ -70,6 +76,10 @@ async def decide(services: Services, event: ToolCardChanged, approve: str) -> No
     card = event.card
     if card.status is not ToolStatus.WAITING:
         return
+    if card.name == QUESTIONS_TOOL:
+        answers = await asyncio.to_thread(_ask_questions, card) if approve == "ask" else None
+        services.chat.answer(event.thread_id, card.call_id, answers)
+        return
     if approve == "ask":
         approved = await asyncio.to_thread(_ask, card)
     else:
@@ -88,12 +98,38 @@ def _ask(card: ToolCard) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
+def _ask_questions(card: ToolCard) -> list[str] | None:
+    """The agent's questions on stderr, the answers from stdin: an option's
+    number picks it, other text is the answer; an empty first answer (or the
+    end of stdin) dismisses them."""
+    err = sys.stderr
+    answers: list[str] = []
+    for number, question in enumerate(card_questions(card), 1):
+        err.write(f"\nThe agent asks ({number}): {question.text}\n")
+        for index, option in enumerate(question.options, 1):
+            err.write(f"  {index}) {option}\n")
+        err.write(
+            "Answer (a number or your words; empty to dismiss): " if number == 1 else "Answer: "
+        )
+        err.flush()
+        line = sys.stdin.readline()
+        text = line.strip()
+        if number == 1 and not text:
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(question.options):
+            text = question.options[int(text) - 1]
+        answers.append(text)
+    return answers
+
+
 def card_line(card: ToolCard) -> str | None:
     """The plain output's line for a card's state (None: nothing to say)."""
     if card.status is ToolStatus.RUNNING:
         return None
     label = {
-        ToolStatus.WAITING: "waiting for approval",
+        ToolStatus.WAITING: "waiting for your answer"
+        if card.name == QUESTIONS_TOOL
+        else "waiting for approval",
         ToolStatus.DONE: "done",
         ToolStatus.FAILED: "failed",
         ToolStatus.DENIED: "denied",

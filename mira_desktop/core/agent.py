@@ -308,3 +308,26 @@ class WebResult:
     title: str
     url: str
     snippet: str = ""
+
+
+#: the tool whose card asks the user questions (``services/agent/questions.py``)
+QUESTIONS_TOOL = "ask_user_question"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question of the agent's ``ask_user_question``: the words, and the
+    options offered (a free answer is always possible)."""
+
+    text: str
+    options: tuple[str, ...] = ()
+
+
+def card_questions(card: ToolCard) -> list[Question]:
+    """The questions an ``ask_user_question`` card asks (from its arguments)."""
+    out = []
+    for item in card.arguments.get("questions") or ():
+        if isinstance(item, dict) and isinstance(item.get("question"), str):
+            options = tuple(str(o) for o in item.get("options") or () if str(o).strip())
+            out.append(Question(item["question"], options))
+    return out

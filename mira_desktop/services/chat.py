@@ -296,6 +296,14 @@ class ChatService:
             return False
         return run.plan.agent.decide(call_id, approved)
 
+    def answer(self, thread_id: str, call_id: str, answers: list[str] | None) -> bool:
+        """Answer the questions the agent of ``thread_id`` asked (``None``
+        dismisses them); False when it waits on no such call."""
+        run = self._runs.get(thread_id)
+        if run is None or run.plan.agent is None:
+            return False
+        return run.plan.agent.answer(call_id, answers)
+
     def waiting_calls(self, thread_id: str) -> list[str]:
         """The calls the agent of ``thread_id`` waits on, oldest first."""
         run = self._runs.get(thread_id)

@@ -1834,6 +1834,25 @@ Quit anyway and lose them?</source>
         </message>
     </context>
     <context>
+        <name>QuestionForm</name>
+        <message>
+            <source>Pick an option or type your answer</source>
+            <translation>选择一个选项，或输入你的回答</translation>
+        </message>
+        <message>
+            <source>Type your answer</source>
+            <translation>输入你的回答</translation>
+        </message>
+        <message>
+            <source>Send answers</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <source>Dismiss</source>
+            <translation>忽略</translation>
+        </message>
+    </context>
+    <context>
         <name>RegenerateButton</name>
         <message>
             <source>Regenerate</source>
@@ -2871,6 +2890,22 @@ Your chats will appear here.</source>
         <message>
             <source>Search the web for {query}</source>
             <translation>在网上搜索 {query}</translation>
+        </message>
+        <message>
+            <source>Waiting for your answer</source>
+            <translation>等待你的回答</translation>
+        </message>
+        <message>
+            <source>Answered</source>
+            <translation>已回答</translation>
+        </message>
+        <message>
+            <source>Dismissed</source>
+            <translation>已忽略</translation>
+        </message>
+        <message>
+            <source>The agent's questions</source>
+            <translation>智能体的问题</translation>
         </message>
     </context>
     <context>

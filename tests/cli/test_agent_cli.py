@@ -171,3 +171,27 @@ def test_plan_mode_proposes_and_says_how_to_carry_it_out(
     assert f'--thread {thread_id} --no-plan "Implement the plan."' in result.stderr
     left = cli(data_dir, "thread", "plan", thread_id, "off", "--json")
     assert json.loads(left.stdout) == {"thread_id": thread_id, "plan_mode": False}
+
+
+def test_the_agents_questions_are_asked_on_the_terminal(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    asked = {
+        "questions": [
+            {"question": "Which greeting?", "options": ["bonjour", "salut"]},
+            {"question": "Anything else?"},
+        ]
+    }
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", asked)]))
+    loopback.enqueue(CHAT, openai_stream(["Salut."]))
+    result = chat(data_dir, "--agent", "--workspace", "Demo", "Greet", stdin="2\nkeep it short\n")
+    assert result.returncode == 0, result.stderr
+    assert "The agent asks (1): Which greeting?\n  1) bonjour\n  2) salut" in result.stderr
+    sent = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "→ salut" in sent and "→ keep it short" in sent
+
+    loopback.enqueue(CHAT, openai_tool_stream([("q2", "ask_user_question", asked)]))
+    loopback.enqueue(CHAT, openai_stream(["OK."]))
+    dismissed = chat(data_dir, "--agent", "--workspace", "Demo", "Greet")  # stdin ends
+    assert dismissed.returncode == 0, dismissed.stderr
+    assert "dismissed" in loopback.requests[-1].json["messages"][-1]["content"]

@@ -261,4 +261,39 @@ async def test_plan_mode_answers_a_proposed_plan_that_is_implemented_with_one_cl
     card_view(window, window.timeline.message_ids()[-1]).approve.click()
     await until(lambda: not window.chat.is_running(window.presenter.key))
     assert (project / "app.py").read_text() == "print('bonjour')\n"
-    assert not plan_action.isChecked()
+    await until(lambda: not plan_action.isChecked())  # the header follows the thread
+
+
+async def test_questions_lock_the_composer_until_they_are_answered(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    asked = {
+        "questions": [
+            {"question": "Which greeting?", "options": ["bonjour", "salut"]},
+            {"question": "Anything else?"},
+        ]
+    }
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", asked)]))
+    loopback.enqueue(CHAT, openai_stream(["Salut it is."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: shown_status(window, answer_id) is ToolStatus.WAITING)
+    view = card_view(window, answer_id)
+    form = view.form
+    assert form is not None and form.isVisible()
+    assert not view.approve.isVisible()  # questions want answers, not an approval
+    assert view.state.text() == "Waiting for your answer"
+    assert not window.composer.editor.isEnabled()
+    assert window.composer.reason_label.text() == "Answer the questions above to continue"
+    assert [form.fields[0].itemText(i) for i in range(form.fields[0].count())] == [
+        "bonjour",
+        "salut",
+    ]
+    form.fields[0].setCurrentIndex(1)
+    qtbot.keyClicks(form.fields[1].lineEdit(), "Keep it short")
+    qtbot.mouseClick(form.send, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    sent = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "→ salut" in sent and "→ Keep it short" in sent
+    assert window.composer.editor.isEnabled()
+    view = card_view(window, answer_id)
+    assert view.state.text() == "Answered" and (view.form is None or not view.form.isVisible())

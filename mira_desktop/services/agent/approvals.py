@@ -1,7 +1,8 @@
-"""``Approvals``: the decisions a run of the agent waits for (PRODUCT.md §11,
-manual mode). A call that changes files asks first; the window or the CLI
-answers with :meth:`Approvals.decide`; a run that ends before anyone decided
-expires what it still waited for."""
+"""``Approvals``: what a run of the agent waits for from the user (PRODUCT.md
+§11): a decision on a call that changes files (manual mode: True or False),
+or the answers to its questions (a list of strings, or None when dismissed).
+The window or the CLI answers with :meth:`Approvals.decide`; a run that ends
+before anyone did expires what it still waited for."""
 
 from __future__ import annotations
 
@@ -10,19 +11,19 @@ import asyncio
 
 class Approvals:
     def __init__(self) -> None:
-        self._waiting: dict[str, asyncio.Future[bool]] = {}
+        self._waiting: dict[str, asyncio.Future[object]] = {}
 
-    async def ask(self, call_id: str) -> bool:
-        """Wait for the user's decision on ``call_id``: True = approved.
-        Cancelling the waiting task (a Stop) leaves the call undecided."""
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    async def ask(self, call_id: str) -> object:
+        """Wait for the user's word on ``call_id`` (True = approved; or the
+        answers). Cancelling the waiting task (a Stop) leaves it undecided."""
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self._waiting[call_id] = future
         try:
             return await future
         finally:
             self._waiting.pop(call_id, None)
 
-    def decide(self, call_id: str, approved: bool) -> bool:
+    def decide(self, call_id: str, approved: object) -> bool:
         """Answer a waiting call; False when none waits under that id."""
         future = self._waiting.get(call_id)
         if future is None or future.done():

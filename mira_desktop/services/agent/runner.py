@@ -40,7 +40,7 @@ from ...core.events import (
 )
 from ...core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall
 from ...core.ports import ChatProvider
-from . import progress
+from . import progress, questions
 from .approvals import Approvals
 from .prompt import agent_instructions
 from .toolbox import Toolbox
@@ -88,6 +88,7 @@ class AgentLoop:
         self._question = question
         self._text = 0  # characters of answer text so far (where cards sit)
         self._ids: set[str] = set()  # the call ids of this answer
+        self._asking: set[str] = set()  # calls of ask_user_question
 
     async def list_models(self) -> list[ModelInfo]:
         return await self._provider.list_models()
@@ -96,7 +97,16 @@ class AgentLoop:
         """The provider belongs to the provider service; nothing to close."""
 
     def decide(self, call_id: str, approved: bool) -> bool:
-        return self.approvals.decide(call_id, approved)
+        """Approve or deny a call waiting in manual mode."""
+        if call_id in self._asking:
+            return False
+        return self.approvals.decide(call_id, bool(approved))
+
+    def answer(self, call_id: str, answers: list[str] | None) -> bool:
+        """Answer (or, with None, dismiss) the questions of a call."""
+        if call_id not in self._asking:
+            return False
+        return self.approvals.decide(call_id, None if answers is None else list(answers))
 
     def prepare(self, request: ChatRequest) -> ChatRequest:
         """``request`` with the tools and the agent's instructions."""
@@ -109,9 +119,8 @@ class AgentLoop:
             messages[0] = replace(messages[0], content=f"{note}\n\n{messages[0].content}")
         else:
             messages.insert(0, ChatMessage("system", note))
-        return replace(
-            request, messages=tuple(messages), tools=(*self._toolbox.specs, progress.SPEC)
-        )
+        tools = (*self._toolbox.specs, progress.SPEC, questions.SPEC)
+        return replace(request, messages=tuple(messages), tools=tools)
 
     async def stream_chat(self, request: ChatRequest) -> AsyncIterator[Any]:
         request = self.prepare(request)
@@ -173,6 +182,10 @@ class AgentLoop:
             yield ProgressChanged(self.thread_id, self.message_id, steps)
             messages.append(_result(call, progress.progress_result(steps)))
             return
+        if call.name == questions.NAME and malformed is None:
+            async for update in self._ask_user(call, messages):
+                yield update
+            return
         card = ToolCard(call.call_id, call.name, call.arguments, _said(call), ToolStatus.RUNNING)
         card = replace(card, at=self._text)
         outcome: ToolOutcome | None = None
@@ -193,7 +206,7 @@ class AgentLoop:
         if outcome is None and self.mode is AgentMode.MANUAL and self._toolbox.needs_approval(call):
             card = replace(card, status=ToolStatus.WAITING, approval=ApprovalState.PENDING)
             yield self._changed(card)
-            approved = await self.approvals.ask(call.call_id)
+            approved = await self.approvals.ask(call.call_id) is True
             if not approved:
                 card = replace(card, status=ToolStatus.DENIED, approval=ApprovalState.DENIED)
                 yield self._changed(card)
@@ -215,6 +228,31 @@ class AgentLoop:
             await self._on_changes(card, outcome.changes)
         yield self._changed(card)
         messages.append(_result(call, outcome.output))
+
+    async def _ask_user(
+        self, call: ToolCall, messages: list[ChatMessage]
+    ) -> AsyncIterator[ToolCardChanged]:
+        """Show the questions and wait for the answers (in any mode)."""
+        try:
+            asked = questions.parse_questions(call.arguments)
+        except ToolRefused as exc:
+            card = ToolCard(call.call_id, call.name, call.arguments, _said(call), ToolStatus.FAILED)
+            yield self._changed(replace(card, output=exc.message, ok=False, at=self._text))
+            messages.append(_result(call, exc.message))
+            return
+        summary = asked[0].text if len(asked) == 1 else f"{asked[0].text} (+{len(asked) - 1})"
+        card = ToolCard(call.call_id, call.name, call.arguments, summary, ToolStatus.WAITING)
+        card = replace(card, at=self._text)
+        yield self._changed(card)
+        self._asking.add(call.call_id)
+        given = await self.approvals.ask(call.call_id)
+        if not isinstance(given, list):
+            yield self._changed(replace(card, status=ToolStatus.DENIED, output=""))
+            messages.append(_result(call, questions.DISMISSED))
+            return
+        said = questions.answered(asked, [str(a) for a in given])
+        yield self._changed(replace(card, status=ToolStatus.DONE, output=said))
+        messages.append(_result(call, said))
 
     def _unique(self, call: ToolCall) -> ToolCall:
         """``call`` with an id no other call of this answer had: servers that

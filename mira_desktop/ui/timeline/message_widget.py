@@ -80,6 +80,8 @@ class MessageWidget(QFrame):
     media_requested = Signal(str, str, str)
     #: the agent's tool cards: message id, call id, "approve" | "deny" | "rollback"
     tool_requested = Signal(str, str, str)
+    #: the agent's questions answered: message id, call id, answers (None: dismissed)
+    answer_requested = Signal(str, str, object)
     #: a proposed plan's buttons: message id, "implement" | "keep"
     plan_requested = Signal(str, str)
 
@@ -373,6 +375,9 @@ class AssistantMessageWidget(MessageWidget):
                 lambda call, ok: self.tool_requested.emit(
                     self.message_id, call, "approve" if ok else "deny"
                 )
+            )
+            self._tools.answered.connect(
+                lambda call, answers: self.answer_requested.emit(self.message_id, call, answers)
             )
             self._tools.rollback_requested.connect(
                 lambda call: self.tool_requested.emit(self.message_id, call, "rollback")

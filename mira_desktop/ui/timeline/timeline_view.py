@@ -65,6 +65,7 @@ class TimelineView(QWidget):
     media_requested = Signal(str, str, str)  # message id, "speech" | "image", action
     tool_requested = Signal(str, str, str)  # message id, call id, approve | deny | rollback
     plan_requested = Signal(str, str)  # message id, "implement" | "keep" (a proposed plan)
+    answer_requested = Signal(str, str, object)  # message id, call id, answers or None
     #: every row replaced (another thread or branch): the anchor rail re-reads
     #: ``message_ids()``; ``row_added``: one message appended (its id)
     rows_changed = Signal()
@@ -344,6 +345,7 @@ class TimelineView(QWidget):
         widget.media_requested.connect(self.media_requested)
         widget.tool_requested.connect(self.tool_requested)
         widget.plan_requested.connect(self.plan_requested)
+        widget.answer_requested.connect(self.answer_requested)
         widget.edit_requested.connect(self.begin_edit)
         widget.edit_submitted.connect(self._on_edit_submitted)
         widget.edit_cancelled.connect(self.end_edit)

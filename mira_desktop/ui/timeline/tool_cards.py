@@ -11,14 +11,24 @@ only for answers that called tools (``core/agent.answer_cards``)."""
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from mira_desktop.core.agent import ApprovalState, ToolCard, ToolStatus
+from mira_desktop.core.agent import (
+    QUESTIONS_TOOL,
+    ApprovalState,
+    ToolCard,
+    ToolStatus,
+    card_questions,
+)
 
 from .answer_meta import apply_tone
+
+if TYPE_CHECKING:
+    from .question_form import QuestionForm
 from .timeline_style import error_colour, muted_colour
 
 #: lines of a diff or an output shown in a card (the rest is counted)
@@ -27,6 +37,7 @@ SHOWN_LINES = 40
 
 class ToolCardView(QFrame):
     decided = Signal(str, bool)  # call id, approved
+    answered = Signal(str, object)  # call id, the answers (None: dismissed)
     rollback_requested = Signal(str)  # call id
     toggled = Signal()
 
@@ -67,6 +78,8 @@ class ToolCardView(QFrame):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         box.addWidget(self.details)
+        self._box = box
+        self.form: QuestionForm | None = None  # the questions' form, while they wait
         self._retranslate()
 
     def _button(self, name: str, slot: object) -> QToolButton:
@@ -96,13 +109,18 @@ class ToolCardView(QFrame):
         if self._card is not None and self._card.status != card.status:
             self._open = None  # a new state: open or closed as it says
         self._card = card
-        self.title.setText(self.summary_text(card))
+        if card.name == QUESTIONS_TOOL:  # the form or the answers say the rest
+            self.title.setText(self.tr("The agent's questions"))
+        else:
+            self.title.setText(self.summary_text(card))
         self.title.setToolTip(card.name)
         self.state.setText(self._state_text(card))
         apply_tone(self.state, "error" if card.status is ToolStatus.FAILED else "muted")
         waiting = card.status is ToolStatus.WAITING
-        self.approve.setVisible(waiting)
-        self.deny.setVisible(waiting)
+        asking = waiting and card.name == QUESTIONS_TOOL
+        self.approve.setVisible(waiting and not asking)
+        self.deny.setVisible(waiting and not asking)
+        self._show_form(card if asking else None)
         self.rollback.setVisible(card.can_roll_back)
         has_details = bool(card.diff or card.output)
         self.toggle.setVisible(has_details)
@@ -140,9 +158,35 @@ class ToolCardView(QFrame):
             "Search the web for {query}": self.tr("Search the web for {query}"),
         }
 
+    def _show_form(self, card: ToolCard | None) -> None:
+        """The questions' form while they wait for answers (made once)."""
+        if card is None:
+            if self.form is not None:
+                self.form.setVisible(False)
+            return
+        if self.form is None:
+            from .question_form import QuestionForm  # only when the agent asks
+
+            self.form = QuestionForm(card_questions(card), self)
+            self.form.answered.connect(self._on_answered)
+            self._box.addWidget(self.form)
+        self.form.setVisible(True)
+
+    def _on_answered(self, answers: object) -> None:
+        if self._card is not None:
+            self.answered.emit(self._card.call_id, answers)
+
     def _state_text(self, card: ToolCard) -> str:
         if card.rolled_back:
             return self.tr("Rolled back")
+        if card.name == QUESTIONS_TOOL:
+            questions = {
+                ToolStatus.WAITING: self.tr("Waiting for your answer"),
+                ToolStatus.DONE: self.tr("Answered"),
+                ToolStatus.DENIED: self.tr("Dismissed"),
+            }
+            if card.status in questions:
+                return questions[card.status]
         texts = {
             ToolStatus.WAITING: self.tr("Waiting for your approval"),
             ToolStatus.RUNNING: self.tr("Running…"),
@@ -200,6 +244,7 @@ class ToolCardsBox(QWidget):
     """The cards of one answer."""
 
     decided = Signal(str, bool)
+    answered = Signal(str, object)
     rollback_requested = Signal(str)
     size_changed = Signal()
 
@@ -219,6 +264,7 @@ class ToolCardsBox(QWidget):
         while len(self._views) < len(cards):
             view = ToolCardView(self)
             view.decided.connect(self.decided)
+            view.answered.connect(self.answered)
             view.rollback_requested.connect(self.rollback_requested)
             view.toggled.connect(self.size_changed)
             self._box.addWidget(view)

@@ -33,6 +33,9 @@ class ProgressPanel(QFrame):
         self.header.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.header.setCursor(Qt.CursorShape.PointingHandCursor)
         self.header.clicked.connect(self._toggle)
+        self.setStyleSheet(
+            "QToolButton#progressHeader { border: none; background: transparent; padding: 2px 0; }"
+        )
         box.addWidget(self.header)
         self._rows: list[QCheckBox] = []
         self._list = QVBoxLayout()
@@ -59,6 +62,9 @@ class ProgressPanel(QFrame):
         for row, step in zip(self._rows, steps, strict=False):
             row.setText(step.title)
             row.setCheckState(_STATES[step.status])
+            font = row.font()
+            font.setBold(step.status is StepStatus.IN_PROGRESS)  # where the agent is now
+            row.setFont(font)
         for index, row in enumerate(self._rows):
             row.setVisible(self._open and index < len(steps))
         self._retranslate()

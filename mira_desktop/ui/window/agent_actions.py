@@ -21,9 +21,11 @@ from PySide6.QtWidgets import QBoxLayout, QMenu
 from ...core.agent import (
     MODE_KEY,
     PLAN_MODE,
+    QUESTIONS_TOOL,
     AgentMode,
     ProgressStep,
     RollbackConflict,
+    ToolStatus,
     answer_cards,
     answer_progress,
 )
@@ -89,6 +91,7 @@ class AgentActions(WindowActions):
         self.progress_panel: ProgressPanel | None = None  # made for the first steps
         window.timeline.tool_requested.connect(self._on_tool_requested)
         window.timeline.plan_requested.connect(self._on_plan_requested)
+        window.timeline.answer_requested.connect(self._on_answer_requested)
         window.timeline.message_menu_requested.connect(self._fill_message_menu)
         window.installEventFilter(self)
         self._retranslate()
@@ -149,7 +152,14 @@ class AgentActions(WindowActions):
 
     # ---- cards ------------------------------------------------------------------------
     def _on_agent_changed(self, key: str, message_id: str, data: object) -> None:
-        if key == self._p.key and isinstance(data, dict):
+        if not isinstance(data, dict):
+            return
+        asking = any(
+            card.name == QUESTIONS_TOOL and card.status is ToolStatus.WAITING
+            for card in answer_cards(data)
+        )
+        self._p.set_question_waiting(key, asking)
+        if key == self._p.key:
             self._w.timeline.set_message_data(message_id, data)
             self.refresh_progress()
 
@@ -184,6 +194,14 @@ class AgentActions(WindowActions):
                 self._notice(self.tr("This step no longer waits for an answer."))
         elif action == "rollback":
             self.roll_back(message_id, call_id)
+
+    def _on_answer_requested(self, message_id: str, call_id: str, answers: object) -> None:
+        message = self._w.timeline.message(message_id)
+        if message is None:
+            return
+        given = [str(a) for a in answers] if isinstance(answers, list) else None
+        if not self._services.chat.answer(message.thread_id, call_id, given):
+            self._notice(self.tr("This step no longer waits for an answer."))
 
     def _fill_message_menu(self, message_id: str, menu: QMenu) -> None:
         message = self._w.timeline.message(message_id)

@@ -77,6 +77,9 @@ class ConversationPresenter(QObject):
         self.draft_agent = False
         #: the draft's plan mode (``agent_actions.py``): ``SendRequest.plan``
         self.draft_plan = False
+        #: conversations whose agent waits for answers to its questions: their
+        #: composer is locked until they are answered or dismissed (§11)
+        self._questions_waiting: set[str] = set()
         self._connect()
 
     def _connect(self) -> None:
@@ -415,7 +418,20 @@ class ConversationPresenter(QObject):
                 self.thread = thread
                 self.state_changed.emit()  # its switches may have changed (plan mode)
 
+    def set_question_waiting(self, key: str, waiting: bool) -> None:
+        """Lock (or unlock) the composer of ``key`` for the agent's questions."""
+        if waiting == (key in self._questions_waiting):
+            return
+        if waiting:
+            self._questions_waiting.add(key)
+        else:
+            self._questions_waiting.discard(key)
+        if key == self.key:
+            self._refresh_composer()
+
     def _on_running_changed(self, key: str, running: bool) -> None:
+        if not running:
+            self._questions_waiting.discard(key)
         self._w.sidebar.model().set_running(key, running)
         if key == self.key:
             self._refresh_composer()
@@ -427,6 +443,8 @@ class ConversationPresenter(QObject):
             composer.set_enabled_reason("no_provider")
         elif self.choice is None:
             composer.set_enabled_reason("no_model")
+        elif self.key in self._questions_waiting:
+            composer.set_enabled_reason("question_pending")
         else:
             composer.set_enabled_reason(None)
         self.state_changed.emit()

@@ -15,17 +15,24 @@ def request(text: str, workspace_id: str, **kwargs: object) -> SendRequest:
     )
 
 
+QUESTIONS = "ask_user_question"
+
+
 async def run(
     services: Services,
     send: SendRequest,
     decide: dict[str, bool] | None = None,
+    answers: list[str] | None = None,
 ) -> list[ChatEvent]:
     """Every event of a send; a card waiting for approval is answered from
-    ``decide`` (by tool name)."""
+    ``decide`` (by tool name), questions with ``answers`` (None dismisses)."""
     events: list[ChatEvent] = []
     async for event in services.chat.send(send):
         events.append(event)
         if isinstance(event, ToolCardChanged) and event.card.status is ToolStatus.WAITING:
+            if event.card.name == QUESTIONS:
+                assert services.chat.answer(event.thread_id, event.card.call_id, answers)
+                continue
             assert decide is not None, f"unexpected approval: {event.card}"
             assert services.chat.waiting_calls(event.thread_id) == [event.card.call_id]
             services.chat.decide(event.thread_id, event.card.call_id, decide[event.card.name])

@@ -366,3 +366,63 @@ async def test_plan_mode_looks_changes_nothing_and_answers_a_proposed_plan(
     assert isinstance(events[-1], Completed) and not is_plan(events[-1].message.data)
     assert (project / "x.txt").read_text() == "x"
     assert (await services.store.get_thread(done.thread_id)).mode == "chat"
+
+
+ASKED = {
+    "questions": [
+        {"question": "Which greeting?", "options": ["bonjour", "salut"]},
+        {"question": "用什么语气？"},
+    ]
+}
+
+
+@pytest.mark.parametrize("mode", [AgentMode.MANUAL, AgentMode.AUTO])
+async def test_questions_wait_for_the_answers_in_any_mode(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    mode: AgentMode,
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", ASKED)]))
+    loopback.enqueue(CHAT, openai_stream(["Bonjour it is."]))
+    send = request("Greet", workspace_id, agent_mode=mode)
+    events = await run(services, send, answers=["salut", "正式"])
+    assert isinstance(events[-1], Completed)
+    waiting, done = (c.card for c in cards(events))
+    assert (waiting.status, waiting.summary) == (ToolStatus.WAITING, "Which greeting? (+1)")
+    assert done.status is ToolStatus.DONE
+    result = loopback.requests[-1].json["messages"][-1]["content"]
+    assert result == (
+        "The user answered:\n1. Which greeting?\n   → salut\n2. 用什么语气？\n   → 正式"
+    )
+
+
+async def test_dismissed_questions_let_the_agent_go_on_and_bad_ones_are_sent_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    too_many = {"questions": [{"question": f"Q{n}?"} for n in range(4)]}
+    loopback.enqueue(CHAT, openai_tool_stream([("q0", "ask_user_question", too_many)]))
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", ASKED)]))
+    loopback.enqueue(CHAT, openai_stream(["I assumed bonjour."]))
+    events = await run(services, request("Greet", workspace_id), answers=None)
+    assert isinstance(events[-1], Completed)
+    refused, dismissed = answer_cards(events[-1].message.data)
+    assert refused.status is ToolStatus.FAILED and "at most 3" in refused.output
+    assert dismissed.status is ToolStatus.DENIED
+    assert "dismissed" in loopback.requests[-1].json["messages"][-1]["content"]
+
+
+async def test_an_approval_is_not_an_answer_and_an_answer_is_not_an_approval(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", ASKED)]))
+    loopback.enqueue(CHAT, openai_stream(["Fine."]))
+    events: list[ChatEvent] = []
+    async for event in services.chat.send(request("Greet", workspace_id, new_thread_id="t-q")):
+        events.append(event)
+        if isinstance(event, ToolCardChanged) and event.card.status is ToolStatus.WAITING:
+            assert not services.chat.decide("t-q", "q1", True)  # questions want answers
+            assert services.chat.answer("t-q", "q1", ["bonjour", ""])
+    assert isinstance(events[-1], Completed)
+    assert "→ (no answer)" in loopback.requests[-1].json["messages"][-1]["content"]
