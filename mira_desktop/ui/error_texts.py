@@ -65,6 +65,8 @@ def known_texts() -> tuple[str, ...]:
         _tr("There is no skill named {name} in .agent/skills/."),
         _tr("The skill {name} has no SKILL.md file."),
         _tr("Each skill is a folder there with a SKILL.md file."),
+        _tr("A search address starts with http:// or https:// and has {query} where the words go."),
+        _tr("For example http://localhost:8888/search?q={query}&format=json (SearXNG)."),
         _tr("Nothing was written. Undo those edits first, or leave the change as it is."),
         # services/speech_engine.py, services/speech.py
         _tr("There is no speech engine on this computer."),

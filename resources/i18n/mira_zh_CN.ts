@@ -61,6 +61,25 @@
         </message>
     </context>
     <context>
+        <name>AgentTab</name>
+        <message>
+            <source>Ask before the agent writes, edits or runs a command that changes files</source>
+            <translation>智能体写入、编辑或运行会修改文件的命令前先询问</translation>
+        </message>
+        <message>
+            <source>Developer mode: the agent may change anything in a workspace's .agent/ folder</source>
+            <translation>开发者模式：智能体可以修改工作区 .agent/ 文件夹中的任何内容</translation>
+        </message>
+        <message>
+            <source>Web search address</source>
+            <translation>网页搜索地址</translation>
+        </message>
+        <message>
+            <source>With an address, the agent can search the web: {query} marks where the words go, and the answer must be JSON results (SearXNG's, for example). Empty: no web search.</source>
+            <translation>设置地址后，智能体可以搜索网页：{query} 表示搜索词的位置，返回内容须为 JSON 结果（例如 SearXNG 的）。留空：不搜索网页。</translation>
+        </message>
+    </context>
+    <context>
         <name>AnchorRail</name>
         <message>
             <source>Context compressed</source>
@@ -1062,6 +1081,14 @@ Repair: {fix}</source>
         <message>
             <source>Each skill is a folder there with a SKILL.md file.</source>
             <translation>每个技能都是其中的一个文件夹，内含 SKILL.md 文件。</translation>
+        </message>
+        <message>
+            <source>A search address starts with http:// or https:// and has {query} where the words go.</source>
+            <translation>搜索地址须以 http:// 或 https:// 开头，并在放搜索词的位置写 {query}。</translation>
+        </message>
+        <message>
+            <source>For example http://localhost:8888/search?q={query}&amp;format=json (SearXNG).</source>
+            <translation>例如 http://localhost:8888/search?q={query}&amp;format=json（SearXNG）。</translation>
         </message>
     </context>
     <context>
@@ -2131,6 +2158,10 @@ Quit anyway and lose them?</source>
             <source>Chat &amp;&amp; data</source>
             <translation>对话与数据</translation>
         </message>
+        <message>
+            <source>Agent</source>
+            <translation>智能体</translation>
+        </message>
     </context>
     <context>
         <name>SingleInstance</name>
@@ -2906,6 +2937,10 @@ Your chats will appear here.</source>
         <message>
             <source>The agent's questions</source>
             <translation>智能体的问题</translation>
+        </message>
+        <message>
+            <source>Sub-agent: {description}</source>
+            <translation>子智能体：{description}</translation>
         </message>
     </context>
     <context>

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import MODE_KEY, ToolStatus, answer_cards
-from mira_desktop.services.agent import previews, web_search
+from mira_desktop.services.agent import previews, subagents, web_search
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.tool_cards import ToolCardView
@@ -188,7 +188,7 @@ async def _mode_is(services: Services, value: str) -> bool:
 def test_every_summary_the_cards_translate_is_still_written_by_the_previews(qapp: Any) -> None:
     literals = {
         node.value
-        for module in (previews, web_search)
+        for module in (previews, web_search, subagents)
         for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }

@@ -6,8 +6,11 @@ until the model answers without calling a tool.
 
 What it streams: the model's words and reasoning from every round (rounds
 separated by a blank line), a :class:`~mira_desktop.core.agent.ToolCardChanged`
-each time a call appears or changes, the usage of all rounds added up, then
-one ``StreamDone``. File changes are handed to ``on_changes`` as soon as a
+each time a call appears or changes, a ``ProgressChanged`` for each
+``update_progress``, the usage of all rounds (and of its sub-agents) added
+up, then one ``StreamDone``. Questions and approvals wait on ``approvals``;
+a sub-agent is another ``AgentLoop`` (``sub=True``) whose words become the
+call's result. File changes are handed to ``on_changes`` as soon as a
 tool made them (the run's journal, for rollbacks), before the model hears
 of them."""
 
@@ -40,7 +43,7 @@ from ...core.events import (
 )
 from ...core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall
 from ...core.ports import ChatProvider
-from . import progress, questions
+from . import progress, questions, subagents
 from .approvals import Approvals
 from .prompt import agent_instructions
 from .toolbox import Toolbox
@@ -69,11 +72,13 @@ class AgentLoop:
         memory: str = "",
         question: str | None = None,
         planning: bool = False,
+        sub: bool = False,
     ) -> None:
         """``memory``: the workspace's ``.agent/memory.md``; ``question``: what
         the model gets instead of the user's last message (a skill expanded);
         ``planning``: plan mode (the toolbox is read-only; the answer is a
-        proposed plan)."""
+        proposed plan); ``sub``: a sub-agent (read-only, no questions, no
+        progress, no sub-agents of its own)."""
         self.name = provider.name
         self.thread_id = thread_id
         self.message_id = message_id
@@ -85,6 +90,9 @@ class AgentLoop:
         self._max_rounds = max_rounds
         self._memory = memory
         self.planning = planning
+        self._sub = sub
+        self._base: ChatRequest | None = None  # the request a sub-agent's is made from
+        self._usage = _UsageSum()
         self._question = question
         self._text = 0  # characters of answer text so far (where cards sit)
         self._ids: set[str] = set()  # the call ids of this answer
@@ -111,6 +119,8 @@ class AgentLoop:
     def prepare(self, request: ChatRequest) -> ChatRequest:
         """``request`` with the tools and the agent's instructions."""
         note = agent_instructions(self._toolbox.root, self.mode, self._memory, self.planning)
+        if self._sub:
+            note = f"{note}\n\n{subagents.INSTRUCTIONS}"
         messages = list(request.messages)
         if self._question is not None:
             last = max(i for i, m in enumerate(messages) if m.role == "user")
@@ -119,13 +129,14 @@ class AgentLoop:
             messages[0] = replace(messages[0], content=f"{note}\n\n{messages[0].content}")
         else:
             messages.insert(0, ChatMessage("system", note))
-        tools = (*self._toolbox.specs, progress.SPEC, questions.SPEC)
-        return replace(request, messages=tuple(messages), tools=tools)
+        own = () if self._sub else (progress.SPEC, questions.SPEC, subagents.SPEC)
+        return replace(request, messages=tuple(messages), tools=(*self._toolbox.specs, *own))
 
     async def stream_chat(self, request: ChatRequest) -> AsyncIterator[Any]:
+        self._base = request
         request = self.prepare(request)
         messages = list(request.messages)
-        usage = _UsageSum()
+        usage = self._usage
         for _ in range(self._max_rounds):
             collector = ToolCallCollector()
             said: list[str] = []
@@ -182,7 +193,11 @@ class AgentLoop:
             yield ProgressChanged(self.thread_id, self.message_id, steps)
             messages.append(_result(call, progress.progress_result(steps)))
             return
-        if call.name == questions.NAME and malformed is None:
+        if call.name == subagents.NAME and malformed is None and not self._sub:
+            async for update in self._delegate(call, messages):
+                yield update
+            return
+        if call.name == questions.NAME and malformed is None and not self._sub:
             async for update in self._ask_user(call, messages):
                 yield update
             return
@@ -228,6 +243,60 @@ class AgentLoop:
             await self._on_changes(card, outcome.changes)
         yield self._changed(card)
         messages.append(_result(call, outcome.output))
+
+    async def _delegate(
+        self, call: ToolCall, messages: list[ChatMessage]
+    ) -> AsyncIterator[ToolCardChanged]:
+        """Run a sub-agent on the call's task; its report is the result."""
+        card = ToolCard(call.call_id, call.name, call.arguments, _said(call), ToolStatus.RUNNING)
+        card = replace(card, at=self._text)
+        try:
+            shown = subagents.preview(call.arguments)
+            task = subagents.parse_task(call.arguments)[1]
+        except ToolRefused as exc:
+            yield self._changed(
+                replace(card, status=ToolStatus.FAILED, output=exc.message, ok=False)
+            )
+            messages.append(_result(call, exc.message))
+            return
+        card = replace(card, summary=shown.summary, template=shown.template, params=shown.params)
+        yield self._changed(card)
+        outcome = await self._sub_run(task)
+        status = ToolStatus.DONE if outcome.ok else ToolStatus.FAILED
+        done = replace(card, status=status, output=_card_output(outcome.output), ok=outcome.ok)
+        yield self._changed(done)
+        messages.append(_result(call, outcome.output))
+
+    async def _sub_run(self, task: str) -> ToolOutcome:
+        """A sub-agent's run on ``task``, with the read-only tools."""
+        assert self._base is not None
+        toolbox = Toolbox(self._toolbox.scope, self._toolbox.web, read_only=True)
+        sub = AgentLoop(
+            self._provider,
+            toolbox,
+            thread_id=self.thread_id,
+            message_id=self.message_id,
+            mode=AgentMode.AUTO,
+            max_rounds=subagents.MAX_ROUNDS,
+            memory=self._memory,
+            sub=True,
+        )
+        request = replace(self._base, messages=(ChatMessage("user", task),))
+        said: list[str] = []
+        looked_at: dict[str, str] = {}
+        try:
+            async for event in sub.stream_chat(request):
+                if isinstance(event, TextDelta):
+                    said.append(event.text)
+                elif isinstance(event, ToolCardChanged):
+                    looked_at[event.card.call_id] = event.card.summary
+        except MiraError as exc:
+            text = "".join(said).strip()
+            kept = f"\n\nWhat it had so far:\n{text}" if text else ""
+            return ToolOutcome(False, f"The sub-agent failed: {exc.message}{kept}")
+        finally:
+            self._usage.add(sub._usage.event())
+        return ToolOutcome(True, subagents.report("".join(said), list(looked_at.values())))
 
     async def _ask_user(
         self, call: ToolCall, messages: list[ChatMessage]

@@ -102,12 +102,15 @@ def _tool_call(item: Any) -> dict[str, Any] | None:
         ),
         None,
     )
-    return {
+    call = {
         "id": item.get("id") or item.get("call_id"),
         "name": str(name),
         "arguments": redact(_arguments(raw)),
         "status": item.get("status"),
     }
+    if isinstance(item.get("summary"), str) and item["summary"] != name:
+        call["summary"] = redact_text(item["summary"])  # an agent's card (PRODUCT §11)
+    return call
 
 
 def tool_calls(data: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -115,8 +118,8 @@ def tool_calls(data: dict[str, Any] | None) -> list[dict[str, Any]]:
     if not isinstance(data, dict):
         return []
     calls: list[dict[str, Any]] = []
-    for key in _TOOL_KEYS:
-        items = data.get(key)
+    agent = _dict(data.get("agent"))  # the agent's tool cards (PRODUCT.md §11)
+    for items in (*(data.get(key) for key in _TOOL_KEYS), agent.get("tools")):
         if isinstance(items, list):
             calls.extend(c for c in (_tool_call(i) for i in items) if c is not None)
     return calls

@@ -145,6 +145,8 @@ class _Page:
             )
         for call in tool_calls(message.data):
             status = f" · {escape(str(call['status']))}" if call.get("status") else ""
+            if call.get("summary"):
+                status += f" · {escape(str(call['summary']))}"
             args = arguments_text(call["arguments"]) if call["arguments"] is not None else ""
             out.append(
                 f'<div class="tool"><div class="label">Tool call <code>{escape(call["name"])}</code>'

@@ -92,8 +92,10 @@ def _tools(message: Message) -> list[str]:
     blocks = []
     for call in tool_calls(message.data):
         status = f" ({call['status']})" if call.get("status") else ""
+        summary = f" — {one_line(call['summary'])}" if call.get("summary") else ""
         body = arguments_text(call["arguments"]) if call["arguments"] is not None else ""
-        blocks.append(f"**Tool call:** `{call['name']}`{status}\n\n{fence(body, 'json')}")
+        head = f"**Tool call:** `{call['name']}`{status}{summary}"
+        blocks.append(f"{head}\n\n{fence(body, 'json')}")
     return blocks
 
 

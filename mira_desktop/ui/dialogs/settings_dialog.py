@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout, QWidget
 
+from mira_desktop.ui.dialogs.agent_tab import AgentTab
 from mira_desktop.ui.dialogs.appearance_tab import AppearanceTab
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.general_tab import GeneralTab
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TAB_NAMES = ("providers", "models", "appearance", "general")
+TAB_NAMES = ("providers", "models", "appearance", "general", "agent")
 
 
 class SettingsDialog(QDialog):
@@ -64,9 +65,17 @@ class SettingsDialog(QDialog):
         self.general_tab = GeneralTab(
             settings, data_dir, self, data_folder=data_folder, providers=providers
         )
+        self.agent_tab = AgentTab(settings, self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(False)
-        for tab in (self.providers_tab, self.models_tab, self.appearance_tab, self.general_tab):
+        tabs = (
+            self.providers_tab,
+            self.models_tab,
+            self.appearance_tab,
+            self.general_tab,
+            self.agent_tab,
+        )
+        for tab in tabs:
             self.tabs.addTab(tab, "")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.reject)
@@ -94,12 +103,13 @@ class SettingsDialog(QDialog):
             await self.models_tab.load()
             await self.appearance_tab.load()
             await self.general_tab.load()
+            await self.agent_tab.load()
         except Exception as exc:  # e.g. the database is unavailable: say so inline
             log.warning("settings could not be loaded: %s", exc)
             self.providers_tab.status.show_error(describe_error(exc))
 
     def show_tab(self, name: str) -> None:
-        """Switch to "providers", "models", "appearance" or "general"."""
+        """Switch to "providers", "models", "appearance", "general" or "agent"."""
         if name in TAB_NAMES:
             self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
@@ -139,6 +149,7 @@ class SettingsDialog(QDialog):
                 self.tr("Models"),
                 self.tr("Appearance"),
                 self.tr("Chat && data"),
+                self.tr("Agent"),
             )
         ):
             self.tabs.setTabText(row, text)

@@ -156,6 +156,7 @@ class ToolCardView(QFrame):
             "Search {path} for {pattern}": self.tr("Search {path} for {pattern}"),
             "Search {path} ({glob}) for {pattern}": self.tr("Search {path} ({glob}) for {pattern}"),
             "Search the web for {query}": self.tr("Search the web for {query}"),
+            "Sub-agent: {description}": self.tr("Sub-agent: {description}"),
         }
 
     def _show_form(self, card: ToolCard | None) -> None:

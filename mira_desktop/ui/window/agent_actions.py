@@ -83,6 +83,8 @@ class AgentActions(WindowActions):
         self.ask_action.setCheckable(True)
         self.ask_action.setChecked(True)
         window.header.menu.insertAction(window.undo_turn_action, self.ask_action)
+        # Settings → Agent changes the same setting: read it when the menu opens
+        window.header.menu.aboutToShow.connect(lambda: tasks.start(self._load_mode()))
         self.ask_action.triggered.connect(self.set_asking)
         self._chat = chat
         chat.agent_changed.connect(self._on_agent_changed)

@@ -25,7 +25,12 @@ from mira_desktop.core.agent import (
 )
 from mira_desktop.core.events import ChatEvent, Completed, Failed, Stopped
 from mira_desktop.services.chat import SendRequest
-from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
+from tests.support.loopback import (
+    LoopbackServer,
+    openai_json_error,
+    openai_stream,
+    openai_tool_stream,
+)
 
 from ..conftest import CHAT
 from .chat_support import cards, request, run
@@ -426,3 +431,66 @@ async def test_an_approval_is_not_an_answer_and_an_answer_is_not_an_approval(
             assert services.chat.answer("t-q", "q1", ["bonjour", ""])
     assert isinstance(events[-1], Completed)
     assert "→ (no answer)" in loopback.requests[-1].json["messages"][-1]["content"]
+
+
+async def test_a_sub_agent_researches_read_only_and_reports_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    task = {"description": "Find the greeting", "task": "Which file prints the greeting?"}
+    loopback.enqueue(CHAT, openai_tool_stream([("s1", "subagent", task)], "Let me delegate."))
+    loopback.enqueue(CHAT, openai_tool_stream([("r1", "read", {"path": "src/app.py"})]))  # the sub
+    loopback.enqueue(CHAT, openai_stream(["src/app.py line 1 prints it."]))  # its report
+    loopback.enqueue(CHAT, openai_stream(["It is in src/app.py."]))
+    events = await run(services, request("Where is the greeting?", workspace_id))
+    done = events[-1]
+    assert isinstance(done, Completed)
+    assert done.message.text == "Let me delegate.\n\nIt is in src/app.py."  # no sub words
+    [card] = answer_cards(done.message.data)  # the sub-agent's own calls are not cards
+    assert (card.name, card.status, card.summary) == (
+        "subagent",
+        ToolStatus.DONE,
+        "Sub-agent: Find the greeting",
+    )
+    _, sub_first, sub_second, parent = (r.json for r in loopback.requests)
+    assert [m["role"] for m in sub_first["messages"]] == ["system", "user"]
+    assert sub_first["messages"][1]["content"] == "Which file prints the greeting?"
+    assert "sub-agent" in sub_first["messages"][0]["content"]
+    offered = {t["function"]["name"] for t in sub_first["tools"]}
+    assert "read" in offered and not offered & {"write", "edit", "subagent", "ask_user_question"}
+    assert sub_second["messages"][-1]["role"] == "tool"
+    result = parent["messages"][-1]["content"]
+    assert result == "src/app.py line 1 prints it.\n\n(The sub-agent used: Read src/app.py.)"
+    # the usage of every round, the sub-agent's too (42 in / 17 out per tool round)
+    assert done.usage.prompt_tokens is not None and done.usage.prompt_tokens >= 84
+
+
+async def test_a_sub_agent_that_fails_is_reported_and_the_agent_goes_on(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    task = {"description": "Look", "task": "Look around."}
+    loopback.enqueue(CHAT, openai_tool_stream([("s1", "subagent", task)]))
+    loopback.enqueue(CHAT, openai_json_error(500, "the model crashed", type="server_error"))
+    loopback.enqueue(CHAT, openai_stream(["I will look myself."]))
+    events = await run(services, request("Look around", workspace_id))
+    assert isinstance(events[-1], Completed)
+    [card] = answer_cards(events[-1].message.data)
+    assert card.status is ToolStatus.FAILED
+    result = loopback.requests[-1].json["messages"][-1]["content"]
+    assert result.startswith("The sub-agent failed:") and "the model crashed" in result
+
+
+async def test_exports_show_what_the_agent_did(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    edit = {"path": "src/app.py", "old_string": "hello", "new_string": "bonjour"}
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", edit)]))
+    loopback.enqueue(CHAT, openai_stream(["Changed."]))
+    events = await run(services, request("Greet", workspace_id, agent_mode=AgentMode.AUTO))
+    thread_id = events[-1].thread_id
+    markdown = await services.exports.thread_markdown(thread_id)
+    assert "**Tool call:** `edit` (done) — Edit src/app.py: 1 replacement" in markdown
+    html = await services.exports.thread_html(thread_id)
+    assert "Tool call <code>edit</code> · done · Edit src/app.py: 1 replacement" in html
+    document = await services.exports.thread_document(thread_id)
+    calls = [m["tool_calls"] for m in document["messages"] if m["role"] == "assistant"]
+    assert calls[0][0]["summary"] == "Edit src/app.py: 1 replacement"
