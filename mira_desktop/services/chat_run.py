@@ -38,7 +38,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..core.agent import ProgressChanged, ToolCard, ToolCardChanged, expired
+from ..core.agent import ProgressChanged, ToolCard, ToolCardChanged, ToolStatus, expired
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
     AssistantMessageStarted,
@@ -282,12 +282,15 @@ class ChatRun:
             if isinstance(event, ToolCardChanged | ProgressChanged):
                 if not state.persisted:
                     await self._persist_start()
+                live = False  # a running command's output: written with the text
                 if isinstance(event, ToolCardChanged):
-                    self._cards[event.card.call_id] = event.card
+                    card = event.card
+                    live = card.status is ToolStatus.RUNNING and bool(card.output)
+                    self._cards[card.call_id] = card
                 else:
                     self._progress = [step.to_dict() for step in event.steps]
                 self._emit(event)
-                self._maybe_flush(force=True)
+                self._maybe_flush(force=not live)
                 continue
             if isinstance(event, ToolCallDelta) and not state.persisted:
                 await self._persist_start()

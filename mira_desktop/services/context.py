@@ -13,6 +13,7 @@ are named, not read (``attachment_context``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..core.attachments import Attachment
 from ..core.context import is_checkpoint
@@ -67,8 +68,34 @@ def history_entries(
                 continue
             if not message.text:
                 continue
-            result.append((message.id, ChatMessage("assistant", message.text)))
+            text = message.text
+            data = message.data
+            if data and "agent" in data:  # what the agent did (PRODUCT.md §11)
+                text += agent_note(data)
+            result.append((message.id, ChatMessage("assistant", text)))
     return result
+
+
+#: tool calls of one earlier answer the model is reminded of
+NOTED_CALLS = 20
+
+
+def agent_note(data: dict[str, Any]) -> str:
+    """A line under an earlier answer of the agent saying which tool calls it
+    made and how they ended (its cards), so later turns know what was done —
+    and undone. Empty without calls."""
+    from ..core.agent import answer_cards
+
+    cards = answer_cards(data)
+    if not cards:
+        return ""
+    done = []
+    for card in cards[:NOTED_CALLS]:
+        state = "rolled back" if card.rolled_back else str(card.status)
+        summary = card.summary if len(card.summary) <= 100 else card.summary[:99] + "…"
+        done.append(f"{summary} ({state})")
+    more = f"; and {len(cards) - NOTED_CALLS} more" if len(cards) > NOTED_CALLS else ""
+    return f"\n\n[Tool calls in this answer: {'; '.join(done)}{more}]"
 
 
 def history_messages(

@@ -16,6 +16,8 @@ of them."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
@@ -46,6 +48,7 @@ from ...core.ports import ChatProvider
 from . import progress, questions, subagents
 from .approvals import Approvals
 from .prompt import agent_instructions
+from .room import DEFAULT_BUDGET, make_room
 from .toolbox import Toolbox
 
 log = logging.getLogger(__name__)
@@ -73,12 +76,14 @@ class AgentLoop:
         question: str | None = None,
         planning: bool = False,
         sub: bool = False,
+        room: int = DEFAULT_BUDGET,
     ) -> None:
         """``memory``: the workspace's ``.agent/memory.md``; ``question``: what
         the model gets instead of the user's last message (a skill expanded);
         ``planning``: plan mode (the toolbox is read-only; the answer is a
         proposed plan); ``sub``: a sub-agent (read-only, no questions, no
-        progress, no sub-agents of its own)."""
+        progress, no sub-agents of its own); ``room``: characters of tool
+        results sent whole (``room.py``)."""
         self.name = provider.name
         self.thread_id = thread_id
         self.message_id = message_id
@@ -91,6 +96,7 @@ class AgentLoop:
         self._memory = memory
         self.planning = planning
         self._sub = sub
+        self._room = room
         self._base: ChatRequest | None = None  # the request a sub-agent's is made from
         self._usage = _UsageSum()
         self._question = question
@@ -171,6 +177,7 @@ class AgentLoop:
             for call, named in zip(calls, unique, strict=True):
                 async for update in self._call(named, broken.get(call.call_id), messages):
                     yield update
+            make_room(messages, self._room, keep_last=len(calls))
         yield usage.event()
         raise worded(
             MiraError,
@@ -230,7 +237,10 @@ class AgentLoop:
             card = replace(card, status=ToolStatus.RUNNING, approval=ApprovalState.APPROVED)
         if outcome is None:
             yield self._changed(card)
-            outcome = await self._toolbox.run(call)
+            running = _Running(self._toolbox, call)
+            async for output in running.outputs():
+                yield self._changed(replace(card, output=_card_output(output)))
+            outcome = running.outcome
         card = replace(
             card,
             status=ToolStatus.DONE if outcome.ok else ToolStatus.FAILED,
@@ -278,6 +288,7 @@ class AgentLoop:
             message_id=self.message_id,
             mode=AgentMode.AUTO,
             max_rounds=subagents.MAX_ROUNDS,
+            room=self._room,
             memory=self._memory,
             sub=True,
         )
@@ -336,6 +347,37 @@ class AgentLoop:
 
     def _changed(self, card: ToolCard) -> ToolCardChanged:
         return ToolCardChanged(self.thread_id, self.message_id, card)
+
+
+class _Running:
+    """A tool running in a task of its own, so that a command's output can be
+    shown while it grows; cancelling the answer cancels the tool (a command
+    and its processes are stopped)."""
+
+    def __init__(self, toolbox: Toolbox, call: ToolCall) -> None:
+        self._news: asyncio.Queue[str] = asyncio.Queue()
+        self._task = asyncio.ensure_future(toolbox.run(call, self._news.put_nowait))
+        self.outcome: ToolOutcome = ToolOutcome(False, "")
+
+    async def outputs(self) -> AsyncIterator[str]:
+        """The output so far, each time it grew, until the tool ends."""
+        try:
+            while True:
+                news = asyncio.ensure_future(self._news.get())
+                await asyncio.wait({self._task, news}, return_when=asyncio.FIRST_COMPLETED)
+                if not news.done():
+                    news.cancel()
+                    break
+                latest = news.result()
+                while not self._news.empty():
+                    latest = self._news.get_nowait()
+                yield latest
+        except BaseException:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            raise
+        self.outcome = self._task.result()
 
 
 def _said(call: ToolCall) -> str:

@@ -26,6 +26,7 @@ from ...core.errors import ConfigError, NotFoundError, worded
 from ...core.models import Message
 from ...core.ports import WebSearcher
 from .rollback import conflicts, rollback
+from .room import budget_for
 from .runner import AgentLoop
 from .scope import WorkspaceScope
 from .toolbox import Toolbox
@@ -114,6 +115,7 @@ class AgentService:
             )
 
         url = await self.search_url() if self._searcher is not None else None
+        model = await self._store.get_model(plan.provider_name, plan.request.model)
         planning = plan.thread.mode == PLAN_MODE
         loop = AgentLoop(
             plan.provider,
@@ -125,6 +127,7 @@ class AgentService:
             memory=memory,
             question=question,
             planning=planning,
+            room=budget_for(model.context_window if model else None),
         )
         return replace(plan, provider=loop, agent=loop)
 

@@ -15,21 +15,32 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 
 from ...core.agent import ToolOutcome
 from .scope import WorkspaceScope
 
 MAX_OUTPUT_CHARS = 30_000
+#: seconds between two reports of a running command's output
+LIVE_INTERVAL_S = 0.25
 _KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # of each end; enough for any UTF-8 text
 _CHUNK = 64 * 1024
 _ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
 
 
-async def run_bash(scope: WorkspaceScope, command: str, timeout: float = 120.0) -> ToolOutcome:
+async def run_bash(
+    scope: WorkspaceScope,
+    command: str,
+    timeout: float = 120.0,
+    on_output: Callable[[str], None] | None = None,
+) -> ToolOutcome:
     """Run ``command`` with ``/bin/sh -c`` (the default shell on Windows) in
-    the workspace folder, stopping it after ``timeout`` seconds."""
+    the workspace folder, stopping it after ``timeout`` seconds;
+    ``on_output`` gets the output so far as it grows (at most every
+    ``LIVE_INTERVAL_S``)."""
     process = await _spawn(command, str(scope.root))
-    output = _Output()
+    output = _Output(on_output)
     reader = asyncio.ensure_future(output.drain(process.stdout))
     timed_out = False
     try:
@@ -113,10 +124,12 @@ async def _reaped(process: asyncio.subprocess.Process, reader: asyncio.Future[No
 class _Output:
     """The start and the end of a stream, however long it is."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_output: Callable[[str], None] | None = None) -> None:
         self.head = bytearray()
         self.tail = bytearray()
         self.total = 0
+        self._on_output = on_output
+        self._told = 0.0
 
     async def drain(self, stream: asyncio.StreamReader | None) -> None:
         if stream is None:
@@ -129,6 +142,14 @@ class _Output:
                 chunk = chunk[room:]
             self.tail += chunk
             del self.tail[:-_KEEP_BYTES]
+            self._tell()
+
+    def _tell(self) -> None:
+        """Hand the output so far to the listener, at most every interval."""
+        now = time.monotonic()
+        if self._on_output is not None and now - self._told >= LIVE_INTERVAL_S:
+            self._told = now
+            self._on_output(self.text())
 
     def text(self) -> str:
         """The output decoded (invalid UTF-8 replaced), cut in the middle when long."""

@@ -177,8 +177,11 @@ class Toolbox:
         self._check_planning(call.name, args)
         return preview(call.name, args, self.scope)
 
-    async def run(self, call: ToolCall) -> ToolOutcome:
-        """Run ``call``; a refusal or failure is a failed outcome saying why."""
+    async def run(
+        self, call: ToolCall, on_output: Callable[[str], None] | None = None
+    ) -> ToolOutcome:
+        """Run ``call``; a refusal or failure is a failed outcome saying why.
+        ``on_output``: a command's output so far, while it runs."""
         try:
             args = arguments(call, self._specs)
             self._check_planning(call.name, args)
@@ -186,7 +189,7 @@ class Toolbox:
                 return await self.web.run(args)
             if call.name == "bash":
                 timeout = float(args.get("timeout", BASH_TIMEOUT))
-                return await run_bash(self.scope, args["command"], timeout)
+                return await run_bash(self.scope, args["command"], timeout, on_output)
             return await asyncio.to_thread(_FILE_TOOLS[call.name], self.scope, **args)
         except ToolRefused as exc:
             return ToolOutcome(False, exc.message)

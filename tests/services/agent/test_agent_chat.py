@@ -6,6 +6,7 @@ and rollbacks."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -494,3 +495,61 @@ async def test_exports_show_what_the_agent_did(
     document = await services.exports.thread_document(thread_id)
     calls = [m["tool_calls"] for m in document["messages"] if m["role"] == "assistant"]
     assert calls[0][0]["summary"] == "Edit src/app.py: 1 replacement"
+
+
+async def test_later_turns_are_told_what_the_agent_did_and_undid(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    edit = {"path": "src/app.py", "old_string": "hello", "new_string": "bonjour"}
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", edit), ("l1", "ls", {})]))
+    loopback.enqueue(CHAT, openai_stream(["Changed."]))
+    events = await run(services, request("Greet", workspace_id, agent_mode=AgentMode.AUTO))
+    done = events[-1]
+    assert isinstance(done, Completed)
+    await services.agent.rollback(done.message_id)
+    loopback.enqueue(CHAT, openai_stream(["Noted."]))
+    await run(services, SendRequest("What did you do?", thread_id=done.thread_id))
+    earlier = loopback.requests[-1].json["messages"][-2]
+    assert earlier["role"] == "assistant"
+    assert earlier["content"] == (
+        "Changed.\n\n[Tool calls in this answer: Edit src/app.py: 1 replacement (rolled back);"
+        " List . (done)]"
+    )
+
+
+async def test_a_commands_output_shows_while_it_runs(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    command = "for i in 1 2 3; do echo line$i; sleep 0.4; done"
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": command})]))
+    loopback.enqueue(CHAT, openai_stream(["Counted."]))
+    events = await run(services, request("Count", workspace_id, agent_mode=AgentMode.AUTO))
+    assert isinstance(events[-1], Completed)
+    live = [c.card.output for c in cards(events) if c.card.status is ToolStatus.RUNNING]
+    assert any(out.startswith("line1") and "line3" not in out for out in live), live
+    assert cards(events)[-1].card.output == "line1\nline2\nline3\nexit code 0"
+
+
+async def test_stop_while_a_command_runs_stops_it(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    command = "echo started; sleep 30; touch late.txt"
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": command})]))
+    send = request("Wait", workspace_id, agent_mode=AgentMode.AUTO, new_thread_id="t-stop")
+    loop = asyncio.get_running_loop()
+    events: list[ChatEvent] = []
+    started = loop.time()
+    async for event in services.chat.send(send):
+        events.append(event)
+        if isinstance(event, ToolCardChanged) and "started" in event.card.output:
+            services.chat.stop("t-stop")
+    assert isinstance(events[-1], Stopped)
+    assert loop.time() - started < 10
+    [card] = answer_cards((await services.store.get_message(events[-1].message_id)).data)
+    assert card.status is ToolStatus.EXPIRED
+    await asyncio.sleep(0.3)
+    assert not (project / "late.txt").exists()
