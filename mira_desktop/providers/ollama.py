@@ -23,11 +23,12 @@ from mira_desktop.core.events import (
     UsageReported,
     merge_deltas,
 )
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolSpec
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
 
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .openai_compat import function_tool
 from .request_body import request_content
 from .streams import (
     ThinkSplitter,
@@ -43,16 +44,6 @@ from .streams import (
 log = logging.getLogger(__name__)
 
 _OPTION_NAMES = {"temperature": "temperature", "top_p": "top_p", "max_tokens": "num_predict"}
-
-
-def _tool(spec: ToolSpec) -> dict[str, Any]:
-    """A tool in the shape OpenAI uses, which ``/api/chat`` takes as it is."""
-    function = {
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": spec.parameters or {"type": "object", "properties": {}},
-    }
-    return {"type": "function", "function": function}
 
 
 def _message(message: ChatMessage) -> dict[str, Any]:
@@ -80,7 +71,7 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
         "stream": True,
     }
     if request.tools:
-        body["tools"] = [_tool(spec) for spec in request.tools]
+        body["tools"] = [function_tool(spec) for spec in request.tools]
     options = {
         wire: getattr(request, field)
         for field, wire in _OPTION_NAMES.items()

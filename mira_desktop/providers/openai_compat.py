@@ -51,7 +51,8 @@ from .streams import (
 log = logging.getLogger(__name__)
 
 
-def _tool(spec: ToolSpec) -> dict[str, Any]:
+def function_tool(spec: ToolSpec) -> dict[str, Any]:
+    """A tool in OpenAI's function shape (Ollama's ``/api/chat`` takes it too)."""
     function = {
         "name": spec.name,
         "description": spec.description,
@@ -109,7 +110,7 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
         if value is not None:
             body[key] = value
     if request.tools:
-        body["tools"] = [_tool(spec) for spec in request.tools]
+        body["tools"] = [function_tool(spec) for spec in request.tools]
     body.update(request.extra)
     return body
 
