@@ -8,29 +8,26 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from .agent_keys import AUTO, MANUAL
+from .agent_keys import CHAT_MODE as CHAT_MODE
+from .agent_keys import DEVELOPER_KEY as DEVELOPER_KEY
+from .agent_keys import MODE_KEY as MODE_KEY
+from .agent_keys import PLAN_MODE as PLAN_MODE
+from .agent_keys import QUESTIONS_TOOL as QUESTIONS_TOOL
+from .agent_keys import SEARCH_URL_KEY as SEARCH_URL_KEY
 from .errors import MiraError
 
 
 class AgentMode(StrEnum):
     """Manual (the default) asks before a change; auto runs every tool."""
 
-    MANUAL = "manual"
-    AUTO = "auto"
+    MANUAL = MANUAL
+    AUTO = AUTO
 
     @classmethod
     def parse(cls, value: object) -> AgentMode:
         """A stored setting's mode (manual for anything unknown)."""
         return cls.AUTO if value == cls.AUTO.value else cls.MANUAL
-
-
-#: the settings of the approval mode and of developer mode
-MODE_KEY = "agent.mode"
-DEVELOPER_KEY = "agent.developer_mode"
-#: the web search endpoint of the agent's ``web_search`` (an address with {query})
-SEARCH_URL_KEY = "agent.search_url"
-#: ``Thread.mode`` of plan mode (PRODUCT.md §11): the agent looks, then proposes
-PLAN_MODE = "plan"
-CHAT_MODE = "chat"
 
 
 def is_plan(data: dict[str, Any] | None) -> bool:
@@ -308,10 +305,6 @@ class WebResult:
     title: str
     url: str
     snippet: str = ""
-
-
-#: the tool whose card asks the user questions (``services/agent/questions.py``)
-QUESTIONS_TOOL = "ask_user_question"
 
 
 @dataclass(frozen=True, slots=True)

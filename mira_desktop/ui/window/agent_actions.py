@@ -18,17 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QBoxLayout, QMenu
 
-from ...core.agent import (
-    MODE_KEY,
-    PLAN_MODE,
-    QUESTIONS_TOOL,
-    AgentMode,
-    ProgressStep,
-    RollbackConflict,
-    ToolStatus,
-    answer_cards,
-    answer_progress,
-)
+from ...core.agent_keys import AUTO, MANUAL, MODE_KEY, PLAN_MODE, QUESTIONS_TOOL
 from ...core.errors import MiraError
 from ...core.models import MessageStatus, Thread
 from ..error_texts import error_line
@@ -38,6 +28,7 @@ from .window_actions import WindowActions
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
+    from ...core.agent import ProgressStep
     from ..controllers.chat_controller import ChatController
     from ..controllers.tasks import TaskRunner
     from ..widgets.progress_panel import ProgressPanel
@@ -138,15 +129,15 @@ class AgentActions(WindowActions):
     # ---- the approval mode ------------------------------------------------------------
     async def _load_mode(self) -> None:
         # the setting itself: the agent's service loads with its first answer
-        mode = AgentMode.parse(await self._services.store.get_setting(MODE_KEY))
-        self.ask_action.setChecked(mode is AgentMode.MANUAL)
+        mode = await self._services.store.get_setting(MODE_KEY)
+        self.ask_action.setChecked(mode != AUTO)
 
     def set_asking(self, on: bool) -> None:
-        mode = AgentMode.MANUAL if on else AgentMode.AUTO
+        mode = MANUAL if on else AUTO
 
         async def save() -> None:
             try:
-                await self._services.store.set_setting(MODE_KEY, str(mode))
+                await self._services.store.set_setting(MODE_KEY, mode)
             except MiraError as exc:
                 self._notice(error_line(exc))
 
@@ -156,6 +147,8 @@ class AgentActions(WindowActions):
     def _on_agent_changed(self, key: str, message_id: str, data: object) -> None:
         if not isinstance(data, dict):
             return
+        from ...core.agent import ToolStatus, answer_cards  # with the first agent's answer
+
         asking = any(
             card.name == QUESTIONS_TOOL and card.status is ToolStatus.WAITING
             for card in answer_cards(data)
@@ -173,6 +166,8 @@ class AgentActions(WindowActions):
         for message in reversed(self._w.timeline.shown_messages()):
             data = message.data
             if data and "agent" in data:
+                from ...core.agent import answer_progress  # only answers of an agent
+
                 steps = answer_progress(data)
                 if steps:
                     break
@@ -209,6 +204,10 @@ class AgentActions(WindowActions):
         message = self._w.timeline.message(message_id)
         if message is None or message.status is MessageStatus.STREAMING:
             return
+        if not (message.data and "agent" in message.data):
+            return
+        from ...core.agent import answer_cards
+
         if not any(card.can_roll_back for card in answer_cards(message.data)):
             return
         action = menu.addAction(self.tr("Roll back all changes"))
@@ -217,6 +216,8 @@ class AgentActions(WindowActions):
 
     def roll_back(self, message_id: str, call_id: str | None, *, ask: bool = True) -> None:
         """Put back the files of one call (or of the whole answer), asking first."""
+        from ...core.agent import RollbackConflict, answer_cards
+
         message = self._w.timeline.message(message_id)
         if message is None:
             return
