@@ -40,24 +40,15 @@ from ..core.models import Message
 
 
 def add_agent_options(chat: argparse.ArgumentParser) -> None:
-    group = chat.add_mutually_exclusive_group()
-    group.add_argument(
-        "--agent",
-        dest="agent",
-        action="store_true",
-        default=None,
-        help="answer with the agent in the workspace's folder (from now on in this thread)",
-    )
-    group.add_argument("--no-agent", dest="agent", action="store_false", help="turn the agent off")
-    plan = chat.add_mutually_exclusive_group()
-    plan.add_argument(
-        "--plan",
-        dest="plan",
-        action="store_true",
-        default=None,
-        help="plan mode: the agent looks around and proposes a plan, changing nothing",
-    )
-    plan.add_argument("--no-plan", dest="plan", action="store_false", help="leave plan mode")
+    """--agent/--no-agent and --plan/--no-plan (the thread's switches), the
+    approval mode of this answer and who decides."""
+    for flag, on, off in (
+        ("agent", "answer with the agent in the workspace's folder (from now on)", "agent off"),
+        ("plan", "plan mode: the agent looks around and proposes a plan", "leave plan mode"),
+    ):
+        group = chat.add_mutually_exclusive_group()
+        group.add_argument(f"--{flag}", dest=flag, action="store_true", default=None, help=on)
+        group.add_argument(f"--no-{flag}", dest=flag, action="store_false", help=off)
     chat.add_argument(
         "--agent-mode",
         choices=[m.value for m in AgentMode],

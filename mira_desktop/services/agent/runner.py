@@ -381,7 +381,7 @@ class _Running:
 
 
 def _said(call: ToolCall) -> str:
-    """A call in one line before (or without) its preview: ``grep TODO[``."""
+    """A call in one line before (or without) its preview: ``grep import[``."""
     values = [str(v) for v in call.arguments.values() if isinstance(v, str | int) and v != ""]
     line = " ".join([call.name, *values]).replace("\n", " ")
     return line if len(line) <= 80 else line[:79] + "…"
