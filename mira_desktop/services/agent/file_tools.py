@@ -17,7 +17,14 @@ from pathlib import Path
 
 from ...core.agent import FileChange, ToolOutcome, ToolRefused
 from .scope import WorkspaceScope
-from .text_io import BINARY_PROBE, looks_binary, read_text, write_text_atomic
+from .text_io import (
+    BINARY_PROBE,
+    MAX_CHANGED_BYTES,
+    looks_binary,
+    read_text,
+    too_big,
+    write_text_atomic,
+)
 
 MAX_READ_CHARS = 100_000
 MAX_LINE_CHARS = 2_000
@@ -103,6 +110,9 @@ def plan_write(scope: WorkspaceScope, path: str, content: str) -> Plan:
             break
         if parent.exists() and not parent.is_dir():
             raise ToolRefused(f"{scope.relative(parent)} is a file, so {shown} cannot be made.")
+    size = len(content.encode("utf-8"))
+    if size > MAX_CHANGED_BYTES:
+        raise ToolRefused(too_big(shown, size))
     before = read_text(target, shown) if target.exists() else None
     return Plan(target, shown, before, content)
 
@@ -139,6 +149,8 @@ def plan_edit(
             "it unique, or set replace_all to true to replace every occurrence."
         )
     after = text.replace(old_string, new_string, -1 if replace_all else 1)
+    if len(after) > MAX_CHANGED_BYTES // 4 and len(after.encode("utf-8")) > MAX_CHANGED_BYTES:
+        raise ToolRefused(too_big(shown, len(after.encode("utf-8"))))
     return Plan(target, shown, text, after, count if replace_all else 1)
 
 

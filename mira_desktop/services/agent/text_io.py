@@ -19,11 +19,27 @@ def looks_binary(data: bytes) -> bool:
     return b"\0" in data[:BINARY_PROBE]
 
 
+#: the largest file the agent writes or edits (its text before and after is
+#: kept in the journal, for a rollback)
+MAX_CHANGED_BYTES = 5_000_000
+
+
+def too_big(shown: str, size: int) -> str:
+    megabytes = MAX_CHANGED_BYTES // 1_000_000
+    return (
+        f"{shown} would be {size / 1_000_000:.1f} MB; the agent changes files of up to"
+        f" {megabytes} MB."
+    )
+
+
 def read_text(path: Path, shown: str) -> str:
     """The text of the file ``path`` (``shown`` names it in refusals),
     decoded strictly, so a rewrite can never lose bytes."""
     if not path.is_file():
         raise ToolRefused(f"{shown} is not a regular file (a device, pipe or socket).")
+    size = path.stat().st_size
+    if size > MAX_CHANGED_BYTES:
+        raise ToolRefused(too_big(shown, size))
     data = path.read_bytes()
     if looks_binary(data):
         raise ToolRefused(f"{shown} is a binary file; the agent only changes text files.")

@@ -13,6 +13,7 @@ from mira_desktop.core.agent import FileChange, ToolRefused
 from mira_desktop.services.agent import file_tools
 from mira_desktop.services.agent.file_tools import edit, ls, read, write
 from mira_desktop.services.agent.scope import WorkspaceScope
+from mira_desktop.services.agent.text_io import MAX_CHANGED_BYTES
 
 
 def test_read_numbers_lines(scope: WorkspaceScope, root: Path) -> None:
@@ -219,3 +220,17 @@ def test_pipes_are_refused_not_waited_on(scope: WorkspaceScope, root: Path) -> N
         write(scope, "pipe", "x")
     with pytest.raises(ToolRefused, match="not a regular file"):
         edit(scope, "pipe", "a", "b")
+
+
+def test_files_over_the_journals_limit_are_not_changed(scope: WorkspaceScope, root: Path) -> None:
+    big = root / "big.log"
+    big.write_text("x" * (MAX_CHANGED_BYTES + 1))
+    with pytest.raises(ToolRefused, match="up to 5 MB"):
+        edit(scope, "big.log", "x", "y")
+    with pytest.raises(ToolRefused, match="up to 5 MB"):
+        write(scope, "new.log", "y" * (MAX_CHANGED_BYTES + 1))
+    assert not (root / "new.log").exists()
+    (root / "small.txt").write_text("ab" * 1_000)
+    with pytest.raises(ToolRefused, match=r"would be 6\.0 MB"):
+        edit(scope, "small.txt", "ab", "x" * 6_000, replace_all=True)
+    assert (root / "small.txt").read_text() == "ab" * 1_000
