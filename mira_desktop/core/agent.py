@@ -136,8 +136,12 @@ class ToolStatus(StrEnum):
     EXPIRED = "expired"
 
 
-#: characters of a tool's output kept on its card (the model gets all of it)
-CARD_OUTPUT_LIMIT = 20_000
+#: characters of a tool's output kept on its card, its beginning and its end
+#: (the model gets all of it; cards are loaded with their thread, and the
+#: card shows 40 lines)
+CARD_OUTPUT_LIMIT = 4_000
+#: characters of a change's diff kept on its card (it shows 40 lines)
+CARD_DIFF_LIMIT = 20_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.agent import (
+    CARD_DIFF_LIMIT,
     CARD_OUTPUT_LIMIT,
     AgentMode,
     ApprovalState,
@@ -219,7 +220,7 @@ class AgentLoop:
                 card = replace(
                     card,
                     summary=preview.summary,
-                    diff=preview.diff,
+                    diff=preview.diff[:CARD_DIFF_LIMIT],
                     template=preview.template,
                     params=preview.params,
                 )
@@ -392,9 +393,13 @@ def _result(call: ToolCall, output: str) -> ChatMessage:
 
 
 def _card_output(output: str) -> str:
+    """What a card keeps of an output: all of a short one; the beginning and
+    the end (a command's last lines, its exit code) of a long one."""
     if len(output) <= CARD_OUTPUT_LIMIT:
         return output
-    return output[:CARD_OUTPUT_LIMIT] + f"\n… ({len(output) - CARD_OUTPUT_LIMIT:,} more characters)"
+    head, tail = CARD_OUTPUT_LIMIT * 3 // 8, CARD_OUTPUT_LIMIT * 5 // 8
+    cut = len(output) - head - tail
+    return f"{output[:head]}\n… ({cut:,} characters not kept here) …\n{output[-tail:]}"
 
 
 class _UsageSum:

@@ -553,3 +553,16 @@ async def test_stop_while_a_command_runs_stops_it(
     assert card.status is ToolStatus.EXPIRED
     await asyncio.sleep(0.3)
     assert not (project / "late.txt").exists()
+
+
+async def test_a_card_keeps_the_start_and_end_of_a_long_output_and_the_model_all_of_it(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": "seq 1 5000"})]))
+    loopback.enqueue(CHAT, openai_stream(["Counted."]))
+    events = await run(services, request("Count", workspace_id, agent_mode=AgentMode.AUTO))
+    [card] = answer_cards(events[-1].message.data)
+    assert card.output.startswith("1\n2\n3\n") and card.output.endswith("4999\n5000\nexit code 0")
+    assert "characters not kept here" in card.output and len(card.output) < 4_100
+    result = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "\n2500\n" in result and result.endswith("5000\nexit code 0")
