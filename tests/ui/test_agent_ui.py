@@ -297,3 +297,29 @@ async def test_questions_lock_the_composer_until_they_are_answered(
     assert window.composer.editor.isEnabled()
     view = card_view(window, answer_id)
     assert view.state.text() == "Answered" and (view.form is None or not view.form.isVisible())
+
+
+async def test_a_commands_output_grows_in_its_card_while_it_runs(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    await services.store.set_setting(MODE_KEY, "auto")
+    command = "echo first; sleep 1.5; echo second"
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": command})]))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Run it")
+
+    def running_with_output() -> bool:
+        if shown_status(window, answer_id) is not ToolStatus.RUNNING:
+            return False
+        card = card_view(window, answer_id).card
+        return card is not None and card.output.startswith("first")
+
+    await until(running_with_output)
+    view = card_view(window, answer_id)
+    assert view.state.text() == "Running…" and view.toggle.isVisible()
+    qtbot.mouseClick(view.toggle, Qt.MouseButton.LeftButton)
+    assert view.details.isVisible() and "first" in view.details.text()
+    assert "second" not in view.details.text()
+    await until(lambda: not window.chat.is_running(window.presenter.key), timeout=10)
+    view = card_view(window, answer_id)
+    assert view.state.text() == "Done"
