@@ -323,3 +323,30 @@ async def test_a_commands_output_grows_in_its_card_while_it_runs(
     await until(lambda: not window.chat.is_running(window.presenter.key), timeout=10)
     view = card_view(window, answer_id)
     assert view.state.text() == "Done"
+
+
+async def test_the_words_said_before_a_call_stand_above_its_card(
+    window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    await services.store.set_setting(MODE_KEY, "auto")
+    loopback.enqueue(CHAT, openai_tool_stream([("l1", "ls", {})], "Let me look around."))
+    loopback.enqueue(
+        CHAT, openai_tool_stream([("r1", "read", {"path": "app.py"})], "Now the code.")
+    )
+    loopback.enqueue(CHAT, openai_stream(["It prints **hello**."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "What does it print?")
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    widget = window.timeline.message_widget(answer_id)
+    assert isinstance(widget, AssistantMessageWidget) and widget.tool_cards is not None
+    box = widget.tool_cards
+    assert [view.toPlainText() for view in box.word_views] == [
+        "Let me look around.",
+        "Now the code.",
+    ]
+    first, second = box.word_views
+    ls_card, read_card = box.views
+    assert first.y() < ls_card.y() < second.y() < read_card.y()  # words, call, words, call
+    assert widget.body.toPlainText() == "It prints hello."
+    assert read_card.y() < widget.body.y()
+    # Copy still copies the whole answer
+    assert window.timeline.message_text(answer_id).startswith("Let me look around.")

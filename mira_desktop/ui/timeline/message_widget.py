@@ -210,6 +210,8 @@ class AssistantMessageWidget(MessageWidget):
         self._speech: SpeechBar | None = None
         self._image: ImageCard | None = None
         self._tools: ToolCardsBox | None = None
+        #: where the body's words start: after the agent's last group of calls
+        self._words_from = 0
         self._plan: tuple[PlanTitle, PlanActions] | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
@@ -305,6 +307,13 @@ class AssistantMessageWidget(MessageWidget):
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark
         self._saw_streaming = self._saw_streaming or state.is_streaming
+        if self._words_from:  # an agent's words after its last calls (the rest is above)
+            words = state.text[self._words_from :].lstrip("\n")
+            self._body.setVisible(bool(words))
+            if words:
+                paced = state.is_streaming
+                self._body.set_markdown_live(words, dark=dark, budget=STEP_CHARS, paced=paced)
+            return
         self._body.setVisible(bool(state.text))
         if not state.text:
             return
@@ -367,9 +376,10 @@ class AssistantMessageWidget(MessageWidget):
         cards = answer_cards(data)
         if not self._state.is_streaming:  # a run that ended waits on nothing
             cards = [expired(card) for card in cards]
-        if self._tools is None:
-            from .tool_cards import ToolCardsBox  # only an agent's answers need it
+        from .tool_cards import ToolCardsBox, words_end  # only an agent's answers need it
 
+        self._words_from = words_end(cards, self._state.text)
+        if self._tools is None:
             self._tools = ToolCardsBox(self)
             self._tools.decided.connect(
                 lambda call, ok: self.tool_requested.emit(
@@ -384,7 +394,7 @@ class AssistantMessageWidget(MessageWidget):
             )
             self._tools.size_changed.connect(lambda: self.height_changed.emit(self.message_id))
             self._box.insertWidget(self._box.indexOf(self._body), self._tools)
-        self._tools.show_cards(cards)
+        self._tools.show_cards(cards, self._state.text, dark=self._options.dark)
         self._tools.setVisible(bool(cards))
 
     def _apply_plan(self) -> None:

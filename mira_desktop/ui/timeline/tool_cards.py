@@ -26,6 +26,7 @@ from mira_desktop.core.agent import (
 )
 
 from .answer_meta import apply_tone
+from .rich_text import RichTextView
 
 if TYPE_CHECKING:
     from .question_form import QuestionForm
@@ -242,7 +243,9 @@ class ToolCardView(QFrame):
 
 
 class ToolCardsBox(QWidget):
-    """The cards of one answer."""
+    """The cards of one answer, each group of calls after the words the agent
+    said before it (``ToolCard.at``); the words after the last group are the
+    answer's own text view."""
 
     decided = Signal(str, bool)
     answered = Signal(str, object)
@@ -256,12 +259,21 @@ class ToolCardsBox(QWidget):
         self._box.setContentsMargins(0, 0, 0, 0)
         self._box.setSpacing(4)
         self._views: list[ToolCardView] = []
+        #: the words before card i, when a group of calls starts there (made when needed)
+        self._words: dict[int, RichTextView] = {}
 
     @property
     def views(self) -> list[ToolCardView]:
         return list(self._views)
 
-    def show_cards(self, cards: list[ToolCard]) -> None:
+    @property
+    def word_views(self) -> list[RichTextView]:
+        """The shown text views between the cards, in order."""
+        return [self._words[i] for i in sorted(self._words) if not self._words[i].isHidden()]
+
+    def show_cards(self, cards: list[ToolCard], text: str = "", *, dark: bool = False) -> None:
+        """Show ``cards`` and, before each group of them, the part of ``text``
+        (the answer's words so far) said before it."""
         while len(self._views) < len(cards):
             view = ToolCardView(self)
             view.decided.connect(self.decided)
@@ -278,6 +290,34 @@ class ToolCardsBox(QWidget):
             view.setVisible(True)
         for view in self._views[len(cards) :]:
             view.setVisible(False)
+        self._show_words(cards, text, dark)
+
+    def _show_words(self, cards: list[ToolCard], text: str, dark: bool) -> None:
+        start = 0
+        for index, card in enumerate(cards):
+            words = ""
+            if index == 0 or card.at != cards[index - 1].at:
+                words = text[start : card.at].strip("\n")
+                start = max(start, card.at)
+            view = self._words.get(index)
+            if words and view is None:
+                view = self._words[index] = RichTextView(self)
+                view.setObjectName("messageText")
+                self._box.insertWidget(self._box.indexOf(self._views[index]), view)
+            if view is None:
+                continue
+            if words and not view.is_live_showing(words, dark=dark):
+                view.set_markdown_live(words, dark=dark)
+            view.setVisible(bool(words))
+        for index, view in self._words.items():
+            if index >= len(cards):
+                view.setVisible(False)
+
+
+def words_end(cards: list[ToolCard], text: str) -> int:
+    """Where the answer's own text view starts: after the words said before
+    the last group of calls (0 without cards)."""
+    return min(max((card.at for card in cards), default=0), len(text))
 
 
 def _reset(view: ToolCardView) -> ToolCardView:
