@@ -236,7 +236,8 @@ class Services:
         from .providers.web_search import SearchEndpoint
         from .services.agent.service import AgentService
 
-        return AgentService(self.store, SearchEndpoint)
+        # a thread's knowledge base is searched through the KB stack, built on first use
+        return AgentService(self.store, SearchEndpoint, rag=self.deferred("rag"))
 
     @_service
     def speech(self) -> SpeechService:

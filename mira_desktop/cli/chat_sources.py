@@ -4,14 +4,15 @@
 * ``--json``: one ``sources`` event, printed right before the terminal line::
 
     {"type": "sources", "thread_id": …, "message_id": …, "kb_id": …,
-     "kb_name": "Farm", "kb_path": "answer" | "refusal" | "fallback",
+     "kb_name": "Farm", "kb_path": "answer" | "refusal" | "fallback" | "agent",
      "note": null | "The knowledge base was not searched: …",
      "warnings": [...], "cited": [1, 3],
      "sources": [{"number", "document", "path", "location", "location_label",
                   "snippet", "highlights", "chunk_id", "score", …}, …]}
 
   ``sources`` lists every passage the model was given (empty for a refusal or
-  a fallback); ``cited`` the numbers the answer cites, in order.
+  a fallback; for ``agent``, every passage its searches of the base found);
+  ``cited`` the numbers the answer cites, in order.
 * plain: ``Sources:`` and one line per cited source (every source when the
   answer cites none) — ``[1] report.pdf (page 3)`` — after the answer."""
 

@@ -303,6 +303,18 @@ class ProgressChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class SourcesFound:
+    """The agent searched the thread's knowledge base: ``data`` is what the
+    answer's ``data`` records of it (``kb_path`` "agent", the numbered
+    ``sources`` so far). Read by the run, not sent on to the window: the
+    answer's Sources show once it has ended, as on the knowledge-base path."""
+
+    thread_id: str
+    message_id: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class WebResult:
     """One result of the agent's web search: its title, address and snippet."""
 

@@ -96,7 +96,8 @@ def choose_path(thread: Thread | None, request: SendRequest | None = None) -> Ch
     knowledge base is bound (the thread's, or the one the request binds) and
     the agent is off. Whether the input holds a text question is decided on
     that path (``RagService.prepare``: without one it falls back to normal
-    chat, with a note)."""
+    chat, with a note). With the agent on, the base is one of its tools
+    (``services/agent/knowledge.py``)."""
     kb_id = (request.kb_id if request else None) or (thread.kb_id if thread else None)
     agent = bool(thread and (thread.agent_enabled or thread.mode == PLAN_MODE))
     if request is not None and request.agent is not None:

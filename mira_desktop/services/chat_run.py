@@ -38,7 +38,14 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..core.agent import ProgressChanged, ToolCard, ToolCardChanged, ToolStatus, expired
+from ..core.agent import (
+    ProgressChanged,
+    SourcesFound,
+    ToolCard,
+    ToolCardChanged,
+    ToolStatus,
+    expired,
+)
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
     AssistantMessageStarted,
@@ -115,6 +122,7 @@ class ChatRun:
         #: the agent's tool cards (PRODUCT.md §11), by call id, in call order
         self._cards: dict[str, ToolCard] = {}
         self._progress: list[dict[str, Any]] | None = None  # its last update_progress
+        self._sources: dict[str, Any] = {}  # the knowledge base the agent searched
         self._ending = False  # the outcome is being written: no more flushes
         self.task: asyncio.Task[None] | None = None
 
@@ -292,6 +300,9 @@ class ChatRun:
                 self._emit(event)
                 self._maybe_flush(force=not live)
                 continue
+            if isinstance(event, SourcesFound):
+                self._sources = event.data  # written with the next flush
+                continue
             if isinstance(event, ToolCallDelta) and not state.persisted:
                 await self._persist_start()
             self._state.apply(event)
@@ -359,7 +370,7 @@ class ChatRun:
             agent["progress"] = self._progress
         if planning:  # a proposed plan (PRODUCT.md §11)
             agent["plan"] = True
-        return {**(self.plan.assistant.data or {}), "agent": agent}
+        return {**(self.plan.assistant.data or {}), **self._sources, "agent": agent}
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,

@@ -2243,6 +2243,14 @@ Quit anyway and lose them?</source>
             <source>Answered from the knowledge base “{0}”</source>
             <translation>根据知识库“{0}”回答</translation>
         </message>
+        <message>
+            <source>The agent searched the knowledge base “{0}”: no passage matched.</source>
+            <translation>智能体检索了知识库“{0}”：没有匹配的段落。</translation>
+        </message>
+        <message>
+            <source>The agent searched the knowledge base “{0}”</source>
+            <translation>智能体检索了知识库“{0}”</translation>
+        </message>
     </context>
     <context>
         <name>SpeechActions</name>
@@ -2941,6 +2949,10 @@ Your chats will appear here.</source>
         <message>
             <source>Sub-agent: {description}</source>
             <translation>子智能体：{description}</translation>
+        </message>
+        <message>
+            <source>Search the knowledge base for {query}</source>
+            <translation>在知识库中搜索 {query}</translation>
         </message>
     </context>
     <context>

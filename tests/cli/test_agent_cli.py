@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.documents import make_pdf
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
 
 from .test_cli import CHAT, REPO, cli, json_lines
@@ -195,3 +196,30 @@ def test_the_agents_questions_are_asked_on_the_terminal(
     dismissed = chat(data_dir, "--agent", "--workspace", "Demo", "Greet")  # stdin ends
     assert dismissed.returncode == 0, dismissed.stderr
     assert "dismissed" in loopback.requests[-1].json["messages"][-1]["content"]
+
+
+def test_the_agent_searches_the_base_bound_with_kb_and_lists_its_sources(
+    data_dir: Path, loopback: LoopbackServer, project: Path, tmp_path: Path
+) -> None:
+    report = tmp_path / "report.pdf"
+    report.write_bytes(make_pdf([["Harvest notes"], ["The cellar holds 300 jars of plum jam."]]))
+    for args in (("kb", "create", "Farm"), ("kb", "add", "Farm", str(report))):
+        made = cli(data_dir, *args)
+        assert made.returncode == 0, made.stderr
+    search = {"query": "plum jam cellar"}
+    loopback.enqueue(CHAT, openai_tool_stream([("k1", "search_knowledge_base", search)]))
+    loopback.enqueue(CHAT, openai_stream(["300 jars [1]."]))
+    result = chat(data_dir, "--agent", "--workspace", "Demo", "--kb", "Farm", "--json", "Jam?")
+    assert result.returncode == 0, result.stderr
+    lines = json_lines(result.stdout)
+    assert [line["type"] for line in lines[-2:]] == ["sources", "completed"]
+    sources = lines[-2]
+    assert (sources["kb_name"], sources["kb_path"], sources["cited"]) == ("Farm", "agent", [1])
+    assert sources["sources"][0]["location_label"] == "page 2"
+    # a plain follow-up in the same thread: the answer, then its sources
+    thread_id = lines[-1]["thread_id"]
+    loopback.enqueue(CHAT, openai_tool_stream([("k2", "search_knowledge_base", search)]))
+    loopback.enqueue(CHAT, openai_stream(["Still 300 jars [1]."]))
+    again = chat(data_dir, "--thread", thread_id, "And now?")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.endswith("Still 300 jars [1].\n\nSources:\n[1] report.pdf (page 2)\n")

@@ -65,3 +65,17 @@ def make_formats(folder: Path) -> Path:
 
 async def rows(services: Services, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     return await services.store.worker.run(lambda db: db.execute(sql, params).fetchall())
+
+
+async def farm_kb(services: Services, tmp_path: Path) -> str:
+    """A knowledge base with a PDF (facts on pages 1 and 2) and a markdown file."""
+    folder = tmp_path / "farm"
+    folder.mkdir()
+    (folder / "orchard.pdf").write_bytes(
+        make_pdf([["The farm has a barn."], ["The orchard grows 40 apple trees."]])
+    )
+    (folder / "pears.md").write_text("# Pears\n\nThere are 12 pear trees by the river.\n")
+    kb = await services.knowledge.create("Farm")
+    report = await services.knowledge.add(kb.id, [folder])
+    assert report.added == 2
+    return kb.id

@@ -17,10 +17,11 @@ from mira_desktop.core.models import MessageStatus, Thread
 from mira_desktop.services.chat import ChatPath, SendRequest, choose_path
 from mira_desktop.services.kb import parse_citations
 from mira_desktop.services.regenerate import RegenerateRequest
-from tests.support.documents import make_image, make_pdf
+from tests.support.documents import make_image
 from tests.support.loopback import LoopbackServer, openai_stream
 
 from .conftest import CHAT
+from .kb_support import farm_kb
 
 PARAMS = {"temperature": 0.2, "top_p": 0.7, "max_tokens": 222}
 
@@ -40,20 +41,6 @@ def last_body(loopback: LoopbackServer) -> dict[str, Any]:
     body = loopback.requests[-1].json
     assert isinstance(body, dict)
     return body
-
-
-async def farm_kb(services: Services, tmp_path: Path) -> str:
-    """A knowledge base with a PDF (facts on pages 1 and 2) and a markdown file."""
-    folder = tmp_path / "farm"
-    folder.mkdir()
-    (folder / "orchard.pdf").write_bytes(
-        make_pdf([["The farm has a barn."], ["The orchard grows 40 apple trees."]])
-    )
-    (folder / "pears.md").write_text("# Pears\n\nThere are 12 pear trees by the river.\n")
-    kb = await services.knowledge.create("Farm")
-    report = await services.knowledge.add(kb.id, [folder])
-    assert report.added == 2
-    return kb.id
 
 
 def thread(kb_id: str | None, *, agent: bool = False) -> Thread:
@@ -246,3 +233,30 @@ async def test_agent_on_or_no_base_keeps_the_normal_path(
     )
     assert last_body(loopback)["messages"][-1] == {"role": "user", "content": "and pears?"}
     assert "tools" in last_body(loopback)
+
+
+async def test_exports_list_the_sources_an_answer_cites(
+    services: Services, loopback: LoopbackServer, loop_provider: str, tmp_path: Path
+) -> None:
+    kb_id = await farm_kb(services, tmp_path)
+    request = SendRequest("apple and pear trees?", provider=loop_provider, model="m", kb_id=kb_id)
+    final = await answered(loopback, services.chat.send(request), "Pears [2], apples [1].")
+    assert final.thread_id is not None
+    markdown = await services.exports.thread_markdown(final.thread_id)
+    listed = markdown.split("**Sources · knowledge base “Farm”**\n\n", 1)[1].split("\n\n")[0]
+    # cited ones only, in the order first cited
+    assert final.message is not None
+    by_number = {s.number: s for s in sources_from_data((final.message.data or {})["sources"])}
+    titles = [f"{by_number[n].document} ({by_number[n].label})" for n in (2, 1)]
+    assert [line.split(":")[0] for line in listed.splitlines()] == [
+        f"- \\[2\\] {titles[0]}",
+        f"- \\[1\\] {titles[1]}",
+    ]
+    html = await services.exports.thread_html(final.thread_id)
+    assert f'<li value="2">{titles[0]}<br>' in html
+    # an answer that cites nothing lists every source it was given
+    loopback.enqueue(CHAT, openai_stream(["No citation here."]))
+    again = SendRequest("apple trees", thread_id=final.thread_id)
+    assert isinstance((await run(services.chat.send(again)))[-1], Completed)
+    markdown = await services.exports.thread_markdown(final.thread_id)
+    assert markdown.count("**Sources · knowledge base “Farm”**") == 2

@@ -16,11 +16,12 @@ from PySide6.QtWidgets import QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import MODE_KEY, ToolStatus, answer_cards
-from mira_desktop.services.agent import previews, subagents, web_search
+from mira_desktop.services.agent import knowledge, previews, subagents, web_search
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.tool_cards import ToolCardView
 from mira_desktop.ui.window.main_window import MainWindow
+from tests.services.kb_support import farm_kb
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
 from tests.support.qt_async import until
 from tests.ui.history_support import until_async
@@ -188,7 +189,7 @@ async def _mode_is(services: Services, value: str) -> bool:
 def test_every_summary_the_cards_translate_is_still_written_by_the_previews(qapp: Any) -> None:
     literals = {
         node.value
-        for module in (previews, web_search, subagents)
+        for module in (previews, web_search, subagents, knowledge)
         for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
@@ -350,3 +351,39 @@ async def test_the_words_said_before_a_call_stand_above_its_card(
     assert read_card.y() < widget.body.y()
     # Copy still copies the whole answer
     assert window.timeline.message_text(answer_id).startswith("Let me look around.")
+
+
+async def test_the_agents_search_of_the_bound_base_shows_its_sources_in_chinese(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    project: Path,
+    tmp_path: Path,
+    qtbot: Any,
+    qapp: Any,
+) -> None:
+    kb_id = await farm_kb(services, tmp_path)
+    await window.kb_actions.reload_bases()
+    window.header.kb_picker.choose(kb_id)  # in the welcome draft, with the agent on
+    install_translator(qapp, "zh_CN")
+    try:
+        search = {"query": "apple trees"}
+        loopback.enqueue(CHAT, openai_tool_stream([("k1", "search_knowledge_base", search)]))
+        loopback.enqueue(CHAT, openai_stream(["果园里有 40 棵苹果树 [1]。"]))
+        answer_id = await ask_agent(window, loopback, qtbot, "有多少棵苹果树？")
+        await until(lambda: not window.chat.is_running(window.presenter.key))
+        assert (await services.threads.get_thread(window.presenter.key)).kb_id == kb_id
+        await until(lambda: shown_status(window, answer_id) is ToolStatus.DONE)
+        assert card_view(window, answer_id).title.text() == "在知识库中搜索 apple trees"
+        widget = window.timeline.message_widget(answer_id)
+        assert isinstance(widget, AssistantMessageWidget)
+        await until(lambda: widget.sources is not None and widget.sources.isVisible())
+        sources = widget.sources
+        assert sources is not None
+        assert sources.path_label.text() == "智能体检索了知识库“Farm”"
+        first = sources.entry(1)
+        assert first is not None and first.isVisible()
+        assert "orchard.pdf" in first.title.text()
+        assert 'href="cite:1"' in widget.body.document().toHtml()  # the citation links
+    finally:
+        install_translator(qapp, "en")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.agent import AgentMode
+from .knowledge import NAME as KNOWLEDGE_TOOL
 
 PLANNING = (
     "You are in plan mode: look around with the read-only tools, change nothing, and answer"
@@ -17,10 +18,16 @@ PLANNING = (
 
 
 def agent_instructions(
-    root: Path, mode: AgentMode, memory: str = "", planning: bool = False
+    root: Path,
+    mode: AgentMode,
+    memory: str = "",
+    planning: bool = False,
+    *,
+    knowledge: str | None = None,
 ) -> str:
     """The system note of an agent's run in the workspace folder ``root``;
-    ``memory``: what ``.agent/memory.md`` holds; ``planning``: plan mode."""
+    ``memory``: what ``.agent/memory.md`` holds; ``planning``: plan mode;
+    ``knowledge``: the name of the knowledge base bound to the thread."""
     approval = (
         "Each write, edit and command that may change files is shown to the user first,"
         " with its diff; they approve or deny it. If they deny one, do not retry it:"
@@ -33,6 +40,13 @@ def agent_instructions(
         if memory.strip()
         else ""
     )
+    sources = (
+        f"\nThe knowledge base “{knowledge}” is bound to this chat: search it with"
+        f" {KNOWLEDGE_TOOL} for anything it may hold, and cite the passages you use as"
+        " [n], right after the statement they support. Do not invent sources."
+        if knowledge
+        else ""
+    )
     return (
         f"You are Mira's agent, working in the project folder {root}.\n"
         "Use the tools to look before you change anything: ls, find, grep and read."
@@ -43,5 +57,6 @@ def agent_instructions(
         "In .agent/ you may only write .agent/memory.md and files under .agent/memory/.\n"
         "When you are done, answer the user in their language: say what you changed"
         " and what is left."
+        f"{sources}"
         f"{remembered}"
     )

@@ -30,6 +30,7 @@ from ...core.agent import (
     ApprovalState,
     FileChange,
     ProgressChanged,
+    SourcesFound,
     ToolCard,
     ToolCardChanged,
     ToolOutcome,
@@ -104,6 +105,7 @@ class AgentLoop:
         self._text = 0  # characters of answer text so far (where cards sit)
         self._ids: set[str] = set()  # the call ids of this answer
         self._asking: set[str] = set()  # calls of ask_user_question
+        self._searches = 0  # knowledge-base searches reported (``SourcesFound``)
 
     async def list_models(self) -> list[ModelInfo]:
         return await self._provider.list_models()
@@ -125,7 +127,14 @@ class AgentLoop:
 
     def prepare(self, request: ChatRequest) -> ChatRequest:
         """``request`` with the tools and the agent's instructions."""
-        note = agent_instructions(self._toolbox.root, self.mode, self._memory, self.planning)
+        knowledge = self._toolbox.knowledge
+        note = agent_instructions(
+            self._toolbox.root,
+            self.mode,
+            self._memory,
+            self.planning,
+            knowledge=knowledge.kb_name if knowledge is not None else None,
+        )
         if self._sub:
             note = f"{note}\n\n{subagents.INSTRUCTIONS}"
         messages = list(request.messages)
@@ -178,6 +187,9 @@ class AgentLoop:
             for call, named in zip(calls, unique, strict=True):
                 async for update in self._call(named, broken.get(call.call_id), messages):
                     yield update
+                found = self._sources_found()
+                if found is not None:
+                    yield found
             make_room(messages, self._room, keep_last=len(calls))
         yield usage.event()
         raise worded(
@@ -281,7 +293,12 @@ class AgentLoop:
     async def _sub_run(self, task: str) -> ToolOutcome:
         """A sub-agent's run on ``task``, with the read-only tools."""
         assert self._base is not None
-        toolbox = Toolbox(self._toolbox.scope, self._toolbox.web, read_only=True)
+        toolbox = Toolbox(
+            self._toolbox.scope,
+            self._toolbox.web,
+            read_only=True,
+            knowledge=self._toolbox.knowledge,  # the same numbers for the whole answer
+        )
         sub = AgentLoop(
             self._provider,
             toolbox,
@@ -334,6 +351,16 @@ class AgentLoop:
         said = questions.answered(asked, [str(a) for a in given])
         yield self._changed(replace(card, status=ToolStatus.DONE, output=said))
         messages.append(_result(call, said))
+
+    def _sources_found(self) -> SourcesFound | None:
+        """The knowledge base's sources when a search (the call's own or a
+        sub-agent's) found more since the last report."""
+        knowledge = self._toolbox.knowledge
+        if self._sub or knowledge is None or knowledge.searches == self._searches:
+            return None
+        self._searches = knowledge.searches
+        data = knowledge.data()
+        return None if data is None else SourcesFound(self.thread_id, self.message_id, data)
 
     def _unique(self, call: ToolCall) -> ToolCall:
         """``call`` with an id no other call of this answer had: servers that

@@ -25,6 +25,7 @@ from ...core.agent import (
 from ...core.errors import ConfigError, NotFoundError, worded
 from ...core.models import Message
 from ...core.ports import WebSearcher
+from .knowledge import KnowledgeSearch
 from .rollback import conflicts, rollback
 from .room import budget_for
 from .runner import AgentLoop
@@ -35,6 +36,7 @@ from .workspace_notes import expand_skill, load_skill, memory, skill_call
 
 if TYPE_CHECKING:
     from ...storage.store import Store
+    from ..kb.rag import RagService
     from ..run_support import RunPlan
 
 log = logging.getLogger(__name__)
@@ -48,11 +50,18 @@ SearcherFactory = Callable[[str], WebSearcher]
 
 
 class AgentService:
-    def __init__(self, store: Store, searcher: SearcherFactory | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        searcher: SearcherFactory | None = None,
+        rag: RagService | None = None,
+    ) -> None:
         """``searcher``: makes the web search endpoint of an address (without
-        it, ``web_search`` is never offered)."""
+        it, ``web_search`` is never offered); ``rag``: searches knowledge
+        bases (without it, a thread's base is not offered as a tool)."""
         self._store = store
         self._searcher = searcher
+        self._rag = rag
 
     async def mode(self) -> AgentMode:
         """Manual (asks before changes; the default) or auto."""
@@ -119,7 +128,12 @@ class AgentService:
         planning = plan.thread.mode == PLAN_MODE
         loop = AgentLoop(
             plan.provider,
-            Toolbox(scope, self._web(url), read_only=planning),
+            Toolbox(
+                scope,
+                self._web(url),
+                read_only=planning,
+                knowledge=await self._knowledge(plan.thread.kb_id),
+            ),
             thread_id=plan.thread.id,
             message_id=plan.assistant.id,
             mode=mode or await self.mode(),
@@ -130,6 +144,18 @@ class AgentService:
             room=budget_for(model.context_window if model else None),
         )
         return replace(plan, provider=loop, agent=loop)
+
+    async def _knowledge(self, kb_id: str | None) -> KnowledgeSearch | None:
+        """The retrieval tool of the thread's knowledge base (PRODUCT.md §3
+        path 3); None without one, or when it is gone."""
+        if kb_id is None or self._rag is None:
+            return None
+        try:
+            kb = await self._rag.knowledge_base(kb_id)
+        except NotFoundError:
+            log.info("the thread's knowledge base %s is gone: not offered", kb_id)
+            return None
+        return KnowledgeSearch(self._rag, kb.id, kb.name)
 
     def _web(self, url: str | None) -> WebSearch | None:
         if url is None or self._searcher is None:

@@ -17,6 +17,7 @@ from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
 from ...core.models import ToolCall, ToolSpec
 from . import file_tools, search_tools, web_search
 from .commands import mutation_reason
+from .knowledge import KnowledgeSearch
 from .previews import preview
 from .scope import WorkspaceScope
 from .shell import run_bash
@@ -140,15 +141,25 @@ class Toolbox:
     """The agent's tools bound to one workspace folder."""
 
     def __init__(
-        self, scope: WorkspaceScope, web: WebSearch | None = None, *, read_only: bool = False
+        self,
+        scope: WorkspaceScope,
+        web: WebSearch | None = None,
+        *,
+        read_only: bool = False,
+        knowledge: KnowledgeSearch | None = None,
     ) -> None:
         """``web``: the configured search endpoint (``web_search`` is offered
         only with one); ``read_only`` (plan mode): no write or edit is
-        offered, and bash runs only commands that change no file."""
+        offered, and bash runs only commands that change no file;
+        ``knowledge``: the thread's knowledge base (``search_knowledge_base``
+        is offered only with one)."""
         self.scope = scope
         self.web = web
+        self.knowledge = knowledge
         self.read_only = read_only
         specs = {**_SPECS, web_search.NAME: web_search.SPEC} if web else dict(_SPECS)
+        if knowledge is not None:
+            specs[knowledge.spec.name] = knowledge.spec
         if read_only:
             specs = {name: spec for name, spec in specs.items() if name not in WRITING_TOOLS}
         self._specs = specs
@@ -174,6 +185,8 @@ class Toolbox:
         args = arguments(call, self._specs)
         if self.web is not None and call.name == web_search.NAME:
             return self.web.preview(args)
+        if self.knowledge is not None and call.name == self.knowledge.spec.name:
+            return self.knowledge.preview(args)
         self._check_planning(call.name, args)
         return preview(call.name, args, self.scope)
 
@@ -187,6 +200,8 @@ class Toolbox:
             self._check_planning(call.name, args)
             if self.web is not None and call.name == web_search.NAME:
                 return await self.web.run(args)
+            if self.knowledge is not None and call.name == self.knowledge.spec.name:
+                return await self.knowledge.run(args)
             if call.name == "bash":
                 timeout = float(args.get("timeout", BASH_TIMEOUT))
                 return await run_bash(self.scope, args["command"], timeout, on_output)

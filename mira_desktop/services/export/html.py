@@ -29,6 +29,7 @@ from .diagnostics import (
 )
 from .html_render import MarkdownRenderer, escape, plain
 from .html_theme import resolved_css, stylesheet
+from .sources import answer_sources, source_snippet, source_title
 from .tree import TreeLayout, layout
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,14 @@ class _Page:
             out.append(
                 f'<div class="error" role="note"><strong>Error{code}:</strong> {text}{hint}</div>'
             )
+        if found := answer_sources(message):
+            items = "".join(
+                f'<li value="{s.number}">{escape(source_title(s))}'
+                + (f"<br>{escape(source_snippet(s))}" if s.snippet.strip() else "")
+                + "</li>"
+                for s in found.sources
+            )
+            out.append(f'<div class="sources">{escape(found.heading)}<ol>{items}</ol></div>')
         for call in tool_calls(message.data):
             status = f" · {escape(str(call['status']))}" if call.get("status") else ""
             if call.get("summary"):

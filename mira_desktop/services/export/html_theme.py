@@ -149,7 +149,7 @@ details.thinking > summary, div.thinking > .label { color: var(--muted-fg); curs
 .error { background: var(--error-bg); color: var(--error-fg); border-radius: 8px; padding: 8px 12px;
   margin: 8px 0; }
 .tool { margin: 8px 0; }
-.tool .label, .attachments, .diag, .meta, .note { color: var(--muted-fg); font-size: 0.85em; }
+.tool .label, .attachments, .sources, .diag, .meta, .note { color: var(--muted-fg); font-size: 0.85em; }
 .diag { margin-top: 8px; }
 .img-ref { color: var(--muted-fg); }
 figure.image { margin: 8px 0; }

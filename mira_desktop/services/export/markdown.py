@@ -25,6 +25,7 @@ from .diagnostics import (
     redacted_error,
     tool_calls,
 )
+from .sources import answer_sources, source_snippet, source_title
 from .tree import TreeLayout, layout
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,19 @@ def _error(message: Message) -> str:
     return text
 
 
+def _sources(message: Message) -> str:
+    """The sources an answer from a knowledge base cites (its ``[n]``)."""
+    found = answer_sources(message)
+    if found is None:
+        return ""
+    lines = []
+    for source in found.sources:
+        snippet = source_snippet(source)
+        said = f": {_cell(snippet)}" if snippet else ""
+        lines.append(f"- \\[{source.number}\\] {_cell(source_title(source))}{said}")
+    return f"**{found.heading}**\n\n" + "\n".join(lines)
+
+
 def _tools(message: Message) -> list[str]:
     blocks = []
     for call in tool_calls(message.data):
@@ -117,6 +131,8 @@ def message_block(
         parts.append(_attachments(attachments))
     if error := _error(message):
         parts.append(error)
+    if listed := _sources(message):
+        parts.append(listed)
     parts.extend(_tools(message))
     facts = " · ".join(f"{label}: {value}" for label, value in diagnostics_line(message))
     parts.append(f"<sub>{facts}</sub>" if facts else "")

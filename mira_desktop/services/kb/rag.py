@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core.errors import ConfigError
@@ -55,6 +56,17 @@ _INSTRUCTIONS = """You answer questions from the knowledge base "{name}". Use ON
 _NO_SOURCES = """
 
 No passage of the knowledge base matched the question. Say that the knowledge base does not contain the answer, and suggest rephrasing the question or adding documents."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What one search of a base found: its best passages, best first;
+    ``empty``: the base has no documents; ``warnings``: degraded retrieval."""
+
+    kb: KnowledgeBase
+    hits: tuple[SearchHit, ...] = ()
+    warnings: tuple[str, ...] = ()
+    empty: bool = False
 
 
 def has_text_question(text: str) -> bool:
@@ -148,6 +160,19 @@ class RagService:
             system_prompt=build_system_prompt(kb.name, result.hits),
             warnings=result.warnings,
         )
+
+    async def knowledge_base(self, kb_id: str) -> KnowledgeBase:
+        """The knowledge base ``kb_id`` (NotFoundError when it is gone)."""
+        return await self._store.get(kb_id)
+
+    async def lookup(self, kb_id: str, query: str, *, limit: int | None = None) -> Lookup:
+        """The best passages of the base ``kb_id`` for ``query`` (the agent's
+        retrieval tool): ``limit`` or the base's ``top_k``."""
+        kb = await self._store.get(kb_id)
+        if await self._store.chunk_count(kb.id) == 0:
+            return Lookup(kb, empty=True)
+        result = await self._retriever.search(kb, query, limit=limit or top_k(kb))
+        return Lookup(kb, result.hits, result.warnings)
 
     async def _resolve(self, thread_or_kb_id: str) -> KnowledgeBase:
         kb = await self._store.find(thread_or_kb_id)

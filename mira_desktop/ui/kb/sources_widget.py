@@ -279,6 +279,12 @@ class SourcesWidget(QFrame):
             return self.tr(
                 "The knowledge base “{0}” was not searched: the message has no text question."
             ).format(name)
+        if path == "agent":  # the agent's retrieval tool (PRODUCT.md §3 path 3)
+            if not self._entries:
+                return self.tr(
+                    "The agent searched the knowledge base “{0}”: no passage matched."
+                ).format(name)
+            return self.tr("The agent searched the knowledge base “{0}”").format(name)
         if not self._entries:
             return self.tr("Searched the knowledge base “{0}”: no passage matched.").format(name)
         return self.tr("Answered from the knowledge base “{0}”").format(name)

@@ -157,6 +157,9 @@ class ToolCardView(QFrame):
             "Search {path} for {pattern}": self.tr("Search {path} for {pattern}"),
             "Search {path} ({glob}) for {pattern}": self.tr("Search {path} ({glob}) for {pattern}"),
             "Search the web for {query}": self.tr("Search the web for {query}"),
+            "Search the knowledge base for {query}": self.tr(
+                "Search the knowledge base for {query}"
+            ),
             "Sub-agent: {description}": self.tr("Sub-agent: {description}"),
         }
 
