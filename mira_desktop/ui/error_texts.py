@@ -55,7 +55,10 @@ def known_texts() -> tuple[str, ...]:
         _tr("Try again in a moment."),
         # services/agent/, core/agent.py
         _tr("The agent works in a project folder, and this workspace has none."),
-        _tr("Choose a folder for the workspace, or turn the agent off for this chat."),
+        _tr(
+            "Choose a folder for the workspace, bind a knowledge base to the chat,"
+            " or turn the agent off for this chat."
+        ),
         _tr("The workspace's folder {root} is not there any more."),
         _tr("There is nothing to roll back here."),
         _tr("The agent is not available here."),

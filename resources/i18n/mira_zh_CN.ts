@@ -1039,10 +1039,6 @@ Repair: {fix}</source>
             <translation>智能体需要在项目文件夹中工作，但这个工作区没有设置文件夹。</translation>
         </message>
         <message>
-            <source>Choose a folder for the workspace, or turn the agent off for this chat.</source>
-            <translation>请为工作区选择一个文件夹，或在此对话中关闭智能体。</translation>
-        </message>
-        <message>
             <source>The workspace's folder {root} is not there any more.</source>
             <translation>工作区的文件夹 {root} 已不存在。</translation>
         </message>
@@ -1089,6 +1085,10 @@ Repair: {fix}</source>
         <message>
             <source>For example http://localhost:8888/search?q={query}&amp;format=json (SearXNG).</source>
             <translation>例如 http://localhost:8888/search?q={query}&amp;format=json（SearXNG）。</translation>
+        </message>
+        <message>
+            <source>Choose a folder for the workspace, bind a knowledge base to the chat, or turn the agent off for this chat.</source>
+            <translation>请为工作区选择一个文件夹、为对话绑定知识库，或在此对话中关闭智能体。</translation>
         </message>
     </context>
     <context>

@@ -18,14 +18,15 @@ PLANNING = (
 
 
 def agent_instructions(
-    root: Path,
+    root: Path | None,
     mode: AgentMode,
     memory: str = "",
     planning: bool = False,
     *,
     knowledge: str | None = None,
 ) -> str:
-    """The system note of an agent's run in the workspace folder ``root``;
+    """The system note of an agent's run in the workspace folder ``root``
+    (None: a workspace without a folder, where only searches are offered);
     ``memory``: what ``.agent/memory.md`` holds; ``planning``: plan mode;
     ``knowledge``: the name of the knowledge base bound to the thread."""
     approval = (
@@ -47,6 +48,14 @@ def agent_instructions(
         if knowledge
         else ""
     )
+    if root is None:
+        plan = f"{PLANNING}\n" if planning else ""
+        return (
+            "You are Mira's agent. This workspace has no project folder, so there are no"
+            " files to read or change and no shell: use the tools you have.\n"
+            f"{plan}When you are done, answer the user in their language."
+            f"{sources}"
+        )
     return (
         f"You are Mira's agent, working in the project folder {root}.\n"
         "Use the tools to look before you change anything: ls, find, grep and read."

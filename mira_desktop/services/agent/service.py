@@ -42,7 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_FOLDER = "The agent works in a project folder, and this workspace has none."
-NO_FOLDER_HINT = "Choose a folder for the workspace, or turn the agent off for this chat."
+NO_FOLDER_HINT = (
+    "Choose a folder for the workspace, bind a knowledge base to the chat,"
+    " or turn the agent off for this chat."
+)
 NOTHING_TO_ROLL_BACK = "There is nothing to roll back here."
 
 
@@ -90,12 +93,20 @@ class AgentService:
 
     async def folder(self, workspace_id: str) -> Path:
         """The project folder of a workspace (ConfigError without one)."""
+        root = await self._root(workspace_id)
+        if root is None:
+            raise ConfigError(NO_FOLDER, hint=NO_FOLDER_HINT)
+        return root
+
+    async def _root(self, workspace_id: str) -> Path | None:
+        """The workspace's folder, None when it has none; ConfigError when
+        the folder it names is gone."""
         workspaces = await self._store.list_workspaces()
         workspace = next((w for w in workspaces if w.id == workspace_id), None)
         if workspace is None:
             raise NotFoundError(f"No workspace with id {workspace_id}.")
         if not workspace.root_dir:
-            raise ConfigError(NO_FOLDER, hint=NO_FOLDER_HINT)
+            return None
         root = Path(workspace.root_dir)
         if not await asyncio.to_thread(root.is_dir):
             raise worded(
@@ -107,13 +118,24 @@ class AgentService:
         return root
 
     async def equip(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
-        """``plan`` answered by the agent in its workspace's folder."""
-        root = await self.folder(plan.thread.workspace_id)
-        scope = WorkspaceScope(root, developer_mode=await self.developer_mode())
+        """``plan`` answered by the agent in its workspace's folder. A
+        workspace without a folder is refused, unless the agent has a
+        knowledge base or the web to search: then it works with those alone."""
         goal = plan.user_message.text
-        memory, question = await asyncio.to_thread(_notes, scope.root, goal)
+        url = await self.search_url() if self._searcher is not None else None
+        web = self._web(url)
+        knowledge = await self._knowledge(plan.thread.kb_id)
+        root = await self._root(plan.thread.workspace_id)
+        if root is None and ((web is None and knowledge is None) or skill_call(goal) is not None):
+            raise ConfigError(NO_FOLDER, hint=NO_FOLDER_HINT)
+        scope = None
+        memory, question = "", None
+        if root is not None:
+            scope = WorkspaceScope(root, developer_mode=await self.developer_mode())
+            memory, question = await asyncio.to_thread(_notes, scope.root, goal)
 
         async def record(card: ToolCard, changes: tuple[FileChange, ...]) -> None:
+            assert scope is not None  # only file tools change files
             await self._store.record_agent_changes(
                 thread_id=plan.thread.id,
                 message_id=plan.assistant.id,
@@ -123,17 +145,11 @@ class AgentService:
                 changes=changes,
             )
 
-        url = await self.search_url() if self._searcher is not None else None
         model = await self._store.get_model(plan.provider_name, plan.request.model)
         planning = plan.thread.mode == PLAN_MODE
         loop = AgentLoop(
             plan.provider,
-            Toolbox(
-                scope,
-                self._web(url),
-                read_only=planning,
-                knowledge=await self._knowledge(plan.thread.kb_id),
-            ),
+            Toolbox(scope, web, read_only=planning, knowledge=knowledge),
             thread_id=plan.thread.id,
             message_id=plan.assistant.id,
             mode=mode or await self.mode(),

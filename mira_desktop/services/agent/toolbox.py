@@ -142,7 +142,7 @@ class Toolbox:
 
     def __init__(
         self,
-        scope: WorkspaceScope,
+        scope: WorkspaceScope | None,
         web: WebSearch | None = None,
         *,
         read_only: bool = False,
@@ -152,12 +152,15 @@ class Toolbox:
         only with one); ``read_only`` (plan mode): no write or edit is
         offered, and bash runs only commands that change no file;
         ``knowledge``: the thread's knowledge base (``search_knowledge_base``
-        is offered only with one)."""
+        is offered only with one). Without ``scope`` (a workspace with no
+        folder) no file tool and no shell is offered."""
         self.scope = scope
         self.web = web
         self.knowledge = knowledge
         self.read_only = read_only
-        specs = {**_SPECS, web_search.NAME: web_search.SPEC} if web else dict(_SPECS)
+        specs = dict(_SPECS) if scope is not None else {}
+        if web is not None:
+            specs[web_search.NAME] = web_search.SPEC
         if knowledge is not None:
             specs[knowledge.spec.name] = knowledge.spec
         if read_only:
@@ -165,8 +168,8 @@ class Toolbox:
         self._specs = specs
 
     @property
-    def root(self) -> Path:
-        return self.scope.root
+    def root(self) -> Path | None:
+        return self.scope.root if self.scope is not None else None
 
     @property
     def specs(self) -> tuple[ToolSpec, ...]:
@@ -188,7 +191,7 @@ class Toolbox:
         if self.knowledge is not None and call.name == self.knowledge.spec.name:
             return self.knowledge.preview(args)
         self._check_planning(call.name, args)
-        return preview(call.name, args, self.scope)
+        return preview(call.name, args, self._scope())
 
     async def run(
         self, call: ToolCall, on_output: Callable[[str], None] | None = None
@@ -204,12 +207,18 @@ class Toolbox:
                 return await self.knowledge.run(args)
             if call.name == "bash":
                 timeout = float(args.get("timeout", BASH_TIMEOUT))
-                return await run_bash(self.scope, args["command"], timeout, on_output)
-            return await asyncio.to_thread(_FILE_TOOLS[call.name], self.scope, **args)
+                return await run_bash(self._scope(), args["command"], timeout, on_output)
+            return await asyncio.to_thread(_FILE_TOOLS[call.name], self._scope(), **args)
         except ToolRefused as exc:
             return ToolOutcome(False, exc.message)
         except (OSError, ValueError) as exc:
             return ToolOutcome(False, f"{call.name} failed: {exc}")
+
+    def _scope(self) -> WorkspaceScope:
+        """The folder of a file tool or the shell (offered only with one)."""
+        if self.scope is None:
+            raise ToolRefused("This workspace has no project folder: there are no files here.")
+        return self.scope
 
     def _check_planning(self, name: str, args: dict[str, Any]) -> None:
         """Plan mode runs no command that may change files (ToolRefused)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import AgentMode, ToolStatus, answer_cards
-from mira_desktop.core.events import Completed
+from mira_desktop.core.events import Completed, Failed
 from mira_desktop.core.knowledge import sources_from_data
 from mira_desktop.services.kb import parse_citations
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
@@ -240,3 +240,27 @@ async def test_a_base_deleted_during_the_answer_fails_the_search_in_words(
     # what the first search found stays on the answer
     saved = await services.store.get_message(events[-1].message_id)
     assert sources_from_data((saved.data or {})["sources"])[0].document == "orchard.pdf"
+
+
+async def test_without_a_project_folder_the_agent_works_from_the_base_alone(
+    services: Services, loop_provider: str, loopback: LoopbackServer, tmp_path: Path
+) -> None:
+    kb_id = await farm_kb(services, tmp_path)
+    base = await services.workspaces.default_workspace()  # Mira BASE: no folder
+    loopback.enqueue(CHAT, openai_tool_stream([("k1", SEARCH, {"query": "pear trees"})]))
+    loopback.enqueue(CHAT, openai_stream(["12 pear trees [1]."]))
+    events = await run(services, request("Pears?", base.id, kb_id=kb_id))
+
+    assert isinstance(events[-1], Completed), events[-1]
+    first, _ = bodies(loopback)
+    assert SEARCH in tool_names(first)
+    assert not tool_names(first) & {"read", "find", "grep", "ls", "bash", "write", "edit"}
+    system = first["messages"][0]["content"]
+    assert "no project folder" in system and "“Farm”" in system
+    saved = await services.store.get_message(events[-1].message_id)
+    assert sources_from_data((saved.data or {})["sources"])[0].document == "pears.md"
+    # a skill lives in a project folder: asked for here, it is refused before any request
+    asked = len(loopback.requests)
+    refused = await run(services, request("/skill:review the notes", base.id, kb_id=kb_id))
+    assert isinstance(refused[-1], Failed) and "project folder" in refused[-1].error["message"]
+    assert len(loopback.requests) == asked

@@ -125,3 +125,24 @@ async def test_the_agent_searches_only_with_an_endpoint_and_without_asking(
     assert "https://example.org/py313" in loopback.requests[-1].json["messages"][-1]["content"]
     await services.agent.set_search_url(None)
     assert await services.agent.search_url() is None
+
+
+async def test_without_a_project_folder_the_agent_searches_the_web_alone(
+    services: Services, loop_provider: str, loopback: LoopbackServer
+) -> None:
+    base = await services.workspaces.default_workspace()  # Mira BASE: no folder
+    await services.agent.set_search_url(endpoint(loopback))
+    loopback.enqueue(CHAT, openai_tool_stream([("r1", "read", {"path": "README.md"})]))
+    loopback.enqueue(CHAT, openai_tool_stream([("s1", "web_search", {"query": "python 3.13"})]))
+    loopback.enqueue(SEARCH, json_reply(FOUND))
+    loopback.enqueue(CHAT, openai_stream(["Python 3.13 is out."]))
+    events = await run(services, request("What is new in Python?", base.id))
+
+    assert isinstance(events[-1], Completed), events[-1]
+    first = loopback.requests[0].json
+    offered = {t["function"]["name"] for t in first["tools"]}
+    assert "web_search" in offered and not offered & {"read", "ls", "bash", "write", "edit"}
+    assert "no project folder" in first["messages"][0]["content"]
+    read, searched = answer_cards(events[-1].message.data)
+    assert read.status is ToolStatus.FAILED and read.output.startswith("There is no tool named")
+    assert searched.status is ToolStatus.DONE
