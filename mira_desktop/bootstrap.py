@@ -315,7 +315,7 @@ class Services:
     def imports(self) -> ImportService:
         from .services.importers import ImportService
 
-        return ImportService(self.export_store)
+        return ImportService(self.export_store, media=self.media)
 
     @_service
     def meter(self) -> ContextMeterService:

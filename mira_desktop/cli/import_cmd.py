@@ -5,8 +5,10 @@ Imports a Mira JSON export (or a ZIP of them) or ChatGPT's
 ``--format`` is left out. Prints each imported thread (id, message count,
 title) and each skipped one with the reason; ``--json`` prints one object
 ``{"format", "imported": [{"id", "title", "messages", "source_ref",
-"original_id"}], "skipped": [{"title", "reason", "source_ref"}]}``. A
-malformed file is an error (exit 1) and imports nothing."""
+"original_id"}], "skipped": [{"title", "reason", "source_ref"}],
+"files_restored", "files_missing"}`` — attachments' files put back from a
+Mira ZIP, and those the file did not carry (a JSON file carries none; their
+names are kept). A malformed file is an error (exit 1) and imports nothing."""
 
 from __future__ import annotations
 
@@ -71,4 +73,11 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         print(f"Skipped {len(report.skipped)}:")
         for item in report.skipped:
             print(f"  {item.title} — {item.reason}")
+    if report.files_restored:
+        print(f"Restored {report.files_restored} attached file(s).")
+    if report.files_missing:
+        print(
+            f"{report.files_missing} attached file(s) were not in {args.file};"
+            " their names are kept (a ZIP export carries the files)."
+        )
     return 0

@@ -340,6 +340,16 @@ def _remap(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
+def stored_media(db: Database, sha256s: Sequence[str]) -> set[str]:
+    """Which of ``sha256s`` have a row in the media store."""
+    found: set[str] = set()
+    for start in range(0, len(sha256s), 500):
+        part = sha256s[start : start + 500]
+        query = f"SELECT sha256 FROM media WHERE sha256 IN ({_marks(part)})"
+        found.update(str(row[0]) for row in db.execute(query, part).fetchall())
+    return found
+
+
 def _next_pin(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT COALESCE(MAX(pin_order), 0) + 1 FROM threads").fetchone()
     return int(row[0])

@@ -32,6 +32,10 @@ class ExportStore:
         except OSError:
             return None
 
+    async def stored_media(self, sha256s: Sequence[str]) -> set[str]:
+        """Which of these contents the media store holds."""
+        return await self.worker.run(repo.stored_media, list(sha256s))
+
     async def snapshot(self, thread_id: str) -> ThreadSnapshot:
         return (await self.worker.run(repo.read_snapshots, [thread_id]))[0]
 

@@ -1319,6 +1319,10 @@ Repair: {fix}</source>
             <source>Imported {n} conversations, skipped {m} (already imported)</source>
             <translation>已导入 {n} 个对话，跳过 {m} 个（之前已导入）</translation>
         </message>
+        <message>
+            <source>Attached files not in the export: {k} (their names are kept).</source>
+            <translation>导出文件中缺少的附件：{k} 个（已保留名称）。</translation>
+        </message>
     </context>
     <context>
         <name>KbActions</name>

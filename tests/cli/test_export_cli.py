@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.services.export.chatgpt_fixture import branching, odd, system_only
+from tests.support.loopback import LoopbackServer, openai_stream
+
+CHAT = "/v1/chat/completions"
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -153,3 +156,38 @@ def test_malformed_import_is_a_clear_error_and_adds_nothing(data_dir: Path, work
     garbage.write_text("{nope")
     broken = run(data_dir, "import", str(garbage))
     assert broken.returncode == 1 and "not valid JSON" in broken.stderr
+
+
+def test_a_zip_backup_moves_attached_files_to_another_library(
+    data_dir: Path, work: Path, tmp_path: Path, loopback: LoopbackServer, keyless_provider: str
+) -> None:
+    notes = work / "notes.txt"
+    notes.write_text("the harvest is on Friday\n", "utf-8")
+    loopback.enqueue(CHAT, openai_stream(["Friday."]))
+    sent = run(
+        data_dir, "chat", "--provider", "loop", "--model", "m", "--attach", str(notes), "When?"
+    )
+    assert sent.returncode == 0, sent.stderr
+    backup = work / "backup.zip"
+    exported = run(data_dir, "export", "--all", "--format", "zip", "--inner", "json",
+                   "--out", str(backup))  # fmt: skip
+    assert exported.returncode == 0, exported.stderr
+
+    elsewhere = tmp_path / "elsewhere"
+    result = run(elsewhere, "import", str(backup))
+    assert result.returncode == 0, result.stderr
+    assert "Restored 1 attached file(s)." in result.stdout
+    media = [p for p in (elsewhere / "media").rglob("*") if p.is_file()]
+    assert [p.read_bytes() for p in media] == [b"the harvest is on Friday\n"]
+    doctor = run(elsewhere, "doctor", "--json")
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+
+    # a single JSON file carries no bytes, and says so
+    thread_id = json.loads(run(elsewhere, "thread", "list", "--json").stdout)[0]["id"]
+    single = work / "one.json"
+    assert (
+        run(elsewhere, "export", thread_id, "--format", "json", "--out", str(single)).returncode
+        == 0
+    )
+    third = run(tmp_path / "third", "import", str(single), "--json")
+    assert json.loads(third.stdout)["files_missing"] == 1

@@ -22,7 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
-from mira_desktop.bootstrap import Services
+from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.window.main_window import MainWindow
@@ -334,6 +334,27 @@ async def test_import_chatgpt_file_adds_a_thread(
     window.export_actions.importer.action.trigger()  # again: skipped as a duplicate
     await until(lambda: window.export_actions.importer.last_report is not None)
     await until(lambda: "Imported 0 conversations, skipped 1" in window.notice_label.text())
+
+
+async def test_an_import_without_the_attached_files_says_so(
+    window: MainWindow, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = build_services(tmp_path / "other-library")
+    try:
+        sample = await build_sample(other, "Notes from elsewhere")
+        source = tmp_path / "one.json"
+        await other.exports.export_thread(sample.thread_id, "json", source)
+    finally:
+        await other.aclose()
+    open_file(monkeypatch, source)
+    window.export_actions.importer.action.trigger()
+    await until(lambda: window.export_actions.importer.last_report is not None)
+    await until(
+        lambda: (
+            "Attached files not in the export: 1 (their names are kept)."
+            in window.notice_label.text()
+        )
+    )
 
 
 async def test_malformed_import_shows_the_error_and_adds_nothing(

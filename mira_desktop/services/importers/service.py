@@ -27,10 +27,11 @@ from ...core.transfer import ImportedThread, SkippedThread, ThreadImport
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
-from . import chatgpt, mira
+from . import chatgpt, mira, zip_files
 
 if TYPE_CHECKING:
     from ...storage.export_store import ExportStore
+    from ...storage.media_store import MediaStore
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +52,23 @@ class ImportProgress:
 
 @dataclass(frozen=True, slots=True)
 class ImportReport:
+    """``files_restored``: attachments put back into the media store from a
+    ZIP; ``files_missing``: attachments whose files were not brought along
+    (they stay notes naming the file)."""
+
     format: ImportFormat
     imported: list[ImportedThread] = field(default_factory=list)
     skipped: list[SkippedThread] = field(default_factory=list)
+    files_restored: int = 0
+    files_missing: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": str(self.format),
             "imported": [t.to_dict() for t in self.imported],
             "skipped": [s.to_dict() for s in self.skipped],
+            "files_restored": self.files_restored,
+            "files_missing": self.files_missing,
         }
 
 
@@ -117,8 +126,17 @@ def detect(data: Any) -> ImportFormat:
 
 
 class ImportService:
-    def __init__(self, store: ExportStore, *, schema_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        store: ExportStore,
+        *,
+        media: MediaStore | None = None,
+        schema_path: Path | None = None,
+    ) -> None:
+        """``media``: where the files a Mira ZIP carries are put back
+        (without it, attachments not stored here stay notes)."""
         self._store = store
+        self._media = media
         self._schema_path = schema_path or resource_path(*SCHEMA_FILE)
 
     def _plan(
@@ -159,6 +177,7 @@ class ImportService:
                 loop.call_soon_threadsafe(progress, event)
 
         found, threads, skipped = await asyncio.to_thread(self._plan, path, wanted, report)
+        restored, missing = await self._restore_files(path, found, threads)
         imported, duplicates = await self._store.insert_imports(
             threads,
             workspace_id=workspace_id,
@@ -172,7 +191,32 @@ class ImportService:
             found,
             len(skipped) + len(duplicates),
         )
-        return ImportReport(found, imported, skipped + duplicates)
+        return ImportReport(found, imported, skipped + duplicates, restored, missing)
+
+    async def _restore_files(
+        self, path: Path, found: ImportFormat, threads: list[ThreadImport]
+    ) -> tuple[int, int]:
+        """Put the attachments a Mira ZIP carries into the media store, one
+        at a time (before the threads are written, which then reference
+        them; if the import fails, the collector removes them after its
+        grace period). Returns (restored, missing) attachments."""
+        records = zip_files.carried(threads)
+        if not records:
+            return 0, 0
+        stored = await self._store.stored_media([r.sha256 for r in records])
+        wanted = [r for r in records if r.sha256 not in stored]
+        if not wanted or self._media is None or found is not ImportFormat.MIRA:
+            return 0, len(wanted)
+        if not await asyncio.to_thread(zipfile.is_zipfile, path):
+            return 0, len(wanted)
+        restored = 0
+        for record in wanted:
+            data = await asyncio.to_thread(zip_files.read_entry, path, record)
+            if data is not None:
+                await self._media.put(data, record.mime)
+                restored += 1
+        log.info("%s: %d of %d attachment file(s) restored", path, restored, len(wanted))
+        return restored, len(wanted) - restored
 
 
 def _format(value: ImportFormat | str | None) -> ImportFormat | None:

@@ -95,4 +95,8 @@ class ImportConversations(QObject):
         text = self.tr("Imported {n} conversations, skipped {m} (already imported)").format(
             n=len(report.imported), m=len(report.skipped)
         )
+        if report.files_missing:
+            text += " " + self.tr(
+                "Attached files not in the export: {k} (their names are kept)."
+            ).format(k=report.files_missing)
         self._w.notice_bar.show_notice(text)
