@@ -47,7 +47,7 @@ import sys
 from collections.abc import AsyncIterator
 
 from ..bootstrap import Services
-from ..core.agent import ProgressChanged, ToolCardChanged
+from ..core.agent import ProgressChanged, ToolCardChanged, ToolStatus
 from ..core.context import SendWarning
 from ..core.errors import ConfigError
 from ..core.events import (
@@ -278,7 +278,7 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
 
     loop = asyncio.get_running_loop()
     installed = add_handler(loop, signal.SIGINT, on_sigint)
-    printer = _JsonPrinter() if args.json else _PlainPrinter()
+    printer = _JsonPrinter() if args.json else _PlainPrinter(asking=args.approve == "ask")
     if request is not None:
         for warning in await services.chat.preflight(request):
             printer.warn(warning)
@@ -316,9 +316,12 @@ class _JsonPrinter:
 class _PlainPrinter:
     """Answer text on stdout as it arrives; thinking dimmed on stderr."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, asking: bool = False) -> None:
+        """``asking``: approvals and questions are asked on the terminal,
+        which says what waits (no separate "waiting" line)."""
         self._thinking = False
         self._tty = sys.stderr.isatty()
+        self._asking = asking
 
     def warn(self, warning: SendWarning) -> None:
         sys.stderr.write(f"warning: {warning.message}\n")
@@ -346,6 +349,8 @@ class _PlainPrinter:
                 if isinstance(event, ToolCardChanged)
                 else progress_line(event)
             )
+            if self._asking and isinstance(event, ToolCardChanged):
+                line = None if event.card.status is ToolStatus.WAITING else line
             if line:
                 sys.stdout.flush()
                 sys.stderr.write(f"\n{line}\n")

@@ -94,6 +94,8 @@ def test_no_answer_on_stdin_denies_and_approve_no_denies_without_asking(
     assert result.returncode == 0, result.stderr
     assert (project / "app.py").read_text() == "print('hello')\n"
     assert "[edit: " in result.stderr and "— denied]" in result.stderr
+    # asked on the terminal: the question says what waits, no "waiting" line besides
+    assert result.stderr.count("Allow? [y/N]") == 1 and "waiting for approval" not in result.stderr
     thread_id = result.stderr.strip().splitlines()[-1].removeprefix("thread: ")
 
     loopback.enqueue(CHAT, openai_tool_stream([("e2", "edit", EDIT)]))
@@ -101,6 +103,7 @@ def test_no_answer_on_stdin_denies_and_approve_no_denies_without_asking(
     again = chat(data_dir, "--thread", thread_id, "--approve", "no", "Really?")
     assert again.returncode == 0, again.stderr
     assert "Allow?" not in again.stderr and "denied" in again.stderr
+    assert "— waiting for approval]" in again.stderr  # decided by --approve: said as it waits
     assert (project / "app.py").read_text() == "print('hello')\n"
 
 
