@@ -6,7 +6,8 @@ The walk skips hidden folders, VCS and dependency folders (``.git``,
 that cannot be attached; it never follows a symbolic link to a folder, and a
 linked file counts only when its target is inside the root. Matching is a
 case-insensitive substring of the relative path; names that match rank before
-folders that match. It runs in a worker thread and stops after
+folders that match. Without a keyword (a bare ``@``) the most recently
+changed files come first. It runs in a worker thread and stops after
 ``MAX_ENTRIES`` entries so a huge tree cannot stall the picker."""
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 async def search_workspace_files(
     root: str | os.PathLike[str], keyword: str, limit: int = 20
 ) -> list[str]:
-    """Relative POSIX paths under ``root`` whose path contains ``keyword``."""
+    """Relative POSIX paths under ``root`` whose path contains ``keyword``
+    (without one: the most recently changed files)."""
     return await asyncio.to_thread(find_files, Path(root), keyword, limit)
 
 
@@ -47,10 +49,13 @@ def find_files(root: Path, keyword: str, limit: int = 20) -> list[str]:
     """Blocking version of :func:`search_workspace_files`."""
     real_root = _real_root(root)
     needle = keyword.strip().lower()
+    if not needle:
+        recent = sorted(_walk(real_root), key=lambda found: (-found[1], found[0].lower()))
+        return [relative for relative, _ in recent[:limit]]
     hits: list[tuple[tuple[int, int, str], str]] = []
-    for relative in _walk(real_root):
+    for relative, _ in _walk(real_root):
         lowered = relative.lower()
-        if needle and needle not in lowered:
+        if needle not in lowered:
             continue
         hits.append((_rank(lowered, needle), relative))
     hits.sort()
@@ -84,8 +89,9 @@ def _real_root(root: Path) -> Path:
     return real
 
 
-def _walk(root: Path) -> list[str]:
-    found: list[str] = []
+def _walk(root: Path) -> list[tuple[str, float]]:
+    """Each attachable file: its relative POSIX path and when it last changed."""
+    found: list[tuple[str, float]] = []
     seen = 0
     for folder, dirs, files in os.walk(root, followlinks=False, onerror=_log_walk_error):
         base = Path(folder)
@@ -95,8 +101,10 @@ def _walk(root: Path) -> list[str]:
             if seen > MAX_ENTRIES:
                 log.info("workspace search stopped after %d entries in %s", MAX_ENTRIES, root)
                 return found
-            if _wanted_file(root, base / name):
-                found.append(PurePosixPath(*(base / name).relative_to(root).parts).as_posix())
+            changed = _wanted_file(root, base / name)
+            if changed is not None:
+                relative = PurePosixPath(*(base / name).relative_to(root).parts).as_posix()
+                found.append((relative, changed))
     return found
 
 
@@ -109,27 +117,28 @@ def _skip_dir(base: Path, name: str) -> bool:
     return (path / "pyvenv.cfg").exists()  # a virtual environment under any name
 
 
-def _wanted_file(root: Path, path: Path) -> bool:
+def _wanted_file(root: Path, path: Path) -> float | None:
+    """When an attachable file last changed; None for a file not offered."""
     if path.name.startswith("."):
-        return False
+        return None
     if path.suffix.lower().lstrip(".") in BINARY_EXTENSIONS:
-        return False
+        return None
     try:
         if path.is_symlink():
             target = path.resolve(strict=True)
             if not target.is_relative_to(root):
-                return False  # a link pointing out of the workspace
+                return None  # a link pointing out of the workspace
         stat = path.stat()
     except (OSError, RuntimeError):  # dangling link, loop, permission
-        return False
-    return stat.st_size <= MAX_FILE_BYTES
+        return None
+    return stat.st_mtime if stat.st_size <= MAX_FILE_BYTES else None
 
 
 def _rank(lowered: str, needle: str) -> tuple[int, int, str]:
     """Name starts with the keyword < name contains it < a folder contains it;
     then shallower, then alphabetical."""
     name = lowered.rsplit("/", 1)[-1]
-    if not needle or name.startswith(needle):
+    if name.startswith(needle):
         tier = 0
     elif needle in name:
         tier = 1

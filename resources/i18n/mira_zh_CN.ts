@@ -1529,6 +1529,14 @@ Quit anyway and lose them?</source>
             <source>No files match.</source>
             <translation>没有匹配的文件。</translation>
         </message>
+        <message>
+            <source>Recently changed files</source>
+            <translation>最近修改的文件</translation>
+        </message>
+        <message>
+            <source>The folder has no files.</source>
+            <translation>文件夹里没有文件。</translation>
+        </message>
     </context>
     <context>
         <name>MessageWidget</name>

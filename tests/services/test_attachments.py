@@ -165,15 +165,20 @@ async def test_search_matches_paths_and_skips_hidden_and_ignored(workspace: Path
         "src/app/main.py",
         "src/app/readers.py",
     ]
+    # no keyword (a bare @): the most recently changed files first
+    for age, name in enumerate(["src/app/readers.py", "docs/设计说明.md", "README.md"]):
+        os.utime(workspace / name, (1_700_000_000 - age * 60, 1_700_000_000 - age * 60))
+    for name in ["docs/readme-old.txt", "src/app/main.py"]:
+        os.utime(workspace / name, (1_600_000_000, 1_600_000_000))
     everything = await search_workspace_files(workspace, "", limit=100)
     assert everything == [
-        "README.md",
-        "docs/readme-old.txt",
-        "docs/设计说明.md",
-        "src/app/main.py",
         "src/app/readers.py",
+        "docs/设计说明.md",
+        "README.md",
+        "docs/readme-old.txt",  # the same time: by name
+        "src/app/main.py",
     ]
-    assert len(await search_workspace_files(workspace, "", limit=2)) == 2
+    assert await search_workspace_files(workspace, "", limit=2) == everything[:2]
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")

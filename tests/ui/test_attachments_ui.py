@@ -10,6 +10,7 @@ The fixtures and helpers here are shared by ``test_roles_ui.py`` and
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -339,9 +340,12 @@ async def test_at_searches_the_workspace_folder_and_enter_attaches(
     await use_workspace(window, services, workspace_root)
     editor, popup = window.composer.editor, window.composer.mention_popup
     editor.setFocus()
+    os.utime(workspace_root / "notes.txt", (2_000_000_000, 2_000_000_000))  # changed last
     qtbot.keyClicks(editor, "Look at @")
-    await asyncio.sleep(0.4)
-    assert not popup.is_open()  # a bare @ shows nothing
+    await until(popup.is_open)  # a bare @: the files changed most recently
+    await until(lambda: bool(popup.payloads()))
+    assert popup.payloads()[0] == "notes.txt"
+    assert popup.title.text() == "Recently changed files"
     qtbot.keyClicks(editor, "rep")
     await until(popup.is_open)
     await until(lambda: len(popup.payloads()) == 2)

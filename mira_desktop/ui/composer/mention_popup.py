@@ -3,8 +3,8 @@ attach one (PRODUCT.md §7, 002 输入框 @ 文件搜索).
 
 :class:`MentionController` watches the editor for an ``@keyword`` token that
 ends at the cursor (at the start of the text or after white space). A bare
-``@`` shows nothing; from the first keyword character on, a search runs after
-a ~150 ms pause in typing (``search(keyword)`` — the window's coroutine, which
+``@`` lists the files changed most recently; each keyword character narrows
+the search, which runs after a ~150 ms pause in typing (``search(keyword)`` — the window's coroutine, which
 walks the folder in a worker thread) and the results fill the ``@`` popup:
 ↑/↓ move, Enter or Tab picks, Esc closes (until the token changes). Picking
 removes the ``@keyword`` text and emits ``picked(relative_path)``; the window
@@ -87,10 +87,10 @@ class MentionController(QObject):
 
     def _on_edit(self) -> None:
         mention = self.current()
-        if mention is None or not mention[1]:
+        if mention is None:
             self._generation += 1
             self._timer.stop()
-            self._dismissed = None if mention is None else self._dismissed
+            self._dismissed = None
             self._slot.close()
             return
         if mention[0] == self._dismissed:
@@ -99,13 +99,17 @@ class MentionController(QObject):
 
     def _refresh(self) -> None:
         mention = self.current()
-        if mention is None or not mention[1] or mention[0] == self._dismissed:
+        if mention is None or mention[0] == self._dismissed:
             return
         self._generation += 1
         self._run(self._search_and_show(self._generation, mention[1]))
 
     async def _search_and_show(self, generation: int, keyword: str) -> None:
-        title = self.tr("Files matching “{0}”").format(keyword)
+        title = (
+            self.tr("Files matching “{0}”").format(keyword)
+            if keyword
+            else self.tr("Recently changed files")
+        )
         try:
             paths = await self._search(keyword)
         except MiraError as exc:
@@ -123,7 +127,8 @@ class MentionController(QObject):
                 ),
             )
         elif not paths:
-            self._slot.get().show_message(title, self.tr("No files match."))
+            empty = self.tr("No files match.") if keyword else self.tr("The folder has no files.")
+            self._slot.get().show_message(title, empty)
         else:
             from .suggestion_popup import Suggestion  # with the popup, on first use
 
@@ -147,5 +152,5 @@ class MentionController(QObject):
 
     def _on_dismissed(self) -> None:
         mention = self.current()
-        if mention is not None and mention[1]:
+        if mention is not None:
             self._dismissed = mention[0]  # Esc: stay closed until this token ends
