@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigError
-from ..core.models import Message
+from ..core.models import Message, Thread
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -91,6 +91,19 @@ class ConversationService:
         self._refuse_if_busy(thread_id)
         await self._store.restore_turn(thread_id, message_id)
         return await self._store.active_branch(thread_id)
+
+    async def branch_into_new_thread(
+        self, thread_id: str, message_id: str, title: str | None = None
+    ) -> Thread:
+        """A new thread holding this branch from its start down to
+        ``message_id`` (PRODUCT.md §5), titled ``title`` (default: the
+        thread's title followed by "(branch)"); the thread itself is left as
+        it is. Refused while ``message_id`` or a message before it is still
+        being written."""
+        thread = await self._store.get_thread(thread_id)
+        name = (title or "").strip() or f"{thread.title or 'New chat'} (branch)"
+        copy_id = await self._store.copy_branch(thread_id, message_id, name)
+        return await self._store.get_thread(copy_id)
 
     def _refuse_if_busy(self, thread_id: str) -> None:
         if self._is_busy(thread_id):

@@ -316,7 +316,7 @@ def _insert_messages(
                 id=ids[m.id],
                 thread_id=thread_id,
                 parent_id=ids[m.parent_id] if m.parent_id else None,
-                data=_remap(m.data, ids) if m.data else m.data,
+                data=rows.remap_ids(m.data, ids) if m.data else m.data,
             )
         )
         for m in messages
@@ -327,17 +327,6 @@ def _insert_messages(
             f"INSERT INTO messages ({', '.join(columns)}) VALUES ({_marks(columns)})",
             [tuple(r[c] for c in columns) for r in message_rows],
         )
-
-
-def _remap(value: Any, ids: dict[str, str]) -> Any:
-    """``data`` with references to remapped ids (``regenerated_from``…) updated."""
-    if isinstance(value, dict):
-        return {k: _remap(v, ids) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_remap(v, ids) for v in value]
-    if isinstance(value, str):
-        return ids.get(value, value)
-    return value
 
 
 def stored_media(db: Database, sha256s: Sequence[str]) -> set[str]:

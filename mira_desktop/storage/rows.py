@@ -258,3 +258,16 @@ def role(row: dict[str, Any]) -> Role:
         top_p=row["top_p"],
         max_tokens=row["max_tokens"],
     )
+
+
+def remap_ids(value: Any, ids: dict[str, str]) -> Any:
+    """A message's ``data`` with its references to copied messages
+    (``regenerated_from``…) pointing at the copies: every string that is a
+    key of ``ids`` becomes its value."""
+    if isinstance(value, dict):
+        return {k: remap_ids(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [remap_ids(v, ids) for v in value]
+    if isinstance(value, str):
+        return ids.get(value, value)
+    return value

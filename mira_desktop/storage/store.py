@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.models import Message, ModelInfo, ProviderConfig, Role, Thread, Usage, Workspace
+from . import branch_copy_repo
 from . import messages_repo as messages
 from . import providers_repo as providers
 from . import roles_repo as roles
@@ -191,6 +192,10 @@ class Store:
 
     async def switch_branch(self, thread_id: str, message_id: str) -> str:
         return await self.worker.run(tree.switch_branch, thread_id, message_id)
+
+    async def copy_branch(self, thread_id: str, message_id: str, title: str) -> str:
+        """A new thread holding root → ``message_id`` of ``thread_id``; its id."""
+        return await self.worker.run(branch_copy_repo.copy_branch, thread_id, message_id, title)
 
     async def undo_turn(self, thread_id: str) -> tuple[list[str], str | None]:
         return await self.worker.run(tree.undo_turn, thread_id)

@@ -53,7 +53,7 @@ def _path_ids(parents: dict[str, tuple[str | None, bool]], message_id: str) -> l
     return path
 
 
-def _require_live(conn: sqlite3.Connection, thread_id: str, message_id: str) -> list[str]:
+def require_live(conn: sqlite3.Connection, thread_id: str, message_id: str) -> list[str]:
     """The root→message path; raise when the message is not in the thread or it
     (or an ancestor) is in the trash."""
     parents = _parent_map(conn, thread_id)
@@ -93,19 +93,19 @@ def _messages(db: Database, ids: Iterable[str]) -> list[Message]:
 def live_path(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """Root→``message_id`` of a live message (the history an edit or a
     regeneration of it starts from)."""
-    _require_live(db.conn, thread_id, message_id)
+    require_live(db.conn, thread_id, message_id)
     return messages_repo.branch(db, message_id)
 
 
 def branch_through(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """The branch through a message: root → message → its latest descendants."""
-    _require_live(db.conn, thread_id, message_id)
+    require_live(db.conn, thread_id, message_id)
     return messages_repo.branch(db, latest_leaf(db.conn, message_id))
 
 
 def siblings(db: Database, thread_id: str, message_id: str) -> list[Message]:
     """The live versions of a message (itself included), in creation order."""
-    _require_live(db.conn, thread_id, message_id)
+    require_live(db.conn, thread_id, message_id)
     parent = db.execute("SELECT parent_id FROM messages WHERE id = ?", [message_id]).fetchone()[0]
     ids = [
         row[0]
@@ -123,7 +123,7 @@ def switch_branch(db: Database, thread_id: str, message_id: str) -> str:
     its leaf. ``updated_at`` is left alone: looking at another version is not a
     change of the conversation (the sidebar order stays)."""
     with write(db) as conn:
-        _require_live(conn, thread_id, message_id)
+        require_live(conn, thread_id, message_id)
         leaf = latest_leaf(conn, message_id)
         conn.execute("UPDATE threads SET active_leaf_id = ? WHERE id = ?", [leaf, thread_id])
     return leaf
@@ -154,7 +154,7 @@ def undo_turn(db: Database, thread_id: str) -> tuple[list[str], str | None]:
         leaf = _active_leaf(conn, thread_id)
         if leaf is None:
             raise ConfigError("There is nothing to undo in this thread.")
-        path = _require_live(conn, thread_id, leaf)
+        path = require_live(conn, thread_id, leaf)
         roles = dict(
             conn.execute(
                 f"SELECT id, role FROM messages WHERE id IN ({','.join('?' * len(path))})", path

@@ -2993,6 +2993,22 @@ Your chats will appear here.</source>
             <source>Restore</source>
             <translation>恢复</translation>
         </message>
+        <message>
+            <source>Branch into a new chat</source>
+            <translation>在新对话中分支</translation>
+        </message>
+        <message>
+            <source>New chat</source>
+            <translation>新对话</translation>
+        </message>
+        <message>
+            <source>{0} (branch)</source>
+            <translation>{0}（分支）</translation>
+        </message>
+        <message>
+            <source>Branched into a new chat: {0}</source>
+            <translation>已在新对话中分支：{0}</translation>
+        </message>
     </context>
     <context>
         <name>UserEditWidget</name>

@@ -1,7 +1,7 @@
 """The conversation tree and the data check from the command line, as a user
 runs them: real processes, a real data folder, the loopback model server.
-``chat --edit`` / ``--regenerate``, ``thread show --branch``, ``thread switch``
-and ``doctor [--dry-run] [--fix] [--json]``."""
+``chat --edit`` / ``--regenerate``, ``thread show --branch``, ``thread switch``,
+``thread fork`` and ``doctor [--dry-run] [--fix] [--json]``."""
 
 from __future__ import annotations
 
@@ -67,6 +67,34 @@ def test_edit_keeps_the_old_branch_and_switch_brings_it_back(
     assert show(data_dir, thread_id)["active_leaf_id"] == a2
     plain = cli(data_dir, "thread", "show", thread_id)
     assert "‹ 1/2 ›" in plain.stdout and q2 in plain.stdout
+
+
+@pytest.mark.usefixtures("provider")
+def test_fork_copies_the_branch_down_to_a_message_into_a_new_thread(
+    data_dir: Path, loopback: LoopbackServer
+) -> None:
+    first = chat(data_dir, loopback, "a1", "--provider", "loop", "--model", "m1", "q1")
+    thread_id = first[-1]["thread_id"]
+    chat(data_dir, loopback, "a2", "--thread", thread_id, "q2")
+    _, a1, _, _ = (m["id"] for m in show(data_dir, thread_id)["messages"])
+
+    forked = cli(data_dir, "thread", "fork", thread_id, a1, "--title", "Just the start", "--json")
+    assert forked.returncode == 0, forked.stderr
+    made = json.loads(forked.stdout)
+    assert (made["title"], made["forked_from"], made["messages"]) == (
+        "Just the start",
+        thread_id,
+        2,
+    )
+    assert shape(show(data_dir, made["thread_id"])) == [("q1", 0, 1), ("a1", 0, 1)]
+    assert len(show(data_dir, thread_id)["messages"]) == 4  # the original keeps its turns
+    # the fork answers on, in its own thread
+    chat(data_dir, loopback, "b2", "--thread", made["thread_id"], "other q2")
+    assert shape(show(data_dir, made["thread_id"]))[-2:] == [("other q2", 0, 1), ("b2", 0, 1)]
+    plain = cli(data_dir, "thread", "fork", thread_id, a1)
+    assert plain.returncode == 0 and "Forked 2 message(s) into thread" in plain.stdout
+    missing = cli(data_dir, "thread", "fork", thread_id, "no-such-message")
+    assert missing.returncode == 1 and "No message no-such-message" in missing.stderr
 
 
 @pytest.mark.usefixtures("provider")

@@ -11,11 +11,12 @@ import json
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QApplication, QDialog, QMenu
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.ids import new_id
@@ -227,6 +228,34 @@ async def test_undo_last_turn_from_the_menu_and_restore(
     window.notice_bar.action_button.click()
     await until(lambda: texts(window) == ["one", "answer one", "two", "answer two"])
     assert not window.notice_bar.isVisible()
+
+
+async def test_branch_into_a_new_chat_from_an_answers_menu_opens_the_copy(
+    window: MainWindow, services: Services, loopback: LoopbackServer, qapp: Any
+) -> None:
+    await ask(window, loopback, "one", "answer one")
+    await ask(window, loopback, "two", "answer two")
+    original = window.presenter.key
+    widget = widget_of(window, 1)
+    menu = widget.findChild(QMenu, "messageMoreMenu")
+    assert menu is not None
+    install_translator(qapp, "zh_CN")
+    try:
+        menu.aboutToShow.emit()
+        [branch] = [a for a in menu.actions() if a.objectName() == "message:branch"]
+        assert branch.text() == "在新对话中分支" and branch.isEnabled()
+        branch.trigger()
+        await until(lambda: window.presenter.key != original)
+        await until(lambda: texts(window) == ["one", "answer one"])
+        copy = await services.threads.get_thread(window.presenter.key)
+        assert copy.title.endswith("（分支）")
+        assert "已在新对话中分支" in window.notice_bar.text()
+        await until(lambda: window.sidebar.selected_thread_id() == copy.id)
+    finally:
+        install_translator(qapp, "en")
+    # the original keeps both turns
+    branch = await services.conversation.active_branch(original)
+    assert [m.text for m in branch] == ["one", "answer one", "two", "answer two"]
 
 
 async def test_ctrl_z_undoes_a_turn_only_from_an_empty_composer(

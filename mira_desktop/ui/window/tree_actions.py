@@ -1,6 +1,8 @@
 """``TreeActions``: the conversation tree of the shown thread (PRODUCT.md §5) —
 Edit → branch, the "‹ k/n ›" version switcher, Regenerate with its presets
-(and Retry of a failed or stopped answer), Undo last turn with Restore.
+(and Retry of a failed or stopped answer), Undo last turn with Restore, and
+"Branch into a new chat" in an answer's ⋯ menu (the branch down to it becomes
+a conversation of its own, opened at once; this one stays as it is).
 
 It calls ``ChatService`` through the chat controller (runs that stream a new
 version) and ``ConversationService`` through the task runner (switching and
@@ -25,12 +27,12 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit
 
-from ...core.models import Message
+from ...core.models import Message, MessageStatus
 from .conversation import VERSION_KINDS
 from .window_actions import WindowActions
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QInputDialog
+    from PySide6.QtWidgets import QInputDialog, QMenu
 
     from ...bootstrap import Services
     from ...core.events import RunStarted
@@ -75,6 +77,7 @@ class TreeActions(WindowActions):
         presenter.state_changed.connect(self.refresh)
         chat.run_started.connect(self._on_run_started)
         chat.run_finished.connect(self._on_run_finished)
+        window.timeline.message_menu_requested.connect(self._fill_message_menu)
 
     # ---- state -----------------------------------------------------------------
     def can_act(self) -> bool:
@@ -204,6 +207,32 @@ class TreeActions(WindowActions):
                 timeline.upsert_message(
                     replace(shown, sibling_index=versions[0], sibling_count=versions[1])
                 )
+
+    # ---- branch into a new chat ----------------------------------------------------
+    def _fill_message_menu(self, message_id: str, menu: QMenu) -> None:
+        message = self._w.timeline.message(message_id)
+        if message is None or message.status is MessageStatus.STREAMING:
+            return
+        action = menu.addAction(self.tr("Branch into a new chat"))
+        action.setObjectName("message:branch")
+        action.setEnabled(self.can_act())
+        action.triggered.connect(lambda: self.branch_into_new_chat(message_id))
+
+    def branch_into_new_chat(self, message_id: str) -> None:
+        """Copy the branch down to ``message_id`` into a new conversation and open it."""
+        if not self.can_act():
+            return
+        thread = self._p.thread
+        title = (thread.title if thread else "") or self.tr("New chat")
+        copy_title = self.tr("{0} (branch)").format(title)
+        self._tasks.start(self._branch(self._p.key, message_id, copy_title), key="branch")
+
+    async def _branch(self, thread_id: str, message_id: str, title: str) -> None:
+        conversation = self._services.conversation
+        copy = await conversation.branch_into_new_thread(thread_id, message_id, title)
+        self._w.thread_model.refresh()
+        self._w.history_actions.open_thread(copy.id)
+        self._w.notice_bar.show_notice(self.tr("Branched into a new chat: {0}").format(copy.title))
 
     # ---- undo --------------------------------------------------------------------
     def undo_last_turn(self) -> None:
