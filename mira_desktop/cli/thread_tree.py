@@ -41,7 +41,7 @@ def register_actions(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     )
     fork.add_argument("id")
     fork.add_argument("message_id", metavar="MESSAGE_ID")
-    fork.add_argument("--title", help='default: the thread\'s title and "(branch)"')
+    fork.add_argument("--title", help='default: "Branch · " and the thread\'s title')
     fork.add_argument("--json", action="store_true")
 
 

@@ -96,12 +96,12 @@ class ConversationService:
         self, thread_id: str, message_id: str, title: str | None = None
     ) -> Thread:
         """A new thread holding this branch from its start down to
-        ``message_id`` (PRODUCT.md §5), titled ``title`` (default: the
-        thread's title followed by "(branch)"); the thread itself is left as
+        ``message_id`` (PRODUCT.md §5), titled ``title`` (default: "Branch · "
+        and the thread's title, seen first in a narrow list); the thread itself is left as
         it is. Refused while ``message_id`` or a message before it is still
         being written."""
         thread = await self._store.get_thread(thread_id)
-        name = (title or "").strip() or f"{thread.title or 'New chat'} (branch)"
+        name = (title or "").strip() or f"Branch · {thread.title or 'New chat'}"
         copy_id = await self._store.copy_branch(thread_id, message_id, name)
         return await self._store.get_thread(copy_id)
 

@@ -3002,8 +3002,8 @@ Your chats will appear here.</source>
             <translation>新对话</translation>
         </message>
         <message>
-            <source>{0} (branch)</source>
-            <translation>{0}（分支）</translation>
+            <source>Branch · {0}</source>
+            <translation>分支 · {0}</translation>
         </message>
         <message>
             <source>Branched into a new chat: {0}</source>

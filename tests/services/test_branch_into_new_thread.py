@@ -52,7 +52,7 @@ async def test_the_path_to_an_answer_becomes_a_new_thread_and_answers_on(
 
     copy = await services.conversation.branch_into_new_thread(thread_id, original[1].id)
 
-    assert copy.id != thread_id and copy.title == "Jam (branch)"
+    assert copy.id != thread_id and copy.title == "Branch · Jam"
     assert copy.source == "branch"
     exported = await services.exports.thread_document(copy.id)
     assert exported["thread"]["source_ref"] == thread_id  # where it was branched from

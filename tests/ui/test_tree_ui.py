@@ -248,7 +248,7 @@ async def test_branch_into_a_new_chat_from_an_answers_menu_opens_the_copy(
         await until(lambda: window.presenter.key != original)
         await until(lambda: texts(window) == ["one", "answer one"])
         copy = await services.threads.get_thread(window.presenter.key)
-        assert copy.title.endswith("（分支）")
+        assert copy.title.startswith("分支 · ")
         assert "已在新对话中分支" in window.notice_bar.text()
         await until(lambda: window.sidebar.selected_thread_id() == copy.id)
     finally:

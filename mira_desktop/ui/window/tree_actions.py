@@ -224,7 +224,7 @@ class TreeActions(WindowActions):
             return
         thread = self._p.thread
         title = (thread.title if thread else "") or self.tr("New chat")
-        copy_title = self.tr("{0} (branch)").format(title)
+        copy_title = self.tr("Branch · {0}").format(title)
         self._tasks.start(self._branch(self._p.key, message_id, copy_title), key="branch")
 
     async def _branch(self, thread_id: str, message_id: str, title: str) -> None:
