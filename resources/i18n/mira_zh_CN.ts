@@ -8,10 +8,6 @@
             <translation>在项目文件夹中工作</translation>
         </message>
         <message>
-            <source>Answer as an agent that reads and changes files in the workspace's folder</source>
-            <translation>以智能体身份回答：读取并修改工作区文件夹中的文件</translation>
-        </message>
-        <message>
             <source>Ask before changes</source>
             <translation>修改前先询问</translation>
         </message>
@@ -58,6 +54,10 @@
         <message>
             <source>Implement the plan.</source>
             <translation>执行这个计划。</translation>
+        </message>
+        <message>
+            <source>Answer as an agent: it reads and changes files in the workspace's folder, and searches the chat's knowledge base and the web when they are set up</source>
+            <translation>以智能体身份回答：读取并修改工作区文件夹中的文件，并在已设置时检索对话的知识库和网络</translation>
         </message>
     </context>
     <context>

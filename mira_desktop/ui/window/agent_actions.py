@@ -93,7 +93,10 @@ class AgentActions(WindowActions):
     def _retranslate(self) -> None:
         self.agent_action.setText(self.tr("Work in the project folder"))
         self.agent_action.setToolTip(
-            self.tr("Answer as an agent that reads and changes files in the workspace's folder")
+            self.tr(
+                "Answer as an agent: it reads and changes files in the workspace's folder, "
+                "and searches the chat's knowledge base and the web when they are set up"
+            )
         )
         self.plan_action.setText(self.tr("Plan first"))
         self.plan_action.setToolTip(
