@@ -253,7 +253,8 @@ async def test_exports_list_the_sources_an_answer_cites(
         f"- \\[1\\] {titles[1]}",
     ]
     html = await services.exports.thread_html(final.thread_id)
-    assert f'<li value="2">{titles[0]}<br>' in html
+    assert f'<li value="2" id="m-{final.message_id}-s2">{titles[0]}<br>' in html
+    assert f'href="#m-{final.message_id}-s2"' in html
     # an answer that cites nothing lists every source it was given
     loopback.enqueue(CHAT, openai_stream(["No citation here."]))
     again = SendRequest("apple trees", thread_id=final.thread_id)

@@ -16,6 +16,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 
+from ...core.citation_links import link_citations
 from ...core.models import Message, MessageRole
 from ...core.transfer import AttachmentRecord, ThreadSnapshot
 from .diagnostics import (
@@ -87,7 +88,11 @@ class _Page:
         if not message.text.strip():
             return '<div class="body note">(no text)</div>'
         if message.role is MessageRole.ASSISTANT:
-            return f'<div class="body md">{self.renderer.markdown(message.text)}</div>'
+            html = self.renderer.markdown(message.text)
+            if found := answer_sources(message):  # [n] goes to its source below
+                numbers = frozenset(s.number for s in found.sources)
+                html = link_citations(html, numbers, lambda n: f"#{_source_id(message, n)}")
+            return f'<div class="body md">{html}</div>'
         return f'<div class="body">{plain(message.text)}</div>'
 
     def header(self, message: Message, versions: dict[str, tuple[int, int]]) -> str:
@@ -146,7 +151,8 @@ class _Page:
             )
         if found := answer_sources(message):
             items = "".join(
-                f'<li value="{s.number}">{escape(source_title(s))}'
+                f'<li value="{s.number}" id="{_source_id(message, s.number)}">'
+                f"{escape(source_title(s))}"
                 + (f"<br>{escape(source_snippet(s))}" if s.snippet.strip() else "")
                 + "</li>"
                 for s in found.sources
@@ -179,6 +185,11 @@ class _Page:
         parts.append(f'<{self.footer_tag} class="diag">{facts}</{self.footer_tag}>')
         tag = self.article
         return f'<{tag} class="msg {css}" id="m-{escape(message.id)}">{"".join(parts)}</{tag}>'
+
+
+def _source_id(message: Message, number: int) -> str:
+    """The anchor of an answer's source ``number`` in the page."""
+    return escape(f"m-{message.id}-s{number}")
 
 
 def _facts(snapshot: ThreadSnapshot, meta: ExportMeta, tree: TreeLayout) -> str:

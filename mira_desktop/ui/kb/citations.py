@@ -16,12 +16,13 @@
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
+
+from ...core.citation_links import link_citations
 
 if TYPE_CHECKING:
     from ...core.knowledge import Source
@@ -31,11 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CITE_SCHEME = "cite"
-_TAG = re.compile(r"(<[^>]*>)")
-_GROUP = re.compile(r"\[(\s*\d+(?:\s*(?:[,，、;]|[-–—])\s*\d+)*\s*)\](?!\()")
-_NUMBER = re.compile(r"\d+")
-#: elements whose text is never a citation
-_SKIP = ("pre", "code", "a")
 
 
 def source_numbers(data: dict[str, Any] | None) -> frozenset[int]:
@@ -47,39 +43,10 @@ def source_numbers(data: dict[str, Any] | None) -> frozenset[int]:
     return frozenset(s.number for s in sources)
 
 
-def _anchor(number: int, label: str) -> str:
-    return f'<a href="{CITE_SCHEME}:{number}" style="text-decoration:none;">{label}</a>'
-
-
-def _link_group(match: re.Match[str], numbers: frozenset[int]) -> str:
-    """One bracket: ``[1]`` is one anchor; in ``[1, 2]`` each number is one."""
-    group = match.group(1)
-    if group.strip().isdigit():
-        n = int(group)
-        return _anchor(n, match.group(0)) if n in numbers else match.group(0)
-
-    def each(number: re.Match[str]) -> str:
-        n = int(number.group(0))
-        return _anchor(n, number.group(0)) if n in numbers else number.group(0)
-
-    return f"[{_NUMBER.sub(each, group)}]"
-
-
 def link_citations_html(html: str, numbers: frozenset[int]) -> str:
     """``html`` with each ``[n]`` of a known source number made a ``cite:n``
     anchor (also ``[1, 2]`` and ``[1-3]``: each number its own anchor)."""
-    if not numbers or "[" not in html:
-        return html
-    parts = _TAG.split(html)
-    depth = 0
-    for index, part in enumerate(parts):
-        if index % 2:  # a tag
-            name = part.strip("</>").split(maxsplit=1)[0].lower() if part.strip("</>") else ""
-            if name in _SKIP:
-                depth += -1 if part.startswith("</") else 1
-        elif depth <= 0 and "[" in part:
-            parts[index] = _GROUP.sub(lambda m: _link_group(m, numbers), part)
-    return "".join(parts)
+    return link_citations(html, numbers, lambda n: f"{CITE_SCHEME}:{n}")
 
 
 def cite_number(url: QUrl) -> int | None:

@@ -77,7 +77,9 @@ async def test_the_agent_searches_the_bound_base_and_its_answer_cites_numbered_s
     ) in markdown
     html = await services.exports.thread_html(done.thread_id)
     assert '<div class="sources">Sources · found by the agent in the knowledge base' in html
-    assert '<li value="1">orchard.pdf (page 2)<br>The orchard grows 40 apple trees.' in html
+    anchor = f"m-{done.message_id}-s1"
+    assert f'<li value="1" id="{anchor}">orchard.pdf (page 2)<br>The orchard grows 40' in html
+    assert f'<a href="#{anchor}" style="text-decoration:none;">[1]</a>' in html  # [1] goes there
 
 
 async def test_a_passage_found_again_keeps_its_number_and_new_ones_follow(
