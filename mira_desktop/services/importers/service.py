@@ -209,12 +209,20 @@ class ImportService:
             return 0, len(wanted)
         if not await asyncio.to_thread(zipfile.is_zipfile, path):
             return 0, len(wanted)
+        try:
+            archive = await asyncio.to_thread(zip_files.ArchiveFiles, path)
+        except (OSError, zipfile.BadZipFile) as exc:
+            log.warning("%s: attachments not restored (%s)", path, exc)
+            return 0, len(wanted)
         restored = 0
-        for record in wanted:
-            data = await asyncio.to_thread(zip_files.read_entry, path, record)
-            if data is not None:
-                await self._media.put(data, record.mime)
-                restored += 1
+        try:
+            for record in wanted:
+                data = await asyncio.to_thread(archive.read, record)
+                if data is not None:
+                    await self._media.put(data, record.mime)
+                    restored += 1
+        finally:
+            await asyncio.to_thread(archive.close)
         log.info("%s: %d of %d attachment file(s) restored", path, restored, len(wanted))
         return restored, len(wanted) - restored
 

@@ -33,26 +33,37 @@ def carried(threads: Sequence[ThreadImport]) -> list[AttachmentRecord]:
     return list(seen.values())
 
 
-def read_entry(path: Path, record: AttachmentRecord) -> bytes | None:
-    """The bytes of ``record`` in the archive ``path``; None when it is not
-    there, too large, or not the same content."""
-    entry = attachment_entry(record.sha256, record.name)
-    try:
-        with zipfile.ZipFile(path) as archive:
-            try:
-                info = archive.getinfo(entry)
-            except KeyError:
-                return None
-            if info.file_size > MAX_ENTRY:
-                log.warning(
-                    "%s: %s is too large to restore (%d bytes)", path, entry, info.file_size
-                )
-                return None
-            data = archive.read(info)
-    except (OSError, zipfile.BadZipFile) as exc:
-        log.warning("%s: cannot read %s (%s)", path, entry, exc)
-        return None
-    if hashlib.sha256(data).hexdigest() != record.sha256:
-        log.warning("%s: %s is not the attachment it names (hash differs)", path, entry)
-        return None
-    return data
+class ArchiveFiles:
+    """The attachments of one archive, read one at a time (each read in a
+    worker thread, one after another: the archive's directory is read once,
+    not for every file). Close it when done."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._archive = zipfile.ZipFile(path)
+
+    def read(self, record: AttachmentRecord) -> bytes | None:
+        """The bytes of ``record``; None when they are not in the archive,
+        too large, unreadable, or not the same content."""
+        entry = attachment_entry(record.sha256, record.name)
+        try:
+            info = self._archive.getinfo(entry)
+        except KeyError:
+            return None
+        if info.file_size > MAX_ENTRY:
+            log.warning(
+                "%s: %s is too large to restore (%d bytes)", self._path, entry, info.file_size
+            )
+            return None
+        try:
+            data = self._archive.read(info)
+        except (OSError, zipfile.BadZipFile) as exc:
+            log.warning("%s: cannot read %s (%s)", self._path, entry, exc)
+            return None
+        if hashlib.sha256(data).hexdigest() != record.sha256:
+            log.warning("%s: %s is not the attachment it names (hash differs)", self._path, entry)
+            return None
+        return data
+
+    def close(self) -> None:
+        self._archive.close()
