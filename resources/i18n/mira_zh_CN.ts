@@ -1092,6 +1092,40 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>FindActions</name>
+        <message>
+            <source>Find in this conversation…</source>
+            <translation>在此对话中查找…</translation>
+        </message>
+    </context>
+    <context>
+        <name>FindBar</name>
+        <message>
+            <source>No matches</source>
+            <translation>没有匹配</translation>
+        </message>
+        <message>
+            <source>{0} of {1}</source>
+            <translation>第 {0} 条，共 {1} 条</translation>
+        </message>
+        <message>
+            <source>Find in this conversation</source>
+            <translation>在此对话中查找</translation>
+        </message>
+        <message>
+            <source>Previous message (Shift+Enter)</source>
+            <translation>上一条消息（Shift+Enter）</translation>
+        </message>
+        <message>
+            <source>Next message (Enter)</source>
+            <translation>下一条消息（Enter）</translation>
+        </message>
+        <message>
+            <source>Close (Esc)</source>
+            <translation>关闭（Esc）</translation>
+        </message>
+    </context>
+    <context>
         <name>GeneralTab</name>
         <message>
             <source>Name new conversations automatically (a short model call)</source>

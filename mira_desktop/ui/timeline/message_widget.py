@@ -141,6 +141,10 @@ class MessageWidget(QFrame):
         for view in self.findChildren(RichTextView):
             view.refresh_colours()
 
+    def text_views(self) -> list[RichTextView]:
+        """The views showing the message's own text (what Find looks in)."""
+        return []
+
     def set_highlighted(self, on: bool) -> None:
         if on != self._highlighted:
             self._highlighted = on
@@ -511,6 +515,9 @@ class AssistantMessageWidget(MessageWidget):
     @property
     def body(self) -> RichTextView:
         return self._body
+
+    def text_views(self) -> list[RichTextView]:
+        return [self._body]
 
     @property
     def version_switcher(self) -> VersionSwitcher:

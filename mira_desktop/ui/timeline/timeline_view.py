@@ -242,12 +242,19 @@ class TimelineView(QWidget):
             self._options.dark = dark
             self._refresh_all()
 
-    def scroll_to_message(self, message_id: str, *, highlight: bool = False) -> None:
+    def scroll_to_message(
+        self, message_id: str, *, highlight: bool = False, at: float = 0.0
+    ) -> None:
+        """Bring a message's top into view, just below the top (``at``: that
+        share of the view's height below it, where the content allows)."""
         index = self._index_of.get(message_id)
         if index is None:
             log.debug("scroll_to_message: unknown id %s", message_id)
             return
-        self._layout.scroll_to_row(index)
+        if at:
+            self._layout.place_row(index, int(self.height() * at))
+        else:
+            self._layout.scroll_to_row(index)
         if highlight:
             self._set_highlight(message_id, True)
             QTimer.singleShot(HIGHLIGHT_MS, self, lambda: self._set_highlight(message_id, False))
@@ -352,6 +359,11 @@ class TimelineView(QWidget):
         widget.height_changed.connect(self._remeasure)
         widget.reveal_requested.connect(self._reveal)
         return widget
+
+    def reveal_in_message(self, message_id: str, top: int, bottom: int) -> None:
+        """Scroll so that ``top``–``bottom`` (in the message widget's
+        coordinates) is in view, e.g. a word Find found."""
+        self._reveal(message_id, top, bottom)
 
     def _reveal(self, message_id: str, top: int, bottom: int) -> None:
         """Show ``top``–``bottom`` of a message, e.g. the source a citation names."""

@@ -266,6 +266,9 @@ class UserMessageWidget(MessageWidget):
     def text_view(self) -> RichTextView:
         return self._text
 
+    def text_views(self) -> list[RichTextView]:
+        return [self._text]
+
     @property
     def edit_button(self) -> QToolButton:
         return self._edit

@@ -36,6 +36,7 @@ from .agent_actions import AgentActions
 from .composer_actions import ComposerActions
 from .context_actions import ContextActions
 from .conversation import ConversationPresenter
+from .find_actions import FindActions
 from .history_actions import HistoryActions
 from .image_actions import ImageActions
 from .meter_actions import MeterActions
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         self.speech_actions = SpeechActions(self, services, self.tasks, self.presenter)
         self.image_actions = ImageActions(self, services, self.tasks, self.presenter)
         self.agent_actions = AgentActions(self, services, self.tasks, self.presenter, self.chat)
+        self.find_actions = FindActions(self, services, self.tasks, self.presenter)
         self.header.menu.insertSeparator(self.undo_turn_action)
         self.export_actions = ThreadActions(self, services, self.tasks)
         self.export_actions.connect_window()
@@ -130,6 +132,16 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([280, 900])
         self.setCentralWidget(self.splitter)
+
+    def conversation_pane(self) -> QWidget:
+        """The right-hand column: header, notices, the conversation, composer."""
+        return self._right
+
+    def insert_above_timeline(self, widget: QWidget) -> None:
+        """Put a bar between the notices and the conversation (Find)."""
+        column = self._right.layout()
+        assert isinstance(column, QVBoxLayout)
+        column.insertWidget(column.indexOf(self.stack), widget)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
