@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 #: largest attachment read back from an archive (bytes)
 MAX_ENTRY = 512 * 1024 * 1024
+#: where a ZIP export puts attachments (``attachments/{sha256[:12]}-{name}``)
+ENTRY_PREFIX = "attachments/"
 
 
 def carried(threads: Sequence[ThreadImport]) -> list[AttachmentRecord]:
@@ -41,29 +43,42 @@ class ArchiveFiles:
     def __init__(self, path: Path) -> None:
         self._path = path
         self._archive = zipfile.ZipFile(path)
+        # an entry is named after the hash and *one* of the names its content
+        # was attached under: found by the hash's prefix whatever the name
+        self._by_prefix: dict[str, list[zipfile.ZipInfo]] = {}
+        for info in self._archive.infolist():
+            prefix = info.filename[: len(ENTRY_PREFIX) + 13]
+            if info.filename.startswith(ENTRY_PREFIX) and prefix.endswith("-"):
+                self._by_prefix.setdefault(prefix, []).append(info)
 
     def read(self, record: AttachmentRecord) -> bytes | None:
         """The bytes of ``record``; None when they are not in the archive,
-        too large, unreadable, or not the same content."""
-        entry = attachment_entry(record.sha256, record.name)
-        try:
-            info = self._archive.getinfo(entry)
-        except KeyError:
-            return None
+        too large, unreadable (damaged, encrypted…), or not the same content."""
+        named = attachment_entry(record.sha256, record.name)
+        entries = self._by_prefix.get(named[: len(ENTRY_PREFIX) + 13], [])
+        entries = sorted(entries, key=lambda info: info.filename != named)  # its own name first
+        for info in entries:
+            data = self._read(info)
+            if data is not None and hashlib.sha256(data).hexdigest() == record.sha256:
+                return data
+        if entries:
+            log.warning("%s: no entry for %s holds its content", self._path, named)
+        return None
+
+    def _read(self, info: zipfile.ZipInfo) -> bytes | None:
         if info.file_size > MAX_ENTRY:
             log.warning(
-                "%s: %s is too large to restore (%d bytes)", self._path, entry, info.file_size
+                "%s: %s is too large to restore (%d bytes)",
+                self._path,
+                info.filename,
+                info.file_size,
             )
             return None
         try:
-            data = self._archive.read(info)
-        except (OSError, zipfile.BadZipFile) as exc:
-            log.warning("%s: cannot read %s (%s)", self._path, entry, exc)
+            return self._archive.read(info)
+        except Exception as exc:  # damaged (zlib, EOF), encrypted, unknown compression…
+            log.warning("%s: cannot read %s (%s)", self._path, info.filename, exc)
             return None
-        if hashlib.sha256(data).hexdigest() != record.sha256:
-            log.warning("%s: %s is not the attachment it names (hash differs)", self._path, entry)
-            return None
-        return data
 
     def close(self) -> None:
         self._archive.close()

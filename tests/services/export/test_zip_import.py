@@ -7,6 +7,7 @@ folders, real ZIP files."""
 
 from __future__ import annotations
 
+import hashlib
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.transfer import AttachmentRecord
+from mira_desktop.services.importers.zip_files import ArchiveFiles
 
 from .sample import Sample, build_sample
 
@@ -97,3 +100,45 @@ async def test_a_single_json_file_says_its_attachments_files_stayed_behind(
     # in the library that has the file, nothing is missing
     home = await services.imports.import_file(path)
     assert (home.files_restored, home.files_missing) == (0, 0)
+
+
+async def test_a_damaged_entry_is_left_out_and_the_threads_are_imported(
+    services: Services, other: Services, tmp_path: Path
+) -> None:
+    sample, target = await exported_zip(services, tmp_path)
+    damaged = tmp_path / "damaged.zip"
+    with zipfile.ZipFile(target) as source, zipfile.ZipFile(damaged, "w") as copy:
+        for info in source.infolist():
+            copy.writestr(info.filename, source.read(info), compress_type=zipfile.ZIP_DEFLATED)
+    with zipfile.ZipFile(damaged) as archive:
+        entry = next(i for i in archive.infolist() if i.filename.startswith("attachments/"))
+    raw = bytearray(damaged.read_bytes())
+    header = entry.header_offset
+    name_length = int.from_bytes(raw[header + 26 : header + 28], "little")
+    extra_length = int.from_bytes(raw[header + 28 : header + 30], "little")
+    raw[header + 30 + name_length + extra_length] = 0xFF  # an invalid deflate block
+    damaged.write_bytes(bytes(raw))
+
+    report = await other.imports.import_file(damaged)
+    assert (report.files_restored, report.files_missing) == (0, 1)
+    assert [t.title for t in report.imported] == ["列表推导式 & <tables>"]
+    assert await other.media.ref_count(sample.attachment_sha) is None
+
+
+def test_an_entry_is_found_by_its_content_whatever_name_it_was_written_under(
+    tmp_path: Path,
+) -> None:
+    data = b"the same bytes\n"
+    sha = hashlib.sha256(data).hexdigest()
+    path = tmp_path / "a.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(f"attachments/{sha[:12]}-IMG_1.txt", data)
+        archive.writestr(f"attachments/{sha[:12]}-other.txt", b"not it\n")  # same prefix
+    files = ArchiveFiles(path)
+    try:
+        record = AttachmentRecord(name="photo.txt", mime="text/plain", sha256=sha, size=len(data))
+        assert files.read(record) == data
+        unknown = AttachmentRecord(name="x.txt", mime="text/plain", sha256="0" * 64, size=1)
+        assert files.read(unknown) is None
+    finally:
+        files.close()
