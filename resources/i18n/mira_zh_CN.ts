@@ -2297,6 +2297,10 @@ Quit anyway and lose them?</source>
             <source>The agent searched the knowledge base “{0}”</source>
             <translation>智能体检索了知识库“{0}”</translation>
         </message>
+        <message>
+            <source>The agent searched the knowledge base “{0}”: it has no documents yet.</source>
+            <translation>智能体检索了知识库“{0}”：其中还没有文档。</translation>
+        </message>
     </context>
     <context>
         <name>SpeechActions</name>

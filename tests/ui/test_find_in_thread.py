@@ -17,7 +17,10 @@ from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, Thread
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import LoopbackServer, openai_stream
 from tests.support.qt_async import until
+
+CHAT = "/v1/chat/completions"
 
 FOUND_AT = {
     5: "The **zeph**yr daemon restarts.",  # an answer: shown as "The zephyr daemon…"
@@ -117,3 +120,35 @@ async def test_the_bar_speaks_chinese(
         await until(lambda: bar.count.text() == "第 3 条，共 3 条")
     finally:
         install_translator(qapp, "en")
+
+
+async def test_an_answer_that_arrives_joins_the_list_and_enter_starts_where_the_count_says(
+    window: MainWindow, services: Services, long_thread: str, loopback: LoopbackServer, qtbot: Any
+) -> None:
+    window.presenter.open_thread(long_thread)
+    await until(lambda: window.timeline.message_count() == 40)
+    finder = window.find_actions
+    finder.action.trigger()
+    assert finder.bar is not None
+    qtbot.keyClicks(finder.bar.field, "zephyr")
+    await until(lambda: len(finder.matches) == 3)
+
+    # the question and its answer come in while the bar is open
+    loopback.enqueue(CHAT, openai_stream(["The zephyr is back up."]))
+    window.composer.set_text("Is the daemon up?")
+    window.composer.send_requested.emit(window.composer.text())
+    await until(lambda: window.timeline.message_count() == 42)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    await until(lambda: len(finder.matches) == 4)
+    assert finder.bar.count.text().endswith("of 4")
+
+    # closed and opened again: the count names a message, and Enter goes to it
+    qtbot.keyClick(finder.bar.field, Qt.Key.Key_Escape)
+    finder.action.trigger()
+    await until(lambda: finder.current is not None)
+    named = finder.current
+    assert named is not None and finder.bar.count.text() == f"{named + 1} of 4"
+    qtbot.keyClick(finder.bar.field, Qt.Key.Key_Return)
+    assert finder.current == named  # not the one after it
+    ids = finder.matches
+    await until(lambda: tinted(window, ids[named]) > 0)

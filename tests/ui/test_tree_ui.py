@@ -258,6 +258,20 @@ async def test_branch_into_a_new_chat_from_an_answers_menu_opens_the_copy(
     assert [m.text for m in branch] == ["one", "answer one", "two", "answer two"]
 
 
+async def test_a_second_click_while_branching_makes_no_second_copy(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "one", "answer one")
+    answer = window.timeline.message_ids()[1]
+    window.tree.branch_into_new_chat(answer)
+    window.tree.branch_into_new_chat(answer)  # before the first copy is written
+    await until(lambda: window.presenter.key is not None and "Branch" in window.notice_bar.text())
+    task = window.tasks.get("branch")
+    if task is not None:
+        await asyncio.wait({task})
+    assert await services.threads.count_threads() == 2  # the chat and one copy
+
+
 async def test_ctrl_z_undoes_a_turn_only_from_an_empty_composer(
     window: MainWindow, loopback: LoopbackServer, qtbot
 ) -> None:  # type: ignore[no-untyped-def]

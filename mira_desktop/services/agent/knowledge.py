@@ -65,6 +65,7 @@ class KnowledgeSearch:
         self._rag = rag
         self._sources: dict[str, Source] = {}  # by chunk id, in the order found
         self._warnings: list[str] = []
+        self._empty = False  # the base had no documents when last searched
         self.searches = 0  # searches that reached the base (sources may be none)
 
     def preview(self, arguments: dict[str, Any]) -> ToolPreview:
@@ -82,6 +83,7 @@ class KnowledgeSearch:
             return ToolOutcome(False, f"The knowledge base search failed: {exc.message}")
         self.searches += 1
         self.kb_name = found.kb.name
+        self._empty = found.empty
         for warning in found.warnings:
             if warning not in self._warnings:
                 self._warnings.append(warning)
@@ -121,8 +123,8 @@ class KnowledgeSearch:
 
     def data(self) -> dict[str, Any] | None:
         """What the answer's ``data`` records once the base was searched
-        (None before): the base, ``kb_path`` "agent", the numbered sources
-        and retrieval's warnings."""
+        (None before): the base, ``kb_path`` "agent", the numbered sources,
+        retrieval's warnings, and ``kb_empty`` when the base had no documents."""
         if not self.searches:
             return None
         data: dict[str, Any] = {
@@ -133,6 +135,8 @@ class KnowledgeSearch:
         }
         if self._warnings:
             data["kb_warnings"] = list(self._warnings)
+        if self._empty and not self._sources:
+            data["kb_empty"] = True  # said as such, not as "nothing matched"
         return data
 
 

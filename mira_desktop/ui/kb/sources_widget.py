@@ -280,6 +280,10 @@ class SourcesWidget(QFrame):
                 "The knowledge base “{0}” was not searched: the message has no text question."
             ).format(name)
         if path == "agent":  # the agent's retrieval tool (PRODUCT.md §3 path 3)
+            if not self._entries and self._data.get("kb_empty"):
+                return self.tr(
+                    "The agent searched the knowledge base “{0}”: it has no documents yet."
+                ).format(name)
             if not self._entries:
                 return self.tr(
                     "The agent searched the knowledge base “{0}”: no passage matched."

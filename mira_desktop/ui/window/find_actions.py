@@ -6,7 +6,8 @@ matches; ↑ / ↓ move between them, the message comes into view with its
 words tinted and the first of them revealed. The timeline builds widgets
 only near the viewport, so the words are lit once the message's widget
 exists (the next turn of the event loop after scrolling to it). The list is
-made again when the conversation changes under the bar."""
+made again when the conversation changes under the bar: another thread or
+branch, a new row, an answer that ended."""
 
 from __future__ import annotations
 
@@ -68,13 +69,20 @@ class FindActions(WindowActions):
         self.bar: FindBar | None = None
         self.matches: list[str] = []  # message ids, in the branch's order
         self.current: int | None = None
+        self._arrived = False  # ``current`` was picked, not yet gone to: Enter goes there
         self._lit: list[RichTextView] = []  # views whose words are tinted
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SEARCH_DELAY_MS)
         self._timer.timeout.connect(lambda: self._search(keep=False))
-        window.timeline.rows_changed.connect(self._on_rows_changed)
-        presenter.current_changed.connect(lambda _key: self._on_rows_changed())
+        self._again = QTimer(self)  # the list made again when the conversation changes
+        self._again.setSingleShot(True)
+        self._again.setInterval(SEARCH_DELAY_MS)
+        self._again.timeout.connect(self._on_rows_changed)
+        window.timeline.rows_changed.connect(self._again.start)
+        window.timeline.row_added.connect(lambda _id: self._again.start())
+        window.chat.run_finished.connect(lambda _key, _event: self._again.start())
+        presenter.current_changed.connect(lambda _key: self._again.start())
         window.installEventFilter(self)
         self.retranslate()
 
@@ -133,6 +141,7 @@ class FindActions(WindowActions):
             self.current = self.matches.index(before)
         else:
             self.current = self._first_in_view()
+            self._arrived = not keep  # kept still: the next Enter goes to it first
         if self.bar is not None:
             self.bar.set_count(self.current, len(self.matches))
         if self.current is not None and not keep:
@@ -151,8 +160,11 @@ class FindActions(WindowActions):
         if not self.matches:
             self._search(keep=False)
             return
-        current = self.current if self.current is not None else -delta
-        self.current = (current + delta) % len(self.matches)
+        if self.current is None:
+            self.current = 0 if delta > 0 else len(self.matches) - 1
+        elif self._arrived:
+            self.current = (self.current + delta) % len(self.matches)
+        self._arrived = True
         if self.bar is not None:
             self.bar.set_count(self.current, len(self.matches))
         self._go()

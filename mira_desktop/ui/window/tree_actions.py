@@ -220,8 +220,9 @@ class TreeActions(WindowActions):
 
     def branch_into_new_chat(self, message_id: str) -> None:
         """Copy the branch down to ``message_id`` into a new conversation and open it."""
-        if not self.can_act():
-            return
+        running = self._tasks.get("branch")
+        if not self.can_act() or (running is not None and not running.done()):
+            return  # one copy at a time: a second click while copying makes none
         thread = self._p.thread
         title = (thread.title if thread else "") or self.tr("New chat")
         copy_title = self.tr("Branch · {0}").format(title)

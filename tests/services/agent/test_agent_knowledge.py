@@ -129,6 +129,7 @@ async def test_an_empty_base_is_said_to_the_model_and_the_answer_has_no_sources(
     assert results(bodies(loopback)[1]) == ["The knowledge base “Empty” has no documents yet."]
     saved = await services.store.get_message(events[-1].message_id)
     assert (saved.data or {})["kb_path"] == "agent" and saved.data["sources"] == []
+    assert saved.data["kb_empty"] is True  # shown as an empty base, not as "nothing matched"
 
 
 async def test_nothing_matched_tells_the_model_to_try_other_words(
