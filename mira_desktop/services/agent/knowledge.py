@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
 from ...core.errors import MiraError
-from ...core.knowledge import SearchHit, Source, location_label, sources_to_data
+from ...core.knowledge import SearchHit, Source, sources_to_data
 from ...core.models import ToolSpec
+from ..kb.rag import passage_block, source_of
 
 if TYPE_CHECKING:
     from ..kb.rag import RagService
@@ -101,22 +102,9 @@ class KnowledgeSearch:
         """``[n] document, place`` and the passage's text; ``n`` given on first sight."""
         source = self._sources.get(hit.chunk.chunk_id)
         if source is None:
-            source = Source(
-                number=len(self._sources) + 1,
-                document=hit.chunk.document_name,
-                path=hit.chunk.path,
-                location=dict(hit.chunk.location),
-                snippet=hit.snippet,
-                chunk_id=hit.chunk.chunk_id,
-                score=hit.score,
-                document_id=hit.chunk.document_id,
-                kb_id=self.kb_id,
-                highlights=hit.highlights,
-            )
+            source = source_of(hit, len(self._sources) + 1, self.kb_id)
             self._sources[hit.chunk.chunk_id] = source
-        place = location_label(hit.chunk.location)
-        title = f"{hit.chunk.document_name}, {place}" if place else hit.chunk.document_name
-        return f"[{source.number}] {title}\n{hit.chunk.text.strip()}"
+        return passage_block(source.number, hit)
 
     def sources(self) -> tuple[Source, ...]:
         return tuple(self._sources.values())

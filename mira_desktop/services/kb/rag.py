@@ -74,22 +74,31 @@ def has_text_question(text: str) -> bool:
     return any(ch.isalnum() for ch in text)
 
 
-def build_sources(hits: Sequence[SearchHit], kb_id: str) -> tuple[Source, ...]:
-    return tuple(
-        Source(
-            number=n,
-            document=hit.chunk.document_name,
-            path=hit.chunk.path,
-            location=dict(hit.chunk.location),
-            snippet=hit.snippet,
-            chunk_id=hit.chunk.chunk_id,
-            score=hit.score,
-            document_id=hit.chunk.document_id,
-            kb_id=kb_id,
-            highlights=hit.highlights,
-        )
-        for n, hit in enumerate(hits, 1)
+def source_of(hit: SearchHit, number: int, kb_id: str) -> Source:
+    """The source ``[number]`` a passage becomes in an answer."""
+    return Source(
+        number=number,
+        document=hit.chunk.document_name,
+        path=hit.chunk.path,
+        location=dict(hit.chunk.location),
+        snippet=hit.snippet,
+        chunk_id=hit.chunk.chunk_id,
+        score=hit.score,
+        document_id=hit.chunk.document_id,
+        kb_id=kb_id,
+        highlights=hit.highlights,
     )
+
+
+def build_sources(hits: Sequence[SearchHit], kb_id: str) -> tuple[Source, ...]:
+    return tuple(source_of(hit, n, kb_id) for n, hit in enumerate(hits, 1))
+
+
+def passage_block(number: int, hit: SearchHit) -> str:
+    """A passage as the model reads it: ``[n] document, place`` and its text."""
+    place = location_label(hit.chunk.location)
+    title = f"{hit.chunk.document_name}, {place}" if place else hit.chunk.document_name
+    return f"[{number}] {title}\n{hit.chunk.text.strip()}"
 
 
 def build_system_prompt(kb_name: str, hits: Sequence[SearchHit]) -> str:
@@ -98,11 +107,7 @@ def build_system_prompt(kb_name: str, hits: Sequence[SearchHit]) -> str:
     prompt = _INSTRUCTIONS.format(name=kb_name)
     if not hits:
         return prompt + _NO_SOURCES
-    blocks = []
-    for n, hit in enumerate(hits, 1):
-        place = location_label(hit.chunk.location)
-        title = f"{hit.chunk.document_name}, {place}" if place else hit.chunk.document_name
-        blocks.append(f"[{n}] {title}\n{hit.chunk.text.strip()}")
+    blocks = [passage_block(n, hit) for n, hit in enumerate(hits, 1)]
     return prompt + "\n\nSources:\n\n" + "\n\n".join(blocks)
 
 
