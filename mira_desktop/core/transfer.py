@@ -42,6 +42,16 @@ class ThreadSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class AssetRef:
+    """A file an imported message names but its file did not hold (a ChatGPT
+    image's asset pointer, ``file-service://file-…``), and the placeholder
+    that stands for it in the message's text until the file is found."""
+
+    pointer: str
+    placeholder: str
+
+
+@dataclass(frozen=True, slots=True)
 class ThreadImport:
     """A thread an importer asks storage to write. Ids are proposals: storage
     keeps them when free and remaps them consistently otherwise.
@@ -55,6 +65,8 @@ class ThreadImport:
     role_name: str | None = None
     messages: tuple[Message, ...] = ()
     attachments: Mapping[str, tuple[AttachmentRecord, ...]] = field(default_factory=dict)
+    #: files named by messages, to look for beside the export (by message id)
+    assets: Mapping[str, tuple[AssetRef, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

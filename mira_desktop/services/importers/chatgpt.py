@@ -25,7 +25,7 @@ from typing import Any
 from ...core.errors import InvalidImportError
 from ...core.ids import new_id, utc_now
 from ...core.models import Message, MessageRole, Thread
-from ...core.transfer import SkippedThread, ThreadImport
+from ...core.transfer import AssetRef, SkippedThread, ThreadImport
 from .chatgpt_content import NodeContent, epoch_time, iso, read_node
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ class _Builder:
         self.fallback = fallback_time
         self.messages: list[Message] = []
         self.kept: dict[str, str] = {}  # node id -> message id
+        self.images: dict[str, tuple[AssetRef, ...]] = {}  # message id -> its pictures
 
     def add(self, content: NodeContent, parent: str | None, thinking: str) -> str:
         created = iso(content.created, self.fallback)
@@ -111,6 +112,8 @@ class _Builder:
             model=content.model,
         )
         self.messages.append(message)
+        if content.images:
+            self.images[message.id] = content.images
         return message.id
 
     def walk(self, mapping: dict[str, dict[str, Any]]) -> None:
@@ -171,7 +174,9 @@ def convert(conversation: Any, where: str) -> ThreadImport | SkippedThread:
         source=SOURCE,
         active_leaf_id=leaf,
     )
-    return ThreadImport(thread=thread, source_ref=ref, messages=tuple(builder.messages))
+    return ThreadImport(
+        thread=thread, source_ref=ref, messages=tuple(builder.messages), assets=builder.images
+    )
 
 
 def parse_conversations(

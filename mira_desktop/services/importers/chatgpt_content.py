@@ -4,7 +4,8 @@ answer (``thoughts`` nodes), or nothing (system and hidden nodes, empty
 messages, context the user never saw).
 
 Content that is not plain text becomes a readable placeholder instead of a
-crash: images and audio (``multimodal_text`` asset pointers) are named,
+crash: images and audio (``multimodal_text`` asset pointers) are named (an
+image found in the export ZIP replaces its placeholder: ``chatgpt_files``),
 Code Interpreter input (``code``) and output (``execution_output``) become
 fenced code, quotes and browsing results keep their text, and an unknown
 content type says what it was."""
@@ -18,6 +19,7 @@ from typing import Any
 
 from ...core.ids import format_time
 from ...core.models import MessageRole, MessageStatus
+from ...core.transfer import AssetRef
 from ..export.markdown import fence
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ class NodeContent:
     status: MessageStatus = MessageStatus.COMPLETE
     created: float | None = None
     updated: float | None = None
+    images: tuple[AssetRef, ...] = ()  # pictures the text names by placeholder
 
 
 SKIP = NodeContent("skip")
@@ -74,6 +77,21 @@ def _asset(part: dict[str, Any]) -> str:
     if isinstance(part.get("text"), str):
         return str(part["text"])
     return f"[{kind} not imported{where}]"
+
+
+def images_of(content: dict[str, Any]) -> tuple[AssetRef, ...]:
+    """The pictures of a ``multimodal_text`` message: each asset pointer and
+    the placeholder :func:`content_text` wrote for it."""
+    parts = content.get("parts")
+    if not isinstance(parts, list):
+        return ()
+    return tuple(
+        AssetRef(str(part["asset_pointer"]).strip(), _asset(part))
+        for part in parts
+        if isinstance(part, dict)
+        and part.get("content_type") == "image_asset_pointer"
+        and str(part.get("asset_pointer") or "").strip()
+    )
 
 
 def _parts(parts: Any) -> str:
@@ -167,4 +185,5 @@ def read_node(message: Any) -> NodeContent:
         status=_status(message.get("status")),
         created=epoch_time(message.get("create_time")),
         updated=epoch_time(message.get("update_time")),
+        images=images_of(content),
     )

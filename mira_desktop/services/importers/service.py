@@ -3,7 +3,9 @@
 Accepted: a Mira JSON export (one ``mira.thread`` document, or a list of
 them), a ZIP of such files (a batch export with ``--inner json``), ChatGPT's
 ``conversations.json`` and the ZIP ChatGPT mails (it holds
-``conversations.json``). The kind is detected unless given.
+``conversations.json`` and the pictures, which come in on their messages).
+The kind is detected unless given. A Mira ZIP's attachment files go back into
+the media store.
 
 Everything is read and checked in a worker thread before anything is written;
 then all threads go into the database in ONE transaction. A malformed file
@@ -17,17 +19,17 @@ import json
 import logging
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidImportError
-from ...core.transfer import ImportedThread, SkippedThread, ThreadImport
+from ...core.transfer import AttachmentRecord, ImportedThread, SkippedThread, ThreadImport
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
-from . import chatgpt, mira, zip_files
+from . import chatgpt, chatgpt_files, mira, zip_files
 
 if TYPE_CHECKING:
     from ...storage.export_store import ExportStore
@@ -177,7 +179,10 @@ class ImportService:
                 loop.call_soon_threadsafe(progress, event)
 
         found, threads, skipped = await asyncio.to_thread(self._plan, path, wanted, report)
-        restored, missing = await self._restore_files(path, found, threads)
+        if found is ImportFormat.CHATGPT:
+            threads, restored, missing = await self._restore_pictures(path, threads)
+        else:
+            restored, missing = await self._restore_files(path, found, threads)
         imported, duplicates = await self._store.insert_imports(
             threads,
             workspace_id=workspace_id,
@@ -192,6 +197,53 @@ class ImportService:
             len(skipped) + len(duplicates),
         )
         return ImportReport(found, imported, skipped + duplicates, restored, missing)
+
+    async def _restore_pictures(
+        self, path: Path, threads: list[ThreadImport]
+    ) -> tuple[list[ThreadImport], int, int]:
+        """Put the pictures a ChatGPT export ZIP holds on their messages
+        (``chatgpt_files``): each stored in the media store before the threads
+        are written, which reference it. Returns the threads (messages that
+        got their pictures lose the placeholders), pictures restored, missing."""
+        wanted = sum(len(refs) for t in threads for refs in t.assets.values())
+        if not wanted:
+            return threads, 0, 0
+        if self._media is None or not await asyncio.to_thread(zipfile.is_zipfile, path):
+            return threads, 0, wanted
+        try:
+            pictures = await asyncio.to_thread(chatgpt_files.ExportPictures, path)
+        except (OSError, zipfile.BadZipFile) as exc:
+            log.warning("%s: pictures not imported (%s)", path, exc)
+            return threads, 0, wanted
+        restored = 0
+        done: list[ThreadImport] = []
+        try:
+            for thread in threads:
+                attachments: dict[str, tuple[AttachmentRecord, ...]] = dict(thread.attachments)
+                texts: dict[str, str] = {}
+                for message in thread.messages:
+                    found: list[AttachmentRecord] = []
+                    text = message.text
+                    for ref in thread.assets.get(message.id, ()):
+                        picture = await asyncio.to_thread(pictures.find, ref)
+                        if picture is None:
+                            continue
+                        name, data, mime = picture
+                        sha = await self._media.put(data, mime)
+                        found.append(AttachmentRecord(name, mime, sha, len(data), "image"))
+                        text = text.replace(ref.placeholder, "", 1)
+                    if found:
+                        restored += len(found)
+                        attachments[message.id] = (*attachments.get(message.id, ()), *found)
+                        texts[message.id] = text.strip()  # a picture alone: no text
+                messages = tuple(
+                    replace(m, text=texts[m.id]) if m.id in texts else m for m in thread.messages
+                )
+                done.append(replace(thread, messages=messages, attachments=attachments))
+        finally:
+            await asyncio.to_thread(pictures.close)
+        log.info("%s: %d of %d picture(s) imported", path, restored, wanted)
+        return done, restored, wanted - restored
 
     async def _restore_files(
         self, path: Path, found: ImportFormat, threads: list[ThreadImport]

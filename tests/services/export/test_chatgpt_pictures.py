@@ -1,0 +1,117 @@
+"""Pictures of a ChatGPT export ZIP come in with their conversations: the
+user's uploads and generated images, named in ``conversations.json`` by asset
+pointers (``file-service://…``, ``sediment://…``) and held in the ZIP under
+names that start with the pointer's id (``.dat`` too). Found ones become the
+message's images and leave the text; a missing one, or a file that is not a
+picture, keeps its placeholder. A real ZIP, real PNG/JPEG bytes, a real
+library in a temp folder."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.services.importers.chatgpt_files import asset_id
+from tests.support.documents import make_image
+
+from .chatgpt_fixture import Conversation
+
+
+def picture(pointer: str, width: int = 640, height: int = 480) -> dict[str, object]:
+    return {
+        "content_type": "image_asset_pointer",
+        "asset_pointer": pointer,
+        "width": width,
+        "height": height,
+    }
+
+
+def test_an_asset_pointer_names_its_file_by_its_last_part() -> None:
+    assert asset_id("file-service://file-AbC123") == "file-AbC123"
+    assert asset_id("sediment://file_00000000abcd") == "file_00000000abcd"
+
+
+async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
+    services: Services, tmp_path: Path
+) -> None:
+    c = Conversation("conv-pics", "Cat pictures")
+    c.say(
+        "u1",
+        "root",
+        "user",
+        picture("file-service://file-Cat1"),
+        "What breed is this?",
+        at=1,
+        content_type="multimodal_text",
+    )
+    c.say("a1", "u1", "assistant", "A tabby.", at=2)
+    c.say(
+        "u2",
+        "a1",
+        "user",
+        picture("sediment://file_0000abc"),
+        at=3,
+        content_type="multimodal_text",
+    )  # a picture alone
+    c.say(
+        "a2",
+        "u2",
+        "assistant",
+        picture("file-service://file-Gone"),
+        picture("file-service://file-Text"),
+        "Here are two more.",
+        at=4,
+        content_type="multimodal_text",
+    )
+    c.current("a2")
+    cat = make_image(tmp_path / "cat.png", "PNG").read_bytes()
+    photo = make_image(tmp_path / "photo.jpg", "JPEG").read_bytes()
+    target = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+        archive.writestr("file-Cat1-IMG_1234.png", cat)
+        archive.writestr("file-Cat10-other.png", photo)  # not file-Cat1's
+        archive.writestr("dalle-generations/file_0000abc-5f1c.dat", photo)  # mislabelled
+        archive.writestr("file-Text-notes.txt", b"not a picture\n")
+
+    report = await services.imports.import_file(target)
+
+    assert report.format == "chatgpt" and len(report.imported) == 1
+    assert (report.files_restored, report.files_missing) == (2, 2)
+    branch = await services.conversation.active_branch(report.imported[0].id)
+    u1, _, u2, a2 = branch
+    assert u1.text == "What breed is this?"  # the placeholder went with the picture
+    assert u2.text == ""  # a picture alone
+    assert "[Image not imported: file-service://file-Gone, 640×480]" in a2.text
+    assert "[Image not imported: file-service://file-Text, 640×480]" in a2.text
+    files = await services.media.attachments([u1.id, u2.id, a2.id])
+    [first] = files[u1.id]
+    assert (first.name, first.mime, first.kind) == ("IMG_1234.png", "image/png", "image")
+    assert services.media.path(first.sha256).read_bytes() == cat
+    [second] = files[u2.id]
+    assert second.mime == "image/jpeg"
+    assert services.media.path(second.sha256).read_bytes() == photo
+    assert a2.id not in files
+    assert await services.media.ref_count(first.sha256) == 1
+    report_again = await services.imports.import_file(target)  # a duplicate: skipped
+    assert [s.reason for s in report_again.skipped] and not report_again.imported
+    assert await services.media.ref_count(first.sha256) == 1
+
+
+async def test_conversations_json_alone_keeps_the_placeholders(
+    services: Services, tmp_path: Path
+) -> None:
+    c = Conversation("conv-one", "One picture")
+    c.say(
+        "u1", "root", "user", picture("file-service://file-X"), "Look", at=1,
+        content_type="multimodal_text",
+    )  # fmt: skip
+    c.say("a1", "u1", "assistant", "Nice.", at=2)
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([c.current("a1").data]), "utf-8")
+    report = await services.imports.import_file(path)
+    assert (report.files_restored, report.files_missing) == (0, 1)
+    u1 = (await services.conversation.active_branch(report.imported[0].id))[0]
+    assert u1.text.startswith("[Image not imported: file-service://file-X")
