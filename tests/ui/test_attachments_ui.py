@@ -139,6 +139,29 @@ async def test_file_button_attaches_a_pdf_and_an_image_and_send_carries_both(
     assert shown.name == "chart.png" and shown.read_bytes() == chart_png.read_bytes()
 
 
+async def test_a_picture_sent_without_words_shows_no_empty_bubble(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    chart_png: Path,
+) -> None:
+    await set_model(services, vision=True)
+    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
+    loopback.enqueue(CHAT, openai_stream(["A chart."]))
+    await until(window.composer.chips_ready)
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)  # no words, only the picture
+    await until(lambda: window.timeline.message_count() == 2)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    question = window.timeline.message_widget(window.timeline.message_ids()[0])
+    bubble = question.findChild(QWidget, "userBubble")
+    assert bubble is not None and not bubble.isVisible()
+    [thumb] = question.thumbnail_labels()
+    await until(lambda: thumb.pixmap() is not None and not thumb.pixmap().isNull())
+    assert thumb.isVisible() and thumb.geometry().top() < 24  # at the top, not under a gap
+
+
 async def test_removing_a_chip_deletes_the_held_file(
     window: MainWindow,
     data_dir: Path,

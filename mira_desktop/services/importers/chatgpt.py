@@ -112,7 +112,8 @@ class _Builder:
             model=content.model,
         )
         self.messages.append(message)
-        if content.images:
+        if content.images and message.role is MessageRole.USER:
+            # a question shows its pictures; an answer's (generated) keep their note
             self.images[message.id] = content.images
         return message.id
 

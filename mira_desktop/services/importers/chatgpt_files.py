@@ -6,7 +6,10 @@ ChatGPT mails holds the file beside it, named after the pointer's id
 generated ones under ``dalle-generations/``). A file is taken when it starts
 with the id and its bytes are a picture Mira shows (PNG, JPEG, GIF, WebP);
 the message then carries it as an image and its text loses the placeholder.
-A picture not found keeps its placeholder ("[Image not imported: …]").
+A picture not found keeps its placeholder ("[Image not imported: …]"). Only
+the user's messages get their pictures: the timeline shows a question's
+pictures, while an answer shows only those Mira made, so a generated picture
+on an answer keeps its placeholder (and is not looked for).
 Blocking reads: call from a worker thread, one after another."""
 
 from __future__ import annotations
@@ -28,6 +31,24 @@ MAX_PICTURE = 64 * 1024 * 1024
 def asset_id(pointer: str) -> str:
     """``file-AbC`` of ``file-service://file-AbC`` (the pointer's last part)."""
     return pointer.split("://", 1)[-1].strip().strip("/").rsplit("/", 1)[-1]
+
+
+_EXTENSIONS = {
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "image/gif": ".gif",
+    "image/webp": ".webp",
+}
+
+
+def _named(name: str, mime: str) -> str:
+    """``name`` with the extension its bytes call for (ChatGPT names some
+    pictures ``….dat``): ``5f1c.dat`` holding a JPEG is ``5f1c.jpg``."""
+    path = PurePosixPath(name)
+    wanted = _EXTENSIONS.get(mime)
+    if wanted is None or path.suffix.lower() in (wanted, ".jpeg" if wanted == ".jpg" else wanted):
+        return name
+    return path.stem + wanted
 
 
 class ExportPictures:
@@ -59,7 +80,7 @@ class ExportPictures:
             if picture is not None:
                 data, mime = picture
                 shown = name[len(wanted) :].lstrip("-_") or name
-                return (shown if "." in shown else name), data, mime
+                return _named(shown if "." in shown else name, mime), data, mime
         return None
 
     def _picture(self, info: zipfile.ZipInfo) -> tuple[bytes, str] | None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidImportError
+from ...core.models import Message
 from ...core.transfer import AttachmentRecord, ImportedThread, SkippedThread, ThreadImport
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
@@ -220,7 +221,7 @@ class ImportService:
         try:
             for thread in threads:
                 attachments: dict[str, tuple[AttachmentRecord, ...]] = dict(thread.attachments)
-                texts: dict[str, str] = {}
+                edited: dict[str, Message] = {}
                 for message in thread.messages:
                     found: list[AttachmentRecord] = []
                     text = message.text
@@ -235,10 +236,14 @@ class ImportService:
                     if found:
                         restored += len(found)
                         attachments[message.id] = (*attachments.get(message.id, ()), *found)
-                        texts[message.id] = text.strip()  # a picture alone: no text
-                messages = tuple(
-                    replace(m, text=texts[m.id]) if m.id in texts else m for m in thread.messages
-                )
+                        shown = [
+                            *(message.data or {}).get("attachments", []),
+                            *map(_summary, found),
+                        ]
+                        summary = {**(message.data or {}), "attachments": shown}
+                        # a picture alone: no text
+                        edited[message.id] = replace(message, text=text.strip(), data=summary)
+                messages = tuple(edited.get(m.id, m) for m in thread.messages)
                 done.append(replace(thread, messages=messages, attachments=attachments))
         finally:
             await asyncio.to_thread(pictures.close)
@@ -277,6 +282,18 @@ class ImportService:
             await asyncio.to_thread(archive.close)
         log.info("%s: %d of %d attachment file(s) restored", path, restored, len(wanted))
         return restored, len(wanted) - restored
+
+
+def _summary(record: AttachmentRecord) -> dict[str, Any]:
+    """What a message's ``data["attachments"]`` says of a file (the timeline
+    shows a question's pictures from it), as a send writes it."""
+    return {
+        "name": record.name,
+        "mime": record.mime,
+        "size": record.size,
+        "kind": record.kind,
+        "sha256": record.sha256,
+    }
 
 
 def _format(value: ImportFormat | str | None) -> ImportFormat | None:

@@ -95,6 +95,7 @@ class UserMessageWidget(MessageWidget):
 
     def apply(self) -> None:
         self._text.set_plain(self._state.text)
+        self._bubble.setVisible(self._has_text())  # pictures alone: no empty bubble
         files = attachment_line(self._state.message.data)
         self._files.setText(files)
         self._files.setVisible(bool(files))
@@ -176,13 +177,10 @@ class UserMessageWidget(MessageWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        _, text_h = self._text_size(width)
         files_h = self._files_height(width)
         return (
             _MARGIN_TOP
-            + text_h
-            + 2 * _PAD_V
-            + _GAP
+            + self._bubble_height(width)
             + self._thumbs_height()
             + files_h
             + self._footer_height()
@@ -200,6 +198,15 @@ class UserMessageWidget(MessageWidget):
         if not self._files.text():
             return 0
         return self._files.heightForWidth(self._files_width(width)) + _GAP
+
+    def _has_text(self) -> bool:
+        return self._state is not None and bool(self._state.text.strip())
+
+    def _bubble_height(self, width: int) -> int:
+        """The bubble and the gap under it (none for a message of pictures alone)."""
+        if not self._has_text():
+            return 0
+        return self._text_size(width)[1] + 2 * _PAD_V + _GAP
 
     def _thumbs_height(self) -> int:
         return THUMB_SIDE + _GAP + 4 if self._thumbs else 0
@@ -225,7 +232,7 @@ class UserMessageWidget(MessageWidget):
         bubble_w, bubble_h = inner + 2 * _PAD_H, text_h + 2 * _PAD_V
         self._bubble.setGeometry(width - bubble_w, _MARGIN_TOP, bubble_w, bubble_h)
         self._text.setGeometry(_PAD_H, _PAD_V, inner, text_h)
-        footer_y = _MARGIN_TOP + bubble_h + _GAP
+        footer_y = _MARGIN_TOP + self._bubble_height(width)
         if self._thumbs:  # right-aligned like the bubble, in the order attached
             x = width - 4 - len(self._thumbs) * (THUMB_SIDE + 4) + 4
             for _, label in self._thumbs:

@@ -59,13 +59,22 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
         "a2",
         "u2",
         "assistant",
-        picture("file-service://file-Gone"),
-        picture("file-service://file-Text"),
-        "Here are two more.",
+        picture("file-service://file-Cat1"),  # an answer's picture: kept as a note
+        "Here is a drawing.",
         at=4,
         content_type="multimodal_text",
     )
-    c.current("a2")
+    c.say(
+        "u3",
+        "a2",
+        "user",
+        picture("file-service://file-Gone"),
+        picture("file-service://file-Text"),
+        "Two more?",
+        at=5,
+        content_type="multimodal_text",
+    )
+    c.current("u3")
     cat = make_image(tmp_path / "cat.png", "PNG").read_bytes()
     photo = make_image(tmp_path / "photo.jpg", "JPEG").read_bytes()
     target = tmp_path / "chatgpt-export.zip"
@@ -81,19 +90,30 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
     assert report.format == "chatgpt" and len(report.imported) == 1
     assert (report.files_restored, report.files_missing) == (2, 2)
     branch = await services.conversation.active_branch(report.imported[0].id)
-    u1, _, u2, a2 = branch
+    u1, _, u2, a2, u3 = branch
     assert u1.text == "What breed is this?"  # the placeholder went with the picture
     assert u2.text == ""  # a picture alone
-    assert "[Image not imported: file-service://file-Gone, 640×480]" in a2.text
-    assert "[Image not imported: file-service://file-Text, 640×480]" in a2.text
-    files = await services.media.attachments([u1.id, u2.id, a2.id])
+    assert a2.text.startswith("[Image not imported: file-service://file-Cat1, 640×480]")
+    assert "[Image not imported: file-service://file-Gone, 640×480]" in u3.text
+    assert "[Image not imported: file-service://file-Text, 640×480]" in u3.text  # not a picture
+    files = await services.media.attachments([u1.id, u2.id, a2.id, u3.id])
     [first] = files[u1.id]
     assert (first.name, first.mime, first.kind) == ("IMG_1234.png", "image/png", "image")
     assert services.media.path(first.sha256).read_bytes() == cat
+    # the timeline shows a question's pictures from its data, as after a send
+    assert (u1.data or {})["attachments"] == [
+        {
+            "name": "IMG_1234.png",
+            "mime": "image/png",
+            "size": len(cat),
+            "kind": "image",
+            "sha256": first.sha256,
+        }
+    ]
     [second] = files[u2.id]
-    assert second.mime == "image/jpeg"
+    assert (second.name, second.mime) == ("5f1c.jpg", "image/jpeg")  # was .dat
     assert services.media.path(second.sha256).read_bytes() == photo
-    assert a2.id not in files
+    assert a2.id not in files and u3.id not in files
     assert await services.media.ref_count(first.sha256) == 1
     report_again = await services.imports.import_file(target)  # a duplicate: skipped
     assert [s.reason for s in report_again.skipped] and not report_again.imported
