@@ -58,10 +58,10 @@ class ExportPictures:
         self._path = path
         self._archive = zipfile.ZipFile(path)
         self._names = sorted(
-            (PurePosixPath(info.filename).name, info)
-            for info in self._archive.infolist()
-            if not info.is_dir()
-        )
+            ((PurePosixPath(info.filename).name, info) for info in self._archive.infolist()
+             if not info.is_dir()),
+            key=lambda named: named[0],  # two folders may hold the same name
+        )  # fmt: skip
         self._keys = [name for name, _ in self._names]
 
     def find(self, ref: AssetRef) -> tuple[str, bytes, str] | None:

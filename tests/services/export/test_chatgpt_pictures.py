@@ -84,6 +84,8 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
         archive.writestr("file-Cat10-other.png", photo)  # not file-Cat1's
         archive.writestr("dalle-generations/file_0000abc-5f1c.dat", photo)  # mislabelled
         archive.writestr("file-Text-notes.txt", b"not a picture\n")
+        archive.writestr("user-1/notes.txt", b"same name twice\n")  # names repeat in folders
+        archive.writestr("user-2/notes.txt", b"same name twice\n")
 
     report = await services.imports.import_file(target)
 
