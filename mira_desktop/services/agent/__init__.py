@@ -3,8 +3,11 @@
 Its tools: the workspace scope every path goes through (``scope``), the file
 and search tools, bash, the check that tells a read-only shell command from
 one that may change files (``commands``), previews with diffs, rollback of
-the changes the agent made, ``web_search`` (with a configured endpoint), all
-behind ``toolbox.Toolbox`` (read-only in plan mode).
+the changes the agent made, ``web_search`` (with a configured endpoint),
+``search_knowledge_base`` (``knowledge``: the thread's knowledge base, its
+passages numbered once per answer as the answer's sources), all behind
+``toolbox.Toolbox`` (read-only in plan mode; without a project folder, the
+searches alone).
 
 Its runs: ``runner.AgentLoop`` asks the model with the tools and runs its
 calls, asking the user first in manual mode (``approvals``); it runs three
