@@ -34,6 +34,10 @@ a switch on is read aloud / illustrated before the command ends —
 / ``image`` line right before the terminal line with ``--json``
 (``thread_media.py``).
 
+Reasoning: ``--reasoning off|low|medium|high`` asks this answer (a send, an
+edit or ``--regenerate``) with that level instead of the model's setting
+(``model set PROVIDER MODEL --reasoning …``).
+
 The agent (PRODUCT.md §11): ``--agent`` answers with the agent in the
 workspace's folder, ``--approve ask|yes|no`` decides on its changes
 (``chat_agent.py``)."""
@@ -62,6 +66,7 @@ from ..core.events import (
     ThinkingDelta,
 )
 from ..core.ids import new_id
+from ..core.models import Reasoning
 from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
@@ -104,6 +109,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     chat.add_argument("--role", metavar="NAME", help="use this role in the thread from now on")
     chat.add_argument(
         "--kb", metavar="NAME", help="answer from this knowledge base (binds it to the thread)"
+    )
+    chat.add_argument(
+        "--reasoning",
+        choices=[str(level) for level in Reasoning],
+        help="how hard the model reasons for this answer (default: the model's setting)",
     )
     _add_media_options(chat)
     add_agent_options(chat)
@@ -218,8 +228,13 @@ def _events(
             guidance=args.guidance,
             provider=args.provider,
             model=args.model,
+            reasoning=_reasoning(args),
         )
     )
+
+
+def _reasoning(args: argparse.Namespace) -> Reasoning | None:
+    return Reasoning(args.reasoning) if args.reasoning else None
 
 
 def _send_request(
@@ -251,6 +266,7 @@ def _send_request(
         agent=args.agent,
         agent_mode=agent_mode(args),
         plan=args.plan,
+        reasoning=_reasoning(args),
     )
 
 

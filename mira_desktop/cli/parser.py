@@ -32,6 +32,7 @@ COMMAND_NAMES = (
     "tokens",
     "dev",
     "agent",
+    "model",
 )
 _HELP_OPTIONS = frozenset({"-h", "--help"})
 
@@ -105,6 +106,7 @@ def command_modules() -> list[ModuleType]:
         export_cmd,
         import_cmd,
         kb_cmd,
+        model_cmd,
         provider_cmd,
         role_cmd,
         search_cmd,
@@ -127,6 +129,7 @@ def command_modules() -> list[ModuleType]:
         tokens_cmd,
         dev_cmd,
         agent_cmd,
+        model_cmd,
     ]
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .agent import ProgressChanged, ToolCardChanged
-from .models import Message, Thread, ToolCall, Usage
+from .models import Message, SignedThinking, Thread, ToolCall, Usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,19 @@ class ThinkingDelta:
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingSigned:
+    """A reasoning block closed by the vendor's signature (Anthropic). Its text
+    came before as ``ThinkingDelta``; the block is kept only to be handed back
+    with the tool calls that follow it (the agent's next round)."""
+
+    type: ClassVar[str] = "thinking_signed"
+    block: SignedThinking
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "redacted": bool(self.block.redacted)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +116,9 @@ class StreamDone:
         return {"type": self.type, "finish_reason": self.finish_reason}
 
 
-StreamEvent = TextDelta | ThinkingDelta | ToolCallDelta | UsageReported | StreamDone
+StreamEvent = (
+    TextDelta | ThinkingDelta | ThinkingSigned | ToolCallDelta | UsageReported | StreamDone
+)
 
 #: Events that count as "active content" for lazy persistence (PRODUCT.md §2).
 ACTIVE_CONTENT = (TextDelta, ThinkingDelta, ToolCallDelta)
@@ -452,6 +467,7 @@ __all__ = [
     "TerminalEvent",
     "TextDelta",
     "ThinkingDelta",
+    "ThinkingSigned",
     "ThreadCreated",
     "ToolCallCollector",
     "ToolCallDelta",

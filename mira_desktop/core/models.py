@@ -36,6 +36,19 @@ class ModelTier(StrEnum):
     REASONING = "reasoning"
 
 
+class Reasoning(StrEnum):
+    """How hard a model reasons before it answers (a per-model setting, or one
+    send's choice). Each vendor gets its own field: Anthropic an extended-
+    thinking budget, Ollama ``think``, an OpenAI-compatible server
+    ``reasoning_effort``. No value at all (``None``) sends nothing: the
+    server's default."""
+
+    OFF = "off"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
 DEFAULT_WORKSPACE_NAME = "Mira BASE"
 
 
@@ -144,6 +157,8 @@ class ModelInfo:
     vision: bool = False
     tier: ModelTier | None = None
     compaction_threshold: float | None = None
+    #: how hard it reasons; None: the server's default
+    reasoning: Reasoning | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +211,20 @@ class ChatMessage:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
+    #: an assistant's reasoning as the vendor must see it again before the
+    #: results of its tool calls (Anthropic's signed thinking blocks)
+    signed_thinking: tuple[SignedThinking, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SignedThinking:
+    """One closed reasoning block with the vendor's proof that it is unaltered:
+    its ``text`` and ``signature``, or a redacted block's opaque ``redacted``
+    data."""
+
+    text: str = ""
+    signature: str = ""
+    redacted: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,3 +245,5 @@ class ChatRequest:
     extra: dict[str, Any] = field(default_factory=dict)
     #: tools the model may call (the agent); none for plain chat
     tools: tuple[ToolSpec, ...] = ()
+    #: how hard the model reasons; None sends nothing (the server's default)
+    reasoning: Reasoning | None = None

@@ -2,9 +2,10 @@
 ``https://api.anthropic.com``). It owns the headers (``x-api-key``,
 ``anthropic-version``), the body of ``POST /v1/messages`` (system prompt as a
 top-level field, image blocks, tools with ``tool_use`` / ``tool_result``
-blocks, the required ``max_tokens``) and the parsing of
-its named SSE events into core stream events: text, thinking and tool-use
-blocks, token usage, ``message_stop`` and ``error`` events; plus
+blocks, the required ``max_tokens``, extended thinking for a reasoning level)
+and the parsing of its named SSE events into core stream events: text,
+thinking (each block closed with its signature, for the agent to hand back)
+and tool-use blocks, token usage, ``message_stop`` and ``error`` events; plus
 ``GET /v1/models`` for the model list."""
 
 from __future__ import annotations
@@ -20,10 +21,18 @@ from mira_desktop.core.events import (
     StreamEvent,
     TextDelta,
     ThinkingDelta,
+    ThinkingSigned,
     ToolCallDelta,
     UsageReported,
 )
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolSpec
+from mira_desktop.core.models import (
+    ChatMessage,
+    ChatRequest,
+    ModelInfo,
+    Reasoning,
+    SignedThinking,
+    ToolSpec,
+)
 
 from .base import HttpProvider
 from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
@@ -61,13 +70,21 @@ def _blocks(message: ChatMessage) -> list[dict[str, Any]]:
     return blocks
 
 
+def _thinking(block: SignedThinking) -> dict[str, Any]:
+    """A reasoning block handed back as the API sent it (it checks the signature)."""
+    if block.redacted:
+        return {"type": "redacted_thinking", "data": block.redacted}
+    return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+
+
 def _message(message: ChatMessage) -> dict[str, Any]:
     """One user/assistant message: plain text, or blocks when it has images
-    or (an assistant's) tool calls — its text first, then a ``tool_use``
+    or (an assistant's) tool calls — its signed reasoning first (the API
+    requires it back when thinking is on), its text, then a ``tool_use``
     block per call. A whitespace-only text block is left out: the API
     refuses one."""
     if message.role == "assistant" and message.tool_calls:
-        blocks: list[dict[str, Any]] = []
+        blocks: list[dict[str, Any]] = [_thinking(block) for block in message.signed_thinking]
         if message.content.strip():
             blocks.append({"type": "text", "text": message.content})
         blocks += [
@@ -115,20 +132,37 @@ def _messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
     return out
 
 
+#: extended thinking's budget (tokens) for each level; the API's minimum is 1,024
+THINKING_BUDGETS = {Reasoning.LOW: 2_048, Reasoning.MEDIUM: 8_192, Reasoning.HIGH: 16_384}
+#: with thinking on, the API takes top_p only from here to 1 (and no temperature)
+THINKING_MIN_TOP_P = 0.95
+
+
 def build_body(request: ChatRequest) -> dict[str, Any]:
-    """The JSON body of a streamed ``/v1/messages`` request."""
+    """The JSON body of a streamed ``/v1/messages`` request.
+
+    A reasoning level turns extended thinking on with that level's budget;
+    ``max_tokens`` (the answer's room, the role's or 4,096) is raised by the
+    budget, since thinking counts against it. Thinking takes no temperature
+    and a ``top_p`` of at least 0.95: a role's other values are left out
+    rather than refused. Off, or no level, sends no thinking (the API's
+    default)."""
     system = "\n\n".join(m.content for m in request.messages if m.role == "system" and m.content)
+    answer = request.max_tokens if request.max_tokens is not None else DEFAULT_MAX_TOKENS
+    budget = THINKING_BUDGETS.get(request.reasoning) if request.reasoning else None
     body: dict[str, Any] = {
         "model": request.model,
-        "max_tokens": request.max_tokens if request.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        "max_tokens": answer + (budget or 0),
         "messages": _messages(request.messages),
         "stream": True,
     }
     if system:
         body["system"] = system
-    if request.temperature is not None:
+    if budget:
+        body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    if request.temperature is not None and not budget:
         body["temperature"] = request.temperature
-    if request.top_p is not None:
+    if request.top_p is not None and (not budget or request.top_p >= THINKING_MIN_TOP_P):
         body["top_p"] = request.top_p
     if request.tools:
         body["tools"] = [_tool(spec) for spec in request.tools]
@@ -148,6 +182,7 @@ class AnthropicStreamParser:
         self.provider = provider
         self.done = False
         self.signatures: dict[int, str] = {}
+        self._thoughts: dict[int, list[str]] = {}  # an open thinking block's text
         self._tools: dict[int, int] = {}  # content block index → tool-call index
         self._input: int | None = None
         self._output: int | None = None
@@ -156,6 +191,7 @@ class AnthropicStreamParser:
             "message_start": self._message_start,
             "content_block_start": self._block_start,
             "content_block_delta": self._block_delta,
+            "content_block_stop": self._block_stop,
             "message_delta": self._message_delta,
             "message_stop": self._message_stop,
             "error": self._error,
@@ -203,8 +239,12 @@ class AnthropicStreamParser:
             return [ToolCallDelta(tool, block.get("id"), block.get("name"), arguments)]
         if kind == "text" and block.get("text"):
             return [TextDelta(str(block["text"]))]
-        if kind == "thinking" and block.get("thinking"):
-            return [ThinkingDelta(str(block["thinking"]))]
+        if kind == "thinking":
+            text = str(block.get("thinking") or "")
+            self._thoughts[index] = [text]
+            return [ThinkingDelta(text)] if text else []
+        if kind == "redacted_thinking" and block.get("data"):
+            return [ThinkingSigned(SignedThinking(redacted=str(block["data"])))]
         return []
 
     def _block_delta(self, obj: dict[str, Any]) -> list[StreamEvent]:
@@ -215,13 +255,27 @@ class AnthropicStreamParser:
         if kind == "text_delta" and delta.get("text"):
             return [TextDelta(str(delta["text"]))]
         if kind == "thinking_delta" and delta.get("thinking"):
-            return [ThinkingDelta(str(delta["thinking"]))]
+            text = str(delta["thinking"])
+            if isinstance(index, int):
+                self._thoughts.setdefault(index, []).append(text)
+            return [ThinkingDelta(text)]
         if kind == "signature_delta" and isinstance(index, int):
             signature = str(delta.get("signature") or "")
             self.signatures[index] = self.signatures.get(index, "") + signature
         elif kind == "input_json_delta" and delta.get("partial_json") and index in self._tools:
             return [ToolCallDelta(self._tools[index], arguments=str(delta["partial_json"]))]
         return []
+
+    def _block_stop(self, obj: dict[str, Any]) -> list[StreamEvent]:
+        """A thinking block ends: it goes out whole with its signature (the
+        agent hands it back before its tool results). Unsigned, it is of no
+        use there and nothing goes out."""
+        index = obj.get("index")
+        text = self._thoughts.pop(index, None) if isinstance(index, int) else None
+        signature = self.signatures.get(index, "") if isinstance(index, int) else ""
+        if text is None or not signature:
+            return []
+        return [ThinkingSigned(SignedThinking("".join(text), signature))]
 
     def _message_delta(self, obj: dict[str, Any]) -> list[StreamEvent]:
         delta = obj.get("delta")
@@ -262,7 +316,8 @@ class AnthropicProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = AnthropicStreamParser(self.name)
         body = await request_content(build_body, request, len(request.messages))
-        async with self._open_stream(url, body) as response:
+        thinking = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
+        async with self._open_stream(url, body, reasoning=thinking) as response:
             batches = iter_sse_batches(response.aiter_bytes())
             async for batch in batches:
                 for sse in batch:

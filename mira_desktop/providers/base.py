@@ -18,11 +18,11 @@ from typing import Any
 import httpx
 
 from mira_desktop import __version__
-from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.errors import BadRequestError, MalformedStreamError
 from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
-from .errormap import error_from_response, excerpt, network_error
+from .errormap import REASONING_REFUSED_HINT, error_from_response, excerpt, network_error
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +111,19 @@ class HttpProvider(ABC):
 
     @asynccontextmanager
     async def _open_stream(
-        self, url: str, content: bytes, *, accept: str = "text/event-stream"
+        self,
+        url: str,
+        content: bytes,
+        *,
+        accept: str = "text/event-stream",
+        reasoning: bool = False,
     ) -> AsyncIterator[httpx.Response]:
         """POST the encoded body (``request_body.request_content``: a long
         history is built and encoded off the Qt thread) and yield the streamed
         2xx response; raise the typed error for any other status or transport
         failure. Leaving the block (including by cancellation) closes the
-        response at once."""
+        response at once. ``reasoning``: the body carries a reasoning level,
+        so a plain refusal says how to stop sending it."""
         headers = {**self._headers(streaming=True), "accept": accept}
         started = False
         try:
@@ -126,7 +132,10 @@ class HttpProvider(ABC):
             ) as response:
                 if not response.is_success:
                     await response.aread()
-                    raise error_from_response(response, provider=self.name)
+                    error = error_from_response(response, provider=self.name)
+                    if reasoning and type(error) is BadRequestError:
+                        error.hint = REASONING_REFUSED_HINT
+                    raise error
                 if "text/html" in response.headers.get("content-type", ""):
                     raise MalformedStreamError(
                         f"{url} answered with a web page, not a model stream",

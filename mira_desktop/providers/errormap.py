@@ -34,6 +34,12 @@ from mira_desktop.core.errors import (
 log = logging.getLogger(__name__)
 
 TRUNCATED_MESSAGE = "The stream ended before the answer was complete"
+#: the hint of a refused request that carried a reasoning level (a model that
+#: does not think, a server that does not know the field)
+REASONING_REFUSED_HINT = (
+    "The server may not take a reasoning level for this model: set Reasoning effort to "
+    "“Server's default” (the ⋯ menu, or Settings → Models)."
+)
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 

@@ -23,7 +23,7 @@ from mira_desktop.core.events import (
     UsageReported,
     merge_deltas,
 )
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo
+from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, Reasoning
 
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
@@ -62,9 +62,23 @@ def _message(message: ChatMessage) -> dict[str, Any]:
     return data
 
 
+#: models whose ``think`` takes a level ("low", "medium", "high") instead of a switch
+_LEVELLED_THINKERS = ("gpt-oss",)
+
+
+def think_value(model: str, reasoning: Reasoning) -> bool | str:
+    """Ollama's ``think``: false for off; for a level, true — or the level
+    itself for models that take one (gpt-oss, which ignores true/false)."""
+    if reasoning is Reasoning.OFF:
+        return False
+    base = model.rsplit("/", 1)[-1].lower()
+    return str(reasoning) if base.startswith(_LEVELLED_THINKERS) else True
+
+
 def build_body(request: ChatRequest) -> dict[str, Any]:
     """The JSON body of a streamed ``/api/chat`` request. An ``options`` dict in
-    ``request.extra`` is merged with the sampling options, not replacing them."""
+    ``request.extra`` is merged with the sampling options, not replacing them.
+    A reasoning level sets ``think`` (:func:`think_value`)."""
     body: dict[str, Any] = {
         "model": request.model,
         "messages": [_message(m) for m in request.messages],
@@ -72,6 +86,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
     }
     if request.tools:
         body["tools"] = [function_tool(spec) for spec in request.tools]
+    if request.reasoning:
+        body["think"] = think_value(request.model, request.reasoning)
     options = {
         wire: getattr(request, field)
         for field, wire in _OPTION_NAMES.items()
@@ -209,7 +225,9 @@ class OllamaProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = OllamaStreamParser(self.name)
         body = await request_content(build_body, request, len(request.messages))
-        async with self._open_stream(url, body, accept="application/x-ndjson") as response:
+        async with self._open_stream(
+            url, body, accept="application/x-ndjson", reasoning=bool(request.reasoning)
+        ) as response:
             batches = iter_line_batches(response.aiter_bytes())
             async for batch in batches:
                 events, error = parser.feed_batch(batch)

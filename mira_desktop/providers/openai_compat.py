@@ -23,7 +23,14 @@ from mira_desktop.core.events import (
     merge_deltas,
 )
 from mira_desktop.core.illustration import GeneratedImage
-from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall, ToolSpec
+from mira_desktop.core.models import (
+    ChatMessage,
+    ChatRequest,
+    ModelInfo,
+    Reasoning,
+    ToolCall,
+    ToolSpec,
+)
 
 from .base import HttpProvider
 from .embeddings import (
@@ -98,7 +105,10 @@ def _message(message: ChatMessage) -> dict[str, Any]:
 
 
 def build_body(request: ChatRequest) -> dict[str, Any]:
-    """The JSON body of a streamed ``/chat/completions`` request."""
+    """The JSON body of a streamed ``/chat/completions`` request. A reasoning
+    level goes out as ``reasoning_effort`` (OpenAI's reasoning models,
+    gpt-oss on LM Studio, vLLM, llama.cpp); "off" has no common field on
+    these servers and sends nothing, as no level does."""
     body: dict[str, Any] = {
         "model": request.model,
         "messages": [_message(m) for m in request.messages],
@@ -111,6 +121,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
             body[key] = value
     if request.tools:
         body["tools"] = [function_tool(spec) for spec in request.tools]
+    if request.reasoning and request.reasoning is not Reasoning.OFF:
+        body["reasoning_effort"] = str(request.reasoning)
     body.update(request.extra)
     return body
 
@@ -296,7 +308,8 @@ class OpenAIProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = OpenAIStreamParser(self.name)
         body = await request_content(build_body, request, len(request.messages))
-        async with self._open_stream(url, body) as response:
+        sent = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
+        async with self._open_stream(url, body, reasoning=sent) as response:
             if response.headers.get("content-type", "").startswith("application/json"):
                 await response.aread()
                 for event in parser.feed_completion(response.text):

@@ -25,14 +25,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from ..core.agent import CHAT_MODE, PLAN_MODE, AgentMode
 from ..core.errors import ConfigError
 from ..core.ids import new_id, utc_now
-from ..core.models import Message, MessageRole, MessageStatus, Thread
+from ..core.models import Message, MessageRole, MessageStatus, Reasoning, Thread
 from .attachment_context import TurnFile
 from .context import title_from_text
 from .request_context import TurnSpec
@@ -89,6 +89,8 @@ class SendRequest:
     agent_mode: AgentMode | None = None
     #: sets the thread's plan mode (a draft: on its commit); None keeps it.
     plan: bool | None = None
+    #: how hard the model reasons for this answer; None: the model's setting
+    reasoning: Reasoning | None = None
 
 
 def choose_path(thread: Thread | None, request: SendRequest | None = None) -> ChatPath:
@@ -149,15 +151,19 @@ class SendPlanner:
             files=[*carried, *(TurnFile(p.attachment, p.document) for p in request.attachments)],
         )
         context = await self._builder.turn(spec)
+        context.reasoning_choice = request.reasoning
         user = self._user_message(thread.id, text, history, request, context.notes, spec.files)
         # the whole history, walked in Python: in a worker thread, which the
         # interpreter interrupts for the window (~18 ms for 5,000 messages)
         built = await asyncio.to_thread(context.request)
+        assistant = new_assistant(thread.id, user.id, new_id(), model, provider_name)
+        if context.reasoning is not None:  # the level it was asked with (diagnostics)
+            assistant = replace(assistant, data={"reasoning": str(context.reasoning)})
         return RunPlan(
             thread=thread,
             is_draft=request.thread_id is None,
             user_message=user,
-            assistant=new_assistant(thread.id, user.id, new_id(), model, provider_name),
+            assistant=assistant,
             request=built,
             provider_name=provider_name,
             provider=provider,

@@ -59,12 +59,13 @@ from ..core.events import (
     Stopped,
     TextDelta,
     ThinkingDelta,
+    ThinkingSigned,
     ThreadCreated,
     ToolCallDelta,
     UserMessageSaved,
 )
 from ..core.ids import utc_now
-from ..core.models import ChatRequest, Message, MessageStatus, Usage
+from ..core.models import ChatRequest, Message, MessageStatus, Reasoning, Usage
 from ..core.ports import TokenCounter
 from .context import stop_thinking_messages
 from .pacing import LoopPacer
@@ -265,8 +266,10 @@ class ChatRun:
                 self._stop_thinking = False
                 self._flush_deltas()
                 self._state.end_thinking()
-                request = replace(
-                    request, messages=stop_thinking_messages(request.messages, self._state.thinking)
+                request = replace(  # and no more reasoning: an answer from what it has
+                    request,
+                    messages=stop_thinking_messages(request.messages, self._state.thinking),
+                    reasoning=Reasoning.OFF,
                 )
                 self._request = request
 
@@ -303,6 +306,8 @@ class ChatRun:
             if isinstance(event, SourcesFound):
                 self._sources = event.data  # written with the next flush
                 continue
+            if isinstance(event, ThinkingSigned):
+                continue  # the agent's, for its next round; the text came as deltas
             if isinstance(event, ToolCallDelta) and not state.persisted:
                 await self._persist_start()
             self._state.apply(event)

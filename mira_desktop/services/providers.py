@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import ConfigError
-from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind
+from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind, Reasoning
 from ..core.ports import ChatProvider
 
 if TYPE_CHECKING:
@@ -166,16 +166,25 @@ class ProviderService:
         vision: bool,
         tier: str | None,
         compaction_threshold: float | None,
+        reasoning: str | None = None,
     ) -> ModelInfo:
+        """Save a model's settings (all of them: a caller changing one passes
+        the others as read). ``reasoning``: off / low / medium / high, or
+        None for the server's default."""
         if tier:
             ModelTier(tier)
         if compaction_threshold is not None and not 0 <= compaction_threshold <= 1:
             raise ConfigError("The compaction threshold is a share of the window, from 0 to 1.")
+        if reasoning and reasoning not in set(Reasoning):
+            raise ConfigError(
+                "Reasoning is off, low, medium or high (or empty for the server's default)."
+            )
         settings = {
             "context_window": context_window,
             "vision": vision,
             "tier": tier or None,
             "compaction_threshold": compaction_threshold or None,
+            "reasoning": reasoning or None,
         }
         return await self._store.update_model_settings(provider_name, model, settings)
 

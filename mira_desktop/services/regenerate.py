@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.ids import new_id
-from ..core.models import ChatMessage, Message, MessageRole, ModelInfo, ModelTier
+from ..core.models import ChatMessage, Message, MessageRole, ModelInfo, ModelTier, Reasoning
 from .request_context import TurnSpec
 from .run_support import RunPlan, new_assistant
 
@@ -76,6 +76,8 @@ class RegenerateRequest:
     guidance: str | None = None
     provider: str | None = None
     model: str | None = None
+    #: how hard the model reasons this time; None: the model's setting
+    reasoning: Reasoning | None = None
 
 
 def guidance_for(preset: RegeneratePreset | str, guidance: str | None) -> str | None:
@@ -222,7 +224,10 @@ async def plan_regeneration(
         suffix=guidance_note(guidance) if guidance else "",
     )
     context = await builder.turn(spec)
+    context.reasoning_choice = request.reasoning
     data.update(_answer_data(request, original, guidance, context.notes))
+    if context.reasoning is not None:
+        data["reasoning"] = str(context.reasoning)
     assistant = new_assistant(thread.id, question.id, new_id(), model, provider_name)
     return RunPlan(
         thread=thread,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..core.models import ChatMessage, ChatRequest, Message, ModelInfo, Role
+from ..core.models import ChatMessage, ChatRequest, Message, ModelInfo, Reasoning, Role
 from ..core.ports import ChatProvider, TokenCounter
 from .context import (
     Attachments,
@@ -62,10 +62,12 @@ def finish_request(
     body: Sequence[ChatMessage],
     hidden: HiddenContext,
     checkpoint: Message | None = None,
+    reasoning: Reasoning | None = None,
 ) -> ChatRequest:
     """The request of every user-facing path: one hidden system message (role
-    prompt, summary, checkpoint) before ``body``, and the role's temperature,
-    top_p and max_tokens. The knowledge-base path reuses this."""
+    prompt, summary, checkpoint) before ``body``, the role's temperature,
+    top_p and max_tokens, and how hard the model reasons. The
+    knowledge-base path reuses this."""
     system = hidden.system_text(checkpoint)
     messages = ((ChatMessage("system", system),) if system else ()) + tuple(body)
     role = hidden.role
@@ -75,6 +77,7 @@ def finish_request(
         temperature=role.temperature if role else None,
         top_p=role.top_p if role else None,
         max_tokens=role.max_tokens if role else None,
+        reasoning=reasoning,
     )
 
 
@@ -101,6 +104,15 @@ class TurnContext:
     #: the card an automatic compaction of this turn made (written after the answer)
     card: Message | None = None
     trigger: str | None = None
+    #: this send's reasoning level; None: the model's setting
+    reasoning_choice: Reasoning | None = None
+
+    @property
+    def reasoning(self) -> Reasoning | None:
+        """The level the request carries: the send's, else the model's."""
+        if self.reasoning_choice is not None:
+            return self.reasoning_choice
+        return self.model_info.reasoning if self.model_info else None
 
     def request(self) -> ChatRequest:
         checkpoint: Message | None = self.card
@@ -108,7 +120,7 @@ class TurnContext:
         if checkpoint is None:
             checkpoint, replay = split_at_checkpoint(self.history)
         body = [*history_messages(replay, self.earlier), self.question]
-        return finish_request(self.model, body, self.hidden, checkpoint)
+        return finish_request(self.model, body, self.hidden, checkpoint, self.reasoning)
 
     def estimate(self, request: ChatRequest) -> int:
         return estimate_tokens(self.tokens, request.messages)

@@ -126,12 +126,13 @@ def update_model_settings(
         )
         conn.execute(
             "UPDATE models SET context_window = ?, vision = ?, tier = ?, compaction_threshold = ?,"
-            " updated_at = ? WHERE provider_id = ? AND name = ?",
+            " reasoning = ?, updated_at = ? WHERE provider_id = ? AND name = ?",
             (
                 settings.get("context_window"),
                 int(bool(settings.get("vision"))),
                 settings.get("tier"),
                 settings.get("compaction_threshold"),
+                settings.get("reasoning"),
                 now,
                 provider.id,
                 model,

@@ -15,6 +15,7 @@ from ..core.models import (
     ModelTier,
     ProviderConfig,
     ProviderKind,
+    Reasoning,
     Role,
     Thread,
     Usage,
@@ -240,7 +241,16 @@ def model(row: dict[str, Any]) -> ModelInfo:
         vision=bool(row["vision"]),
         tier=ModelTier(row["tier"]) if row["tier"] else None,
         compaction_threshold=row["compaction_threshold"],
+        reasoning=_reasoning(row.get("reasoning")),
     )
+
+
+def _reasoning(value: Any) -> Reasoning | None:
+    """A stored level; one this version does not know reads as the server's default."""
+    try:
+        return Reasoning(value) if value else None
+    except ValueError:
+        return None
 
 
 def role(row: dict[str, Any]) -> Role:

@@ -314,6 +314,12 @@ M0005_KB_DOCUMENT_ERROR = """
 ALTER TABLE kb_documents ADD COLUMN error_json TEXT;
 """
 
+#: How hard a model reasons (``core.models.Reasoning``: off / low / medium /
+#: high); NULL sends nothing, the server's default.
+M0006_MODEL_REASONING = """
+ALTER TABLE models ADD COLUMN reasoning TEXT;
+"""
+
 #: (version, name, sql) — append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial", M0001_INITIAL),
@@ -321,4 +327,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "media_pending", M0003_MEDIA_PENDING),
     (4, "knowledge", M0004_KNOWLEDGE),
     (5, "kb_document_error", M0005_KB_DOCUMENT_ERROR),
+    (6, "model_reasoning", M0006_MODEL_REASONING),
 )

@@ -42,6 +42,10 @@ def known_texts() -> tuple[str, ...]:
         _tr("The connection to {url} failed: {detail}"),
         _tr("Could not decode the answer of {url}: {detail}"),
         _tr("The stream ended before the answer was complete"),
+        _tr(
+            "The server may not take a reasoning level for this model: set Reasoning effort to "
+            "“Server's default” (the ⋯ menu, or Settings → Models)."
+        ),
         # storage/database.py
         _tr("The disk is full; nothing was lost, but this change was not saved ({detail})."),
         _tr("The database is busy in another Mira window or command ({detail})."),

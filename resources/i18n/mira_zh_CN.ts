@@ -1090,6 +1090,10 @@ Repair: {fix}</source>
             <source>Choose a folder for the workspace, bind a knowledge base to the chat, or turn the agent off for this chat.</source>
             <translation>请为工作区选择一个文件夹、为对话绑定知识库，或在此对话中关闭智能体。</translation>
         </message>
+        <message>
+            <source>The server may not take a reasoning level for this model: set Reasoning effort to “Server's default” (the ⋯ menu, or Settings → Models).</source>
+            <translation>服务器可能不接受这个模型的推理强度：请把“推理强度”设为“服务器默认”（在 ⋯ 菜单或 设置 → 模型 中）。</translation>
+        </message>
     </context>
     <context>
         <name>FindActions</name>
@@ -1727,6 +1731,38 @@ Quit anyway and lose them?</source>
             <source>No models yet. Add a provider, then press “Fetch models”.</source>
             <translation>还没有模型。请先添加模型服务，然后点击“获取模型”。</translation>
         </message>
+        <message>
+            <source>Extended thinking with a budget of 2,048 / 8,192 / 16,384 tokens, added to the answer's room. Off, or the default: no thinking.</source>
+            <translation>扩展思考，预算为 2,048 / 8,192 / 16,384 个 token，另加在回答的额度上。关闭或默认：不思考。</translation>
+        </message>
+        <message>
+            <source>Sent as “think”: off turns a thinking model's reasoning off, a level turns it on (gpt-oss takes the level itself).</source>
+            <translation>以 “think” 发送：关闭即关掉思考模型的推理，选择档位即打开（gpt-oss 直接接收档位）。</translation>
+        </message>
+        <message>
+            <source>Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers have no common way to turn reasoning off.</source>
+            <translation>以 “reasoning_effort” 发送（推理模型、gpt-oss）。这类服务器没有通用的关闭推理方式。</translation>
+        </message>
+        <message>
+            <source>Server's default</source>
+            <translation>服务器默认</translation>
+        </message>
+        <message>
+            <source>Low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>Medium</source>
+            <translation>中</translation>
+        </message>
+        <message>
+            <source>High</source>
+            <translation>高</translation>
+        </message>
+        <message>
+            <source>Reasoning effort</source>
+            <translation>推理强度</translation>
+        </message>
     </context>
     <context>
         <name>NoticeBar</name>
@@ -1923,6 +1959,37 @@ Quit anyway and lose them?</source>
         <message>
             <source>Dismiss</source>
             <translation>忽略</translation>
+        </message>
+    </context>
+    <context>
+        <name>ReasoningActions</name>
+        <message>
+            <source>How hard {model} reasons before it answers (Settings → Models too)</source>
+            <translation>{model} 回答前推理的强度（也可在 设置 → 模型 中更改）</translation>
+        </message>
+        <message>
+            <source>Reasoning effort</source>
+            <translation>推理强度</translation>
+        </message>
+        <message>
+            <source>Server's default</source>
+            <translation>服务器默认</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>Low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>Medium</source>
+            <translation>中</translation>
+        </message>
+        <message>
+            <source>High</source>
+            <translation>高</translation>
         </message>
     </context>
     <context>

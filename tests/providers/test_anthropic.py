@@ -22,10 +22,11 @@ from mira_desktop.core.events import (
     StreamDone,
     TextDelta,
     ThinkingDelta,
+    ThinkingSigned,
     ToolCallDelta,
     UsageReported,
 )
-from mira_desktop.core.models import ModelInfo
+from mira_desktop.core.models import ModelInfo, SignedThinking
 from mira_desktop.providers.anthropic import AnthropicProvider
 from tests.support.loopback import (
     Hang,
@@ -75,7 +76,12 @@ async def test_thinking_block_then_text(loopback, anthropic):
     )
     events, error = await collect(anthropic)
     assert error is None
-    assert events[:3] == [ThinkingDelta("Two plus "), ThinkingDelta("two."), TextDelta("4")]
+    assert events[:4] == [
+        ThinkingDelta("Two plus "),
+        ThinkingDelta("two."),
+        ThinkingSigned(SignedThinking("Two plus two.", "c2lnbmF0dXJl")),
+        TextDelta("4"),
+    ]
 
 
 async def test_tool_use_block(loopback, anthropic):

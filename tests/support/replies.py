@@ -394,9 +394,18 @@ def anthropic_stream(
     )
 
 
-def anthropic_tool_stream(calls: Sequence[CallSpec], text: str = "") -> Reply:
+def anthropic_tool_stream(
+    calls: Sequence[CallSpec],
+    text: str = "",
+    *,
+    thinking: Sequence[str] = (),
+    signature: str = "c2lnbmF0dXJl",
+    redacted: str = "",
+) -> Reply:
     """An Anthropic stream that ends in tool use, as the API sends it:
-    ``message_start``, a text block when ``text``, then per call a
+    ``message_start``, a thinking block when ``thinking`` (its pieces, then
+    its ``signature_delta``), a redacted one when ``redacted``, a text block
+    when ``text``, then per call a
     ``tool_use`` block started with an empty ``input``, its input's JSON in
     ``input_json_delta`` pieces (the first one empty) and its stop, then
     ``message_delta`` with ``stop_reason: "tool_use"`` and ``message_stop``."""
@@ -405,6 +414,12 @@ def anthropic_tool_stream(calls: Sequence[CallSpec], text: str = "") -> Reply:
     message |= {"model": "claude-test", "stop_reason": None, "usage": usage}
     pieces = [sse({"type": "message_start", "message": message}, event="message_start")]
     blocks: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    if thinking:
+        deltas = [{"type": "thinking_delta", "thinking": piece} for piece in thinking]
+        deltas.append({"type": "signature_delta", "signature": signature})
+        blocks.append(({"type": "thinking", "thinking": ""}, deltas))
+    if redacted:
+        blocks.append(({"type": "redacted_thinking", "data": redacted}, []))
     if text:
         blocks.append(({"type": "text", "text": ""}, [{"type": "text_delta", "text": text}]))
     for call_id, name, arguments in calls:

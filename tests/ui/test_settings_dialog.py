@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 
 from mira_desktop.bootstrap import build_services
 from mira_desktop.core.errors import AuthenticationError, ConfigError, NetworkError
-from mira_desktop.core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind
+from mira_desktop.core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind, Reasoning
 from mira_desktop.ui.dialogs import SettingsDialog
 from tests.support.loopback import LoopbackServer
 from tests.support.qt_async import until
@@ -90,9 +90,14 @@ class FakeProviderService:
         await asyncio.sleep(self.delay)
         for i, info in enumerate(self.models):
             if (info.provider_name, info.name) == (provider_name, model):
-                tier = settings["tier"]
+                tier, level = settings["tier"], settings.get("reasoning")
                 self.models[i] = replace(
-                    info, **{**settings, "tier": ModelTier(tier) if tier else None}
+                    info,
+                    **{
+                        **settings,
+                        "tier": ModelTier(tier) if tier else None,
+                        "reasoning": Reasoning(level) if level else None,
+                    },
                 )
                 return self.models[i]
         raise AssertionError("unknown model")
@@ -276,7 +281,13 @@ async def test_model_settings_are_saved(qtbot) -> None:
         "model",
         "L",
         "qwen3",
-        {"context_window": 65536, "vision": True, "tier": "reasoning", "compaction_threshold": 0.8},
+        {
+            "context_window": 65536,
+            "vision": True,
+            "tier": "reasoning",
+            "compaction_threshold": 0.8,
+            "reasoning": None,
+        },
     )
 
     tab.threshold_edit.setText("")
@@ -362,6 +373,60 @@ async def test_keys_kept_in_a_file_are_said_in_the_interface_language(qtbot, tmp
         hint = dialog.providers_tab.form.key_hint.text()
         assert f"文件 {data_dir / 'secrets.json'}（仅你可读；未找到系统密钥环）" in hint
         assert "readable" not in hint and "file " not in hint
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")
+        await services.aclose()
+
+
+async def test_reasoning_level_per_model_with_what_each_server_is_told(
+    qtbot, data_dir: Path, tmp_path: Path
+) -> None:
+    """Settings → Models → Reasoning, with the real service: the level is saved
+    with the model's other settings, "Off" is offered only where the server
+    can be told so, and the hint says what each kind of server is sent — in
+    Chinese too."""
+    from PySide6.QtWidgets import QApplication
+
+    from mira_desktop.ui.i18n import install_translator
+
+    services = build_services(data_dir)
+    app = QApplication.instance()
+    try:
+        await services.providers.add_provider("claude", "anthropic", "http://127.0.0.1:9", "k")
+        await services.providers.add_provider("lm", "openai", "http://127.0.0.1:9/v1")
+        for provider, model in (("claude", "claude-sonnet"), ("lm", "gpt-oss-20b")):
+            await services.providers.update_model_settings(
+                provider, model, context_window=None, vision=False, tier=None,
+                compaction_threshold=None,
+            )  # fmt: skip
+        dialog = await open_dialog(qtbot, services.providers, services.settings)
+        tab = dialog.models_tab
+        dialog.show_tab("models")
+        await until(lambda: tab.model_list.count() == 2)
+        combo = tab.reasoning_combo
+        off = combo.findData("off")
+
+        tab.select_model("lm", "gpt-oss-20b")
+        assert combo.currentData() == "" and combo.currentText() == "Server's default"
+        assert not combo.model().item(off).isEnabled()
+        assert "reasoning_effort" in tab.reasoning_hint.text()
+
+        tab.select_model("claude", "claude-sonnet")
+        assert combo.model().item(off).isEnabled()
+        assert "16,384" in tab.reasoning_hint.text()
+        combo.setCurrentIndex(combo.findData("high"))
+        click(qtbot, tab.save_button)
+        await until(lambda: tab.status.status() == "ok")
+        saved = await services.providers.get_model("claude", "claude-sonnet")
+        assert saved is not None and saved.reasoning is Reasoning.HIGH
+        tab.select_model("lm", "gpt-oss-20b")
+        tab.select_model("claude", "claude-sonnet")
+        assert combo.currentData() == "high"
+
+        install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
+        assert combo.currentText() == "高"
+        assert "思考" in tab.reasoning_hint.text() and "Extended" not in tab.reasoning_hint.text()
+        assert tab._labels[4].text() == "推理强度"
     finally:
         install_translator(app, "en", cache_dir=tmp_path / "qm")
         await services.aclose()

@@ -41,11 +41,12 @@ from ...core.errors import MalformedStreamError, MiraError, worded
 from ...core.events import (
     StreamDone,
     TextDelta,
+    ThinkingSigned,
     ToolCallCollector,
     ToolCallDelta,
     UsageReported,
 )
-from ...core.models import ChatMessage, ChatRequest, ModelInfo, ToolCall
+from ...core.models import ChatMessage, ChatRequest, ModelInfo, SignedThinking, ToolCall
 from ...core.ports import ChatProvider
 from . import progress, questions, subagents
 from .approvals import Approvals
@@ -156,6 +157,7 @@ class AgentLoop:
         for _ in range(self._max_rounds):
             collector = ToolCallCollector()
             said: list[str] = []
+            signed: list[SignedThinking] = []
             ended = False
             async for event in self._provider.stream_chat(
                 replace(request, messages=tuple(messages))
@@ -166,6 +168,8 @@ class AgentLoop:
                     usage.add(event)
                 elif isinstance(event, StreamDone):
                     ended = True
+                elif isinstance(event, ThinkingSigned):
+                    signed.append(event.block)  # handed back with the calls
                 elif isinstance(event, TextDelta):
                     if event.text and not said and self._text:
                         event = TextDelta("\n\n" + event.text)  # a new round's words
@@ -183,7 +187,14 @@ class AgentLoop:
                 return
             broken = {call.call_id: raw for call, raw in collector.malformed()}
             unique = [self._unique(call) for call in calls]
-            messages.append(ChatMessage("assistant", "".join(said), tool_calls=tuple(unique)))
+            messages.append(
+                ChatMessage(
+                    "assistant",
+                    "".join(said),
+                    tool_calls=tuple(unique),
+                    signed_thinking=tuple(signed),
+                )
+            )
             for call, named in zip(calls, unique, strict=True):
                 async for update in self._call(named, broken.get(call.call_id), messages):
                     yield update

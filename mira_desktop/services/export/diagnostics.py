@@ -146,6 +146,12 @@ def message_diagnostics(message: Message) -> dict[str, Any]:
     }
 
 
+def reasoning_level(data: dict[str, Any] | None) -> str:
+    """The reasoning level an answer was asked with ("" when none was sent)."""
+    level = data.get("reasoning") if isinstance(data, dict) else None
+    return level if isinstance(level, str) else ""
+
+
 def diagnostics_line(message: Message) -> list[tuple[str, str]]:
     """(label, value) pairs for the readable exports, empty values left out."""
     pairs = [
@@ -155,6 +161,7 @@ def diagnostics_line(message: Message) -> list[tuple[str, str]]:
         ("created", message.created_at),
         ("updated", message.updated_at or ""),
         ("thinking", duration_text(message.thinking_ms)),
+        ("reasoning", reasoning_level(message.data)),
         ("tokens", usage_text(message.usage)),
     ]
     return [(label, value) for label, value in pairs if value]

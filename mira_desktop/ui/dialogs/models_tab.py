@@ -1,7 +1,9 @@
 """Settings → Models: per-model settings of every saved model (PRODUCT.md §12) —
 context window, vision flag, tier (fast / standard / reasoning, used when a retry
-escalates) and the pre-turn compaction threshold (a share of the window, 0–1; empty
-means off). The list comes from the provider service; saving goes back through it.
+escalates), the pre-turn compaction threshold (a share of the window, 0–1; empty
+means off) and how hard the model reasons (the server's default, off, low, medium,
+high; "off" only where the server can be told so). The list comes from the
+provider service; saving goes back through it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mira_desktop.core.models import ModelInfo, ModelTier
+from mira_desktop.core.models import ModelInfo, ModelTier, ProviderKind, Reasoning
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import add_row, hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
@@ -83,6 +85,11 @@ class ModelsTab(QWidget):
         validator.setLocale(QLocale.c())  # "0.8" in every UI language
         self.threshold_edit.setValidator(validator)
         self.threshold_hint = hint_label(self)
+        self.reasoning_combo = QComboBox(self)
+        for value in ("", *(str(level) for level in Reasoning)):
+            self.reasoning_combo.addItem("", value)
+        self.reasoning_hint = hint_label(self)
+        self._kinds: dict[str, ProviderKind] = {}
         self.save_button = QPushButton(self)
         self.save_button.setProperty("primary", True)
         self.status = StatusLabel(self)
@@ -102,11 +109,12 @@ class ModelsTab(QWidget):
         left.addWidget(self.model_list, 1)
         self.form_layout = QFormLayout()
         self.form_layout.setVerticalSpacing(10)
-        self._labels = [QLabel(self) for _ in range(4)]
+        self._labels = [QLabel(self) for _ in range(5)]
         add_row(self.form_layout, self._labels[0], self.window_spin)
         add_row(self.form_layout, self._labels[1], self.vision_check)
         add_row(self.form_layout, self._labels[2], self.tier_combo)
         add_row(self.form_layout, self._labels[3], self.threshold_edit, self.threshold_hint)
+        add_row(self.form_layout, self._labels[4], self.reasoning_combo, self.reasoning_hint)
         right = QVBoxLayout()
         right.addWidget(self.empty_label)
         right.addWidget(self.title_label)
@@ -130,6 +138,7 @@ class ModelsTab(QWidget):
     async def load(self) -> None:
         current = self._current_key()
         self._models = await self._service.list_models(None)
+        self._kinds = {p.name: p.kind for p in await self._service.list_providers()}
         self.model_list.blockSignals(True)
         self.model_list.clear()
         for info in self._models:
@@ -166,6 +175,7 @@ class ModelsTab(QWidget):
                 vision=self.vision_check.isChecked(),
                 tier=self.tier_combo.currentData() or None,
                 compaction_threshold=threshold,
+                reasoning=self.reasoning_combo.currentData() or None,
             )
         except Exception as exc:
             self.status.show_error(exc)
@@ -215,7 +225,14 @@ class ModelsTab(QWidget):
 
     def _show_model(self, info: ModelInfo | None) -> None:
         editable = info is not None
-        for widget in (self.window_spin, self.vision_check, self.tier_combo, self.threshold_edit):
+        widgets = (
+            self.window_spin,
+            self.vision_check,
+            self.tier_combo,
+            self.threshold_edit,
+            self.reasoning_combo,
+        )
+        for widget in widgets:
             widget.setEnabled(editable)
         self.save_button.setEnabled(editable)
         self.empty_label.setVisible(not self._models)
@@ -229,6 +246,41 @@ class ModelsTab(QWidget):
         self.tier_combo.setCurrentIndex(max(0, self.tier_combo.findData(str(info.tier or ""))))
         threshold = info.compaction_threshold
         self.threshold_edit.setText("" if threshold is None else f"{threshold:g}")
+        self._show_reasoning(info)
+
+    def _kind(self, info: ModelInfo | None) -> ProviderKind | None:
+        return self._kinds.get(info.provider_name) if info is not None else None
+
+    def _show_reasoning(self, info: ModelInfo) -> None:
+        """The model's level, "Off" offered only where the server can be told
+        so, and what the levels mean for this kind of server."""
+        kind = self._kind(info)
+        off = self.reasoning_combo.findData(str(Reasoning.OFF))
+        item = self.reasoning_combo.model().item(off)  # type: ignore[attr-defined]
+        item.setEnabled(kind is not ProviderKind.OPENAI)
+        level = str(info.reasoning or "")
+        if kind is ProviderKind.OPENAI and info.reasoning is Reasoning.OFF:
+            level = ""  # saved elsewhere (the CLI refuses it too): shown as what it does
+        self.reasoning_combo.setCurrentIndex(max(0, self.reasoning_combo.findData(level)))
+        self.reasoning_hint.setText(self._reasoning_hint(kind))
+
+    def _reasoning_hint(self, kind: ProviderKind | None) -> str:
+        if kind is ProviderKind.ANTHROPIC:
+            return self.tr(
+                "Extended thinking with a budget of 2,048 / 8,192 / 16,384 tokens, added to "
+                "the answer's room. Off, or the default: no thinking."
+            )
+        if kind is ProviderKind.OLLAMA:
+            return self.tr(
+                "Sent as “think”: off turns a thinking model's reasoning off, a level turns "
+                "it on (gpt-oss takes the level itself)."
+            )
+        if kind is ProviderKind.OPENAI:
+            return self.tr(
+                "Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers have "
+                "no common way to turn reasoning off."
+            )
+        return ""
 
     def _retranslate(self) -> None:
         self.filter_edit.setPlaceholderText(self.tr("Filter models"))
@@ -237,6 +289,7 @@ class ModelsTab(QWidget):
             self.tr("Vision"),
             self.tr("Tier"),
             self.tr("Compact before sending at"),
+            self.tr("Reasoning effort"),
         )
         for label, text in zip(self._labels, labels, strict=True):
             label.setText(text)
@@ -247,6 +300,17 @@ class ModelsTab(QWidget):
         for row, text in enumerate(tiers):
             self.tier_combo.setItemText(row, text)
         self.threshold_edit.setPlaceholderText(self.tr("Off"))
+        levels = (
+            self.tr("Server's default"),
+            self.tr("Off"),
+            self.tr("Low"),
+            self.tr("Medium"),
+            self.tr("High"),
+        )
+        for row, text in enumerate(levels):
+            self.reasoning_combo.setItemText(row, text)
+        info = self._current_model()
+        self.reasoning_hint.setText(self._reasoning_hint(self._kind(info)))
         self.threshold_hint.setText(
             self.tr(
                 "Share of the context window (0–1, e.g. 0.8). When a message would go past "

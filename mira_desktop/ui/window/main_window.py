@@ -41,6 +41,7 @@ from .history_actions import HistoryActions
 from .image_actions import ImageActions
 from .meter_actions import MeterActions
 from .notice_bar import NoticeBar
+from .reasoning_actions import ReasoningActions
 from .search_actions import SearchActions
 from .speech_actions import SpeechActions
 from .tree_actions import TreeActions
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.speech_actions = SpeechActions(self, services, self.tasks, self.presenter)
         self.image_actions = ImageActions(self, services, self.tasks, self.presenter)
         self.agent_actions = AgentActions(self, services, self.tasks, self.presenter, self.chat)
+        self.reasoning_actions = ReasoningActions(self, services, self.tasks, self.presenter)
         self.find_actions = FindActions(self, services, self.tasks, self.presenter)
         self.header.menu.insertSeparator(self.undo_turn_action)
         self.export_actions = ThreadActions(self, services, self.tasks)

@@ -75,3 +75,62 @@ async def test_the_agent_edits_through_every_wire_format(
     first, second = (r.json for r in loopback.requests if r.path == path)
     assert "edit" in {t.get("name") or t["function"]["name"] for t in first["tools"]}
     assert tool_result(kind, second).startswith("Edited src/app.py: 1 replacement")
+
+
+async def _think_hard(services: Services, loopback: LoopbackServer) -> None:
+    await services.providers.add_provider("claude", "anthropic", loopback.url, "sk-test")
+    await services.providers.update_model_settings(
+        "claude", "m", context_window=None, vision=False, tier=None,
+        compaction_threshold=None, reasoning="high",
+    )  # fmt: skip
+
+
+async def test_anthropic_thinking_goes_back_with_the_tool_calls(
+    services: Services, loopback: LoopbackServer, workspace_id: str, project: Path
+) -> None:
+    """With extended thinking on, the API refuses tool results whose call is
+    not preceded by the signed reasoning that led to it: the agent hands each
+    round's thinking blocks back as they came, redacted ones too."""
+    await _think_hard(services, loopback)
+    path = "/v1/messages"
+    loopback.enqueue(
+        path,
+        anthropic_tool_stream(
+            [("e1", "edit", EDIT)],
+            "Editing.",
+            thinking=["The greeting ", "is in app.py."],
+            signature="sig-1",
+            redacted="opaque==",
+        ),
+    )
+    loopback.enqueue(
+        path,
+        anthropic_tool_stream(
+            [("r1", "read", {"path": "src/app.py"})], thinking=["Check it."], signature="sig-2"
+        ),
+    )
+    loopback.enqueue(path, anthropic_stream(["C'est fait."], thinking_chunks=["Done."]))
+    send = SendRequest(
+        "Greet in French", provider="claude", model="m", workspace_id=workspace_id,
+        agent=True, agent_mode=AgentMode.AUTO,
+    )  # fmt: skip
+    events = await run(services, send)
+    assert isinstance(events[-1], Completed), [(r.path, r.json) for r in loopback.requests]
+    first, second, third = (r.json for r in loopback.requests if r.path == path)
+    assert first["thinking"] == {"type": "enabled", "budget_tokens": 16_384}
+    assistant = second["messages"][-2]
+    assert assistant["role"] == "assistant"
+    assert assistant["content"][:3] == [
+        {"type": "thinking", "thinking": "The greeting is in app.py.", "signature": "sig-1"},
+        {"type": "redacted_thinking", "data": "opaque=="},
+        {"type": "text", "text": "Editing."},
+    ]
+    assert assistant["content"][3]["type"] == "tool_use"
+    # each round hands back its own reasoning, the earlier rounds' stay as they were
+    later = third["messages"][-2]["content"]
+    assert later[0] == {"type": "thinking", "thinking": "Check it.", "signature": "sig-2"}
+    assert third["messages"][-4]["content"][0]["signature"] == "sig-1"
+    # the thinking card shows all of it; the signatures are not shown or saved
+    message = events[-1].message
+    assert "The greeting is in app.py." in message.thinking and "Done." in message.thinking
+    assert "sig-1" not in repr(message.data) and "opaque" not in message.thinking

@@ -1,0 +1,163 @@
+"""How hard a model reasons, as each vendor is told (``ChatRequest.reasoning``),
+seen in the bodies the loopback server received over real HTTP: Anthropic's
+extended thinking with its budget (and what thinking does not accept left
+out), Ollama's ``think``, an OpenAI-compatible server's ``reasoning_effort``;
+and no level at all sends nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mira_desktop.core.errors import AuthenticationError, BadRequestError
+from mira_desktop.core.models import ChatRequest, Reasoning
+from mira_desktop.providers.anthropic import AnthropicProvider
+from mira_desktop.providers.errormap import REASONING_REFUSED_HINT
+from mira_desktop.providers.ollama import OllamaProvider, think_value
+from mira_desktop.providers.openai_compat import OpenAIProvider
+from tests.support.loopback import (
+    LoopbackServer,
+    anthropic_error,
+    anthropic_stream,
+    ollama_error,
+    ollama_stream,
+    openai_stream,
+)
+
+from .helpers import collect, request
+
+
+async def _body(loopback: LoopbackServer, kind: str, req: ChatRequest) -> dict[str, Any]:
+    """The JSON body ``req`` reaches the server with, through the real adapter."""
+    if kind == "anthropic":
+        provider: Any = AnthropicProvider("a", loopback.url, "sk-ant")
+        path, reply = "/v1/messages", anthropic_stream(["ok"])
+    elif kind == "ollama":
+        provider, path, reply = (
+            OllamaProvider("o", loopback.url),
+            "/api/chat",
+            ollama_stream(["ok"]),
+        )
+    else:
+        provider = OpenAIProvider("p", loopback.url + "/v1", "sk")
+        path, reply = "/v1/chat/completions", openai_stream(["ok"])
+    loopback.enqueue(path, reply)
+    try:
+        _, error = await collect(provider, req)
+    finally:
+        await provider.aclose()
+    assert error is None
+    return [r for r in loopback.requests if r.path == path][-1].json
+
+
+@pytest.mark.parametrize(
+    ("level", "budget"),
+    [(Reasoning.LOW, 2_048), (Reasoning.MEDIUM, 8_192), (Reasoning.HIGH, 16_384)],
+)
+async def test_anthropic_thinking_budget_adds_to_the_answers_room(
+    loopback: LoopbackServer, level: Reasoning, budget: int
+) -> None:
+    body = await _body(loopback, "anthropic", request(reasoning=level, max_tokens=1_000))
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": budget}
+    assert body["max_tokens"] == budget + 1_000  # thinking counts against max_tokens
+
+
+async def test_anthropic_thinking_leaves_out_what_it_refuses(loopback: LoopbackServer) -> None:
+    """With thinking on the API refuses a temperature and a top_p under 0.95:
+    a role's values are left out instead of failing every answer."""
+    body = await _body(
+        loopback, "anthropic", request(reasoning=Reasoning.LOW, temperature=0.2, top_p=0.5)
+    )
+    assert "temperature" not in body and "top_p" not in body
+    assert body["max_tokens"] == 2_048 + 4_096  # no role's room: the default
+    kept = await _body(loopback, "anthropic", request(reasoning=Reasoning.LOW, top_p=0.97))
+    assert kept["top_p"] == 0.97
+
+
+@pytest.mark.parametrize("level", [None, Reasoning.OFF])
+async def test_anthropic_without_a_level_or_off_sends_no_thinking(
+    loopback: LoopbackServer, level: Reasoning | None
+) -> None:
+    body = await _body(loopback, "anthropic", request(reasoning=level, temperature=0.2))
+    assert "thinking" not in body
+    assert body["temperature"] == 0.2 and body["max_tokens"] == 4_096
+
+
+@pytest.mark.parametrize(
+    ("model", "level", "think"),
+    [
+        ("qwen3:8b", Reasoning.OFF, False),
+        ("qwen3:8b", Reasoning.HIGH, True),
+        ("deepseek-r1", Reasoning.LOW, True),
+        ("gpt-oss:20b", Reasoning.LOW, "low"),
+        ("library/gpt-oss:120b", Reasoning.HIGH, "high"),
+        ("gpt-oss:20b", Reasoning.OFF, False),
+    ],
+)
+async def test_ollama_think(
+    loopback: LoopbackServer, model: str, level: Reasoning, think: bool | str
+) -> None:
+    assert think_value(model, level) == think
+    body = await _body(loopback, "ollama", request(model=model, reasoning=level))
+    assert body["think"] == think
+
+
+async def test_ollama_without_a_level_sends_no_think(loopback: LoopbackServer) -> None:
+    body = await _body(loopback, "ollama", request(model="qwen3:8b"))
+    assert "think" not in body
+
+
+@pytest.mark.parametrize("level", [Reasoning.LOW, Reasoning.MEDIUM, Reasoning.HIGH])
+async def test_openai_reasoning_effort(loopback: LoopbackServer, level: Reasoning) -> None:
+    body = await _body(loopback, "openai", request(model="gpt-oss-20b", reasoning=level))
+    assert body["reasoning_effort"] == str(level)
+
+
+@pytest.mark.parametrize("level", [None, Reasoning.OFF])
+async def test_openai_off_or_no_level_sends_nothing(
+    loopback: LoopbackServer, level: Reasoning | None
+) -> None:
+    """These servers share no field that turns reasoning off: nothing is sent
+    rather than a value some of them refuse."""
+    body = await _body(loopback, "openai", request(reasoning=level))
+    assert "reasoning_effort" not in body
+
+
+async def test_a_request_s_extra_fields_still_win(loopback: LoopbackServer) -> None:
+    req = request(reasoning=Reasoning.LOW, extra={"reasoning_effort": "minimal"})
+    body = await _body(loopback, "openai", req)
+    assert body["reasoning_effort"] == "minimal"
+
+
+async def test_a_refusal_of_a_request_with_a_level_says_how_to_stop_sending_it(
+    loopback: LoopbackServer,
+) -> None:
+    """Ollama refuses ``think`` for a model that does not think: the error keeps
+    the server's words and its hint names the setting to change; the same
+    refusal without a level keeps the general hint."""
+    provider = OllamaProvider("o", loopback.url)
+    refusal = '"llama3.2" does not support thinking'
+    try:
+        for level in (Reasoning.HIGH, None):
+            loopback.enqueue("/api/chat", ollama_error(400, refusal))
+            _, error = await collect(provider, request(model="llama3.2", reasoning=level))
+            assert isinstance(error, BadRequestError) and refusal in str(error)
+            if level is not None:
+                assert error.hint == REASONING_REFUSED_HINT
+            else:
+                assert error.hint == BadRequestError.default_hint
+    finally:
+        await provider.aclose()
+
+
+async def test_a_refused_key_is_not_blamed_on_the_level(loopback: LoopbackServer) -> None:
+    provider = AnthropicProvider("a", loopback.url, "sk-wrong")
+    loopback.enqueue(
+        "/v1/messages", anthropic_error(401, "authentication_error", "invalid x-api-key")
+    )
+    try:
+        _, error = await collect(provider, request(reasoning=Reasoning.HIGH))
+    finally:
+        await provider.aclose()
+    assert isinstance(error, AuthenticationError) and error.hint != REASONING_REFUSED_HINT
