@@ -3,7 +3,7 @@ as Settings → Models shows them.
 
 ``model list [PROVIDER] [--json]`` lists the saved models (no server is asked;
 ``provider models NAME`` fetches the list). ``model set PROVIDER MODEL`` changes
-the settings named and keeps the others: ``--reasoning
+the settings named of a saved model and keeps the others: ``--reasoning
 default|off|low|medium|high``, ``--context-window N`` (0: unknown),
 ``--vision/--no-vision``, ``--tier fast|standard|reasoning|none``,
 ``--compact-at SHARE|off``. ``--json`` prints the model as one object:
@@ -18,7 +18,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.errors import ConfigError
-from ..core.models import ModelInfo, ModelTier, ProviderKind, Reasoning
+from ..core.models import ModelInfo, ModelTier, Reasoning
 from .output import print_json, print_table
 
 NAME = "model"
@@ -108,16 +108,16 @@ def _share(text: str) -> float | None:
 
 
 async def _set(services: Services, args: argparse.Namespace) -> int:
-    config = await services.providers.get_provider(args.provider)
-    if args.reasoning == Reasoning.OFF and config.kind is ProviderKind.OPENAI:
-        raise ConfigError(
-            "An OpenAI-compatible server has no common way to turn reasoning off.",
-            hint="Choose low, or default for what the server does unasked.",
-        )
+    await services.providers.get_provider(args.provider)  # a clear error for a typo
     if args.context_window is not None and args.context_window < 0:
         raise ConfigError("--context-window is a number of tokens (0: unknown).")
     info = await services.providers.get_model(args.provider, args.model)
-    info = info or ModelInfo(name=args.model, provider_name=args.provider)
+    if info is None:  # a typo would become a model in every picker
+        raise ConfigError(
+            f'{args.provider} has no saved model "{args.model}".',
+            hint=f"See `mira-desktop model list {args.provider}`, or fetch the server's list: "
+            f"mira-desktop provider models {args.provider}",
+        )
     reasoning = info.reasoning and str(info.reasoning)
     if args.reasoning is not None:
         reasoning = None if args.reasoning == DEFAULT else args.reasoning

@@ -133,7 +133,11 @@ class HttpProvider(ABC):
                 if not response.is_success:
                     await response.aread()
                     error = error_from_response(response, provider=self.name)
-                    if reasoning and type(error) is BadRequestError:
+                    if (
+                        reasoning
+                        and type(error) is BadRequestError
+                        and error.hint == (BadRequestError.default_hint)
+                    ):
                         error.hint = REASONING_REFUSED_HINT
                     raise error
                 if "text/html" in response.headers.get("content-type", ""):

@@ -46,7 +46,7 @@ _MESSAGE_CHARS = 500
 _CONTEXT_PATTERNS = re.compile(
     r"context_length_exceeded|maximum context length|prompt is too long|"
     r"exceeds? the context window|context window|exceeds the available context size|"
-    r"input is too long|context size has been exceeded",
+    r"input is too long|context size has been exceeded|exceed context limit",
     re.IGNORECASE,
 )
 _MODEL_NOT_FOUND = re.compile(

@@ -67,12 +67,13 @@ _LEVELLED_THINKERS = ("gpt-oss",)
 
 
 def think_value(model: str, reasoning: Reasoning) -> bool | str:
-    """Ollama's ``think``: false for off; for a level, true — or the level
-    itself for models that take one (gpt-oss, which ignores true/false)."""
-    if reasoning is Reasoning.OFF:
-        return False
+    """Ollama's ``think``: false for off; for a level, true — or, for models
+    that take a level (gpt-oss: it ignores true/false and cannot stop
+    thinking), the level itself, "low" for off."""
     base = model.rsplit("/", 1)[-1].lower()
-    return str(reasoning) if base.startswith(_LEVELLED_THINKERS) else True
+    if base.startswith(_LEVELLED_THINKERS):
+        return str(Reasoning.LOW if reasoning is Reasoning.OFF else reasoning)
+    return reasoning is not Reasoning.OFF
 
 
 def build_body(request: ChatRequest) -> dict[str, Any]:

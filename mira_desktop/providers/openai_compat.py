@@ -104,11 +104,16 @@ def _message(message: ChatMessage) -> dict[str, Any]:
     return {"role": "user", "content": parts}
 
 
+def effort(reasoning: Reasoning) -> Reasoning:
+    """The ``reasoning_effort`` of a level: "off" is sent as "low"."""
+    return Reasoning.LOW if reasoning is Reasoning.OFF else reasoning
+
+
 def build_body(request: ChatRequest) -> dict[str, Any]:
     """The JSON body of a streamed ``/chat/completions`` request. A reasoning
     level goes out as ``reasoning_effort`` (OpenAI's reasoning models,
-    gpt-oss on LM Studio, vLLM, llama.cpp); "off" has no common field on
-    these servers and sends nothing, as no level does."""
+    gpt-oss on LM Studio, vLLM, llama.cpp); these servers share no way to
+    turn reasoning off, so "off" asks for the least they all take, "low"."""
     body: dict[str, Any] = {
         "model": request.model,
         "messages": [_message(m) for m in request.messages],
@@ -121,8 +126,8 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
             body[key] = value
     if request.tools:
         body["tools"] = [function_tool(spec) for spec in request.tools]
-    if request.reasoning and request.reasoning is not Reasoning.OFF:
-        body["reasoning_effort"] = str(request.reasoning)
+    if request.reasoning:
+        body["reasoning_effort"] = str(effort(request.reasoning))
     body.update(request.extra)
     return body
 
@@ -308,8 +313,7 @@ class OpenAIProvider(HttpProvider):
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = OpenAIStreamParser(self.name)
         body = await request_content(build_body, request, len(request.messages))
-        sent = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
-        async with self._open_stream(url, body, reasoning=sent) as response:
+        async with self._open_stream(url, body, reasoning=bool(request.reasoning)) as response:
             if response.headers.get("content-type", "").startswith("application/json"):
                 await response.aread()
                 for event in parser.feed_completion(response.text):

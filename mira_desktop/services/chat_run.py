@@ -266,10 +266,10 @@ class ChatRun:
                 self._stop_thinking = False
                 self._flush_deltas()
                 self._state.end_thinking()
-                request = replace(  # and no more reasoning: an answer from what it has
-                    request,
+                request = replace(  # an answer from what it has, with the least reasoning
+                    request,  # (no level asked for: none now either, no field it never had)
                     messages=stop_thinking_messages(request.messages, self._state.thinking),
-                    reasoning=Reasoning.OFF,
+                    reasoning=Reasoning.OFF if request.reasoning is not None else None,
                 )
                 self._request = request
 

@@ -1736,14 +1736,6 @@ Quit anyway and lose them?</source>
             <translation>扩展思考，预算为 2,048 / 8,192 / 16,384 个 token，另加在回答的额度上。关闭或默认：不思考。</translation>
         </message>
         <message>
-            <source>Sent as “think”: off turns a thinking model's reasoning off, a level turns it on (gpt-oss takes the level itself).</source>
-            <translation>以 “think” 发送：关闭即关掉思考模型的推理，选择档位即打开（gpt-oss 直接接收档位）。</translation>
-        </message>
-        <message>
-            <source>Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers have no common way to turn reasoning off.</source>
-            <translation>以 “reasoning_effort” 发送（推理模型、gpt-oss）。这类服务器没有通用的关闭推理方式。</translation>
-        </message>
-        <message>
             <source>Server's default</source>
             <translation>服务器默认</translation>
         </message>
@@ -1762,6 +1754,14 @@ Quit anyway and lose them?</source>
         <message>
             <source>Reasoning effort</source>
             <translation>推理强度</translation>
+        </message>
+        <message>
+            <source>Sent as “think”: off turns a thinking model's reasoning off, a level turns it on (gpt-oss takes the level itself; it cannot stop, off is low).</source>
+            <translation>以 “think” 发送：关闭即关掉思考模型的推理，选择档位即打开（gpt-oss 直接接收档位；它无法不思考，关闭即为低）。</translation>
+        </message>
+        <message>
+            <source>Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers share no way to turn reasoning off: off is sent as low.</source>
+            <translation>以 “reasoning_effort” 发送（推理模型、gpt-oss）。这类服务器没有通用的关闭推理方式：关闭会以“低”发送。</translation>
         </message>
     </context>
     <context>

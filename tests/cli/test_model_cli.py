@@ -6,7 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.loopback import LoopbackServer, ollama_stream, openai_stream
+from tests.support.loopback import (
+    LoopbackServer,
+    ollama_stream,
+    ollama_tags,
+    openai_models,
+    openai_stream,
+)
 
 from .test_cli import CHAT, cli
 
@@ -14,6 +20,8 @@ from .test_cli import CHAT, cli
 def test_model_set_changes_what_it_names_and_keeps_the_rest(
     data_dir: Path, loopback: LoopbackServer, keyless_provider: str
 ) -> None:
+    loopback.enqueue("/v1/models", openai_models(["gpt-oss-20b"]))
+    assert cli(data_dir, "provider", "models", "loop").returncode == 0
     first = cli(
         data_dir, "model", "set", "loop", "gpt-oss-20b",
         "--context-window", "131072", "--vision", "--tier", "reasoning", "--compact-at", "0.8",
@@ -55,18 +63,20 @@ def test_model_set_changes_what_it_names_and_keeps_the_rest(
     assert "reasoning: low" in exported.stdout and "reasoning: high" in exported.stdout
 
 
-def test_off_is_refused_where_the_server_cannot_be_told_and_sent_where_it_can(
+def test_off_and_what_is_refused(
     data_dir: Path, loopback: LoopbackServer, keyless_provider: str
 ) -> None:
-    refused = cli(data_dir, "model", "set", "loop", "m", "--reasoning", "off")
-    assert refused.returncode != 0
-    assert "no common way to turn reasoning off" in refused.stderr
-    assert "Traceback" not in refused.stderr
+    # a model that is not saved (a typo would become a model in every picker)
+    typo = cli(data_dir, "model", "set", "loop", "gtp-4o", "--reasoning", "low")
+    assert typo.returncode != 0 and 'no saved model "gtp-4o"' in typo.stderr
+    assert "provider models loop" in typo.stderr and "Traceback" not in typo.stderr
     assert json.loads(cli(data_dir, "model", "list", "--json").stdout)["models"] == []
     added = cli(
         data_dir, "provider", "add", "local", "--kind", "ollama", "--base-url", loopback.url
     )
     assert added.returncode == 0, added.stderr
+    loopback.enqueue("/api/tags", ollama_tags(["qwen3:8b"]))
+    assert cli(data_dir, "provider", "models", "local").returncode == 0
     assert cli(data_dir, "model", "set", "local", "qwen3:8b", "--reasoning", "off").returncode == 0
     loopback.enqueue("/api/chat", ollama_stream(["Quick."]))
     chat = cli(data_dir, "chat", "--provider", "local", "--model", "qwen3:8b", "Hi")

@@ -20,6 +20,7 @@ from tests.support.loopback import (
     LoopbackServer,
     anthropic_error,
     anthropic_stream,
+    json_reply,
     ollama_error,
     ollama_stream,
     openai_stream,
@@ -92,7 +93,7 @@ async def test_anthropic_without_a_level_or_off_sends_no_thinking(
         ("deepseek-r1", Reasoning.LOW, True),
         ("gpt-oss:20b", Reasoning.LOW, "low"),
         ("library/gpt-oss:120b", Reasoning.HIGH, "high"),
-        ("gpt-oss:20b", Reasoning.OFF, False),
+        ("gpt-oss:20b", Reasoning.OFF, "low"),  # it cannot stop thinking: the least
     ],
 )
 async def test_ollama_think(
@@ -114,14 +115,13 @@ async def test_openai_reasoning_effort(loopback: LoopbackServer, level: Reasonin
     assert body["reasoning_effort"] == str(level)
 
 
-@pytest.mark.parametrize("level", [None, Reasoning.OFF])
-async def test_openai_off_or_no_level_sends_nothing(
-    loopback: LoopbackServer, level: Reasoning | None
-) -> None:
-    """These servers share no field that turns reasoning off: nothing is sent
-    rather than a value some of them refuse."""
-    body = await _body(loopback, "openai", request(reasoning=level))
+async def test_openai_no_level_sends_nothing_and_off_the_least(loopback: LoopbackServer) -> None:
+    """These servers share no way to turn reasoning off: "off" asks for the
+    least they all take."""
+    body = await _body(loopback, "openai", request())
     assert "reasoning_effort" not in body
+    off = await _body(loopback, "openai", request(reasoning=Reasoning.OFF))
+    assert off["reasoning_effort"] == "low"
 
 
 async def test_a_request_s_extra_fields_still_win(loopback: LoopbackServer) -> None:
@@ -161,3 +161,16 @@ async def test_a_refused_key_is_not_blamed_on_the_level(loopback: LoopbackServer
     finally:
         await provider.aclose()
     assert isinstance(error, AuthenticationError) and error.hint != REASONING_REFUSED_HINT
+
+
+async def test_a_refusal_with_its_own_hint_keeps_it(loopback: LoopbackServer) -> None:
+    """A moved server is not blamed on the level: its hint still says to
+    update the base URL."""
+    provider = OpenAIProvider("p", loopback.url + "/v1", "sk")
+    moved = json_reply({}, status=308, headers={"location": "https://elsewhere.example/v1"})
+    loopback.enqueue("/v1/chat/completions", moved)
+    try:
+        _, error = await collect(provider, request(reasoning=Reasoning.HIGH))
+    finally:
+        await provider.aclose()
+    assert isinstance(error, BadRequestError) and "base URL" in error.hint

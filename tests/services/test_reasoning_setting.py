@@ -18,7 +18,14 @@ from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Reasoning
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.services.regenerate import RegenerateRequest
-from tests.support.loopback import LoopbackServer, ollama_stream, openai_stream
+from tests.support.loopback import (
+    Hang,
+    LoopbackServer,
+    ndjson,
+    ollama_stream,
+    openai_stream,
+    raw_stream,
+)
 
 from .conftest import CHAT, text_then_hang
 
@@ -107,17 +114,13 @@ async def test_no_level_sends_nothing(
     assert "reasoning_effort" not in bodies(loopback, CHAT)[-1]
 
 
-async def test_stop_thinking_asks_for_the_answer_with_reasoning_off(
-    services: Services, loopback: LoopbackServer, loop_provider: str
-) -> None:
-    await set_reasoning(services, loop_provider, "m", "medium")
-    loopback.enqueue(CHAT, text_then_hang(thinking=("long ", "reasoning")))
-    loopback.enqueue(CHAT, openai_stream(["short answer"]))
+async def stop_thinking(services: Services, provider: str, model: str) -> None:
+    """Send a question, press "Stop thinking" once its reasoning is there."""
     draft = new_id()
     thought = ""
     final: ChatEvent | None = None
     async for event in services.chat.send(
-        SendRequest("hard question", provider=loop_provider, model="m", new_thread_id=draft)
+        SendRequest("hard question", provider=provider, model=model, new_thread_id=draft)
     ):
         final = event
         if isinstance(event, ThinkingDelta):
@@ -125,6 +128,37 @@ async def test_stop_thinking_asks_for_the_answer_with_reasoning_off(
             if thought == "long reasoning":
                 assert services.chat.stop_thinking(draft)
     assert isinstance(final, Completed) and final.text == "short answer"
+
+
+@pytest.mark.parametrize(("level", "then"), [("medium", "low"), ("off", "low"), (None, None)])
+async def test_stop_thinking_asks_for_the_answer_with_the_least_reasoning(
+    services: Services,
+    loopback: LoopbackServer,
+    loop_provider: str,
+    level: str | None,
+    then: str | None,
+) -> None:
+    """An OpenAI-compatible server cannot be told "off": the follow-up asks
+    for "low" (a model set to low stays low, not the server's medium); a
+    model with no level gets no field it never had."""
+    await set_reasoning(services, loop_provider, "m", level)
+    loopback.enqueue(CHAT, text_then_hang(thinking=("long ", "reasoning")))
+    loopback.enqueue(CHAT, openai_stream(["short answer"]))
+    await stop_thinking(services, loop_provider, "m")
     asked, follow_up = bodies(loopback, CHAT)
-    assert asked["reasoning_effort"] == "medium"
-    assert "reasoning_effort" not in follow_up
+    assert asked.get("reasoning_effort") == (level and ("low" if level == "off" else level))
+    assert follow_up.get("reasoning_effort") == then
+
+
+async def test_stop_thinking_turns_ollamas_thinking_off(
+    services: Services, loopback: LoopbackServer
+) -> None:
+    await services.providers.add_provider("local", "ollama", loopback.url)
+    await set_reasoning(services, "local", "qwen3:8b", "high")
+    thinking = [
+        ndjson({"message": {"role": "assistant", "thinking": t}}) for t in ("long ", "reasoning")
+    ]
+    loopback.enqueue(OLLAMA, raw_stream([*thinking, Hang()]))
+    loopback.enqueue(OLLAMA, ollama_stream(["short answer"]))
+    await stop_thinking(services, "local", "qwen3:8b")
+    assert [body["think"] for body in bodies(loopback, OLLAMA)] == [True, False]

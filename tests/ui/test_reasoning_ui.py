@@ -1,7 +1,7 @@
 """The header's ⋯ → "Reasoning effort" in the real window (offscreen): it
-shows the chosen model's level, offers "Off" only where the server can be
-told so, saves a choice as that model's setting, and the next answer is asked
-with it — through the real services to the loopback server; in Chinese too."""
+shows the chosen model's level, saves a choice as that model's setting (its
+other settings as they are then), and the next answer is asked with it —
+through the real services to the loopback server; in Chinese too."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ async def test_the_level_is_the_models_setting_and_reaches_the_next_answer(
     assert window.header.model_picker.current_choice() == ("Local", "m1")
     await open_menu(window)
     assert checked(window) == ""  # the server's default
-    assert not levels(window)["off"].isEnabled()  # an OpenAI-compatible server
-    assert "m1" in window.reasoning_actions.menu.toolTip()
+    assert "m1" in window.reasoning_actions.menu.menuAction().toolTip()
+    assert window.header.menu.toolTipsVisible()
 
     levels(window)["high"].trigger()
 
@@ -70,14 +70,25 @@ async def test_the_level_is_the_models_setting_and_reaches_the_next_answer(
     await send_and_answer(window, loopback, "Think about it", "Done.", qtbot)
     assert loopback.requests[-1].json["reasoning_effort"] == "high"
 
-    # another model has its own level; Off is offered for Ollama
+    # another model has its own level
     window.header.model_picker.set_current("box", "qwen3:8b")
     await open_menu(window)
-    assert checked(window) == "" and levels(window)["off"].isEnabled()
+    assert checked(window) == ""
+    # Settings (or the command line) change the model while the menu is open:
+    # the choice is saved with what is saved then, not with what the menu read
+    await services.providers.update_model_settings(
+        "box", "qwen3:8b", context_window=40_960, vision=True, tier="fast",
+        compaction_threshold=0.7,
+    )  # fmt: skip
     levels(window)["off"].trigger()
     await until(lambda: shown_level(window) is Reasoning.OFF)
     assert checked(window) == "off"
     assert await saved("box", "qwen3:8b", Reasoning.OFF)
+    info = await services.providers.get_model("box", "qwen3:8b")
+    assert info is not None
+    assert (info.context_window, info.vision, str(info.tier), info.compaction_threshold) == (
+        40_960, True, "fast", 0.7,
+    )  # fmt: skip
     assert await saved("Local", "m1", Reasoning.HIGH)  # untouched
 
 
@@ -89,6 +100,6 @@ async def test_the_menu_speaks_chinese(window: MainWindow, tmp_path: Path) -> No
         assert window.reasoning_actions.menu.title() == "推理强度"
         texts = [a.text() for a in window.reasoning_actions.menu.actions()]
         assert texts == ["服务器默认", "关闭", "低", "中", "高"]
-        assert "回答前推理的强度" in window.reasoning_actions.menu.toolTip()
+        assert "回答前推理的强度" in window.reasoning_actions.menu.menuAction().toolTip()
     finally:
         install_translator(app, "en", cache_dir=tmp_path / "qm")

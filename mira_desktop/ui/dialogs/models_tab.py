@@ -2,8 +2,8 @@
 context window, vision flag, tier (fast / standard / reasoning, used when a retry
 escalates), the pre-turn compaction threshold (a share of the window, 0–1; empty
 means off) and how hard the model reasons (the server's default, off, low, medium,
-high; "off" only where the server can be told so). The list comes from the
-provider service; saving goes back through it.
+high, with what this kind of server is sent). The list comes from the provider
+service; saving goes back through it.
 """
 
 from __future__ import annotations
@@ -252,17 +252,10 @@ class ModelsTab(QWidget):
         return self._kinds.get(info.provider_name) if info is not None else None
 
     def _show_reasoning(self, info: ModelInfo) -> None:
-        """The model's level, "Off" offered only where the server can be told
-        so, and what the levels mean for this kind of server."""
-        kind = self._kind(info)
-        off = self.reasoning_combo.findData(str(Reasoning.OFF))
-        item = self.reasoning_combo.model().item(off)  # type: ignore[attr-defined]
-        item.setEnabled(kind is not ProviderKind.OPENAI)
+        """The model's level and what the levels mean for this kind of server."""
         level = str(info.reasoning or "")
-        if kind is ProviderKind.OPENAI and info.reasoning is Reasoning.OFF:
-            level = ""  # saved elsewhere (the CLI refuses it too): shown as what it does
         self.reasoning_combo.setCurrentIndex(max(0, self.reasoning_combo.findData(level)))
-        self.reasoning_hint.setText(self._reasoning_hint(kind))
+        self.reasoning_hint.setText(self._reasoning_hint(self._kind(info)))
 
     def _reasoning_hint(self, kind: ProviderKind | None) -> str:
         if kind is ProviderKind.ANTHROPIC:
@@ -273,12 +266,12 @@ class ModelsTab(QWidget):
         if kind is ProviderKind.OLLAMA:
             return self.tr(
                 "Sent as “think”: off turns a thinking model's reasoning off, a level turns "
-                "it on (gpt-oss takes the level itself)."
+                "it on (gpt-oss takes the level itself; it cannot stop, off is low)."
             )
         if kind is ProviderKind.OPENAI:
             return self.tr(
-                "Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers have "
-                "no common way to turn reasoning off."
+                "Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers share "
+                "no way to turn reasoning off: off is sent as low."
             )
         return ""
 

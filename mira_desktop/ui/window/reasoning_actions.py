@@ -3,8 +3,8 @@ hard the chosen model reasons (the server's default, off, low, medium,
 high), the same per-model setting as Settings → Models, at hand where the
 model is chosen. The levels are read when the menu opens (Settings may have
 changed them) and a choice is saved at once with the model's other settings
-kept. "Off" is offered only where the server can be told so (not an
-OpenAI-compatible one)."""
+as they are then (read again: Settings or the command line may have changed
+them since the menu opened)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
 from ...core.errors import MiraError
-from ...core.models import ModelInfo, ProviderKind, Reasoning
+from ...core.models import ModelInfo, Reasoning
 from ..error_texts import error_line
 from .window_actions import WindowActions
 
@@ -57,8 +57,9 @@ class ReasoningActions(WindowActions):
         self.group.triggered.connect(self._on_triggered)
         window.header.menu.insertMenu(window.undo_turn_action, self.menu)
         window.header.menu.aboutToShow.connect(lambda: tasks.start(self.refresh()))
+        # the switches' tooltips say what they do (a menu hides them by default)
+        window.header.menu.setToolTipsVisible(True)
         self._model: ModelInfo | None = None
-        self._kind: ProviderKind | None = None
         self._retranslate()
         window.installEventFilter(self)
 
@@ -67,41 +68,35 @@ class ReasoningActions(WindowActions):
         return self._w.header.model_picker.current_choice()
 
     async def refresh(self) -> None:
-        """Check the chosen model's level; "Off" only where it can be sent."""
+        """Check the chosen model's level."""
         choice = self.current_model()
         self.menu.menuAction().setEnabled(choice is not None)
         if choice is None:
             self._model = None
             return
+        info = await self._read(choice)
+        if info is not None and self.current_model() == choice:  # else: its own refresh follows
+            self._model = info
+            self._show()
+
+    async def _read(self, choice: tuple[str, str]) -> ModelInfo | None:
         provider, model = choice
         try:
             info = await self._services.providers.get_model(provider, model)
-            config = await self._services.providers.get_provider(provider)
         except MiraError as exc:
             log.info("reasoning level of %s/%s not read: %s", provider, model, exc)
-            self.menu.menuAction().setEnabled(False)
-            return
-        if self.current_model() != choice:
-            return  # another model was chosen meanwhile: its own refresh follows
-        self._model = info or ModelInfo(name=model, provider_name=provider)
-        self._kind = config.kind
-        self._show()
+            return None
+        return info or ModelInfo(name=model, provider_name=provider)
 
     def _show(self) -> None:
         info = self._model
-        off_allowed = self._kind is not ProviderKind.OPENAI
-        self.actions[str(Reasoning.OFF)].setEnabled(off_allowed)
         level = str(info.reasoning or "") if info is not None else ""
-        if level == Reasoning.OFF and not off_allowed:
-            level = ""  # what it does there
         self.actions[level].setChecked(True)
-        name = info.name if info is not None else ""
-        self.menu.setToolTip(
+        self.menu.menuAction().setToolTip(
             self.tr("How hard {model} reasons before it answers (Settings → Models too)").format(
-                model=name
+                model=info.name if info is not None else ""
             )
         )
-        self.menu.setToolTipsVisible(True)
 
     # ---- choosing -----------------------------------------------------------------------
     def choose(self, level: str) -> None:
@@ -112,9 +107,11 @@ class ReasoningActions(WindowActions):
         self.choose(str(action.data() or ""))
 
     async def _save(self, level: str) -> None:
-        info = self._model
+        """Saved with the other settings read now (not as the menu found them)."""
         choice = self.current_model()
-        if info is None or choice != (info.provider_name, info.name):
+        info = await self._read(choice) if choice is not None else None
+        if info is None:
+            await self.refresh()  # the check mark goes back to what is saved
             return
         try:
             saved = await self._services.providers.update_model_settings(
