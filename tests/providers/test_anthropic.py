@@ -183,6 +183,10 @@ async def test_truncated_stream(loopback, anthropic):
         (404, "not_found_error", "model: claude-nope", ModelNotFoundError),
         (400, "invalid_request_error", "prompt is too long: 300000 tokens > 200000 maximum",
          ContextOverflowError),
+        # the thinking budget counts against the window
+        (400, "invalid_request_error", "input length and `max_tokens` exceed context limit: "
+         "187254 + 20480 > 200000, decrease input length or `max_tokens` and try again",
+         ContextOverflowError),
         (413, "request_too_large", "Request exceeds the maximum allowed number of bytes",
          BadRequestError),
         (500, "api_error", "Internal server error", ServerError),
