@@ -68,7 +68,8 @@ class RegenerateRequest:
 
     ``guidance`` is the "Custom guidance…" text; given, it wins over ``preset``.
     ``provider``/``model`` default to the model of the answer being regenerated
-    (then the thread's); choosing one turns tier escalation off."""
+    (then the thread's); choosing one, or a ``reasoning`` level, turns tier
+    escalation off."""
 
     thread_id: str
     message_id: str
@@ -208,8 +209,8 @@ async def plan_regeneration(
     thread = await store.get_thread(request.thread_id)
     history, original = await _question_of(store, request)
     question = history[-1]
-    provider_name, model, data = await _choose_model(
-        store, request, original, escalate=guidance is None
+    provider_name, model, data = await _choose_model(  # a chosen effort keeps the model
+        store, request, original, escalate=guidance is None and request.reasoning is None
     )
     _, provider = await providers.chat_provider(provider_name)
     spec = TurnSpec(

@@ -2022,6 +2022,10 @@ Quit anyway and lose them?</source>
             <source>Custom guidance…</source>
             <translation>自定义要求…</translation>
         </message>
+        <message>
+            <source>Think harder</source>
+            <translation>更深入地思考</translation>
+        </message>
     </context>
     <context>
         <name>RichTextView</name>

@@ -455,3 +455,29 @@ async def test_after_a_run_the_shown_versions_are_those_of_the_database(
     await until(lambda: window.timeline.message(first_answer_id).sibling_count == 1)
     assert window.timeline.message(first_answer_id).sibling_index == 0
     assert not widget_of(window, 1).version_switcher.isVisibleTo(widget_of(window, 1))
+
+
+async def test_think_harder_answers_again_with_the_same_model_reasoning_high(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    """Regenerate → Think harder: a new version from the same model (no tier
+    escalation, though one is configured), asked to reason hard; the model's
+    own setting stays as it was."""
+    await tiers(services, m1="fast", m2="standard")
+    await ask(window, loopback, "Is 1,000,003 prime?", "Probably.")
+    answer = widget_of(window, 1)
+    assert isinstance(answer, AssistantMessageWidget)
+    assert answer.regenerate_button.action_for("think").text() == "Think harder"
+    loopback.enqueue(CHAT, openai_stream(["Yes: no divisor up to 1,000."]))
+    answer.regenerate_button.action_for("think").trigger()
+    await until(lambda: idle(window) and texts(window)[-1] == "Yes: no divisor up to 1,000.")
+    request = loopback.requests[-1].json
+    assert request["model"] == "m1" and request["reasoning_effort"] == "high"
+    assert not any("Regeneration guidance" in m["content"] for m in request["messages"])
+    new = widget_of(window, 1)
+    await until(lambda: new.version_switcher.text() == "2/2")
+    branch = await services.threads.get_active_messages(window.presenter.key)
+    assert (branch[-1].data or {}).get("reasoning") == "high"
+    assert "escalated_from" not in (branch[-1].data or {})
+    info = await services.providers.get_model("Local", "m1")
+    assert info is not None and info.reasoning is None

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
 log = logging.getLogger(__name__)
 
 #: the presets of ``services/regenerate.py`` in menu order ("custom" asks first)
-REGENERATE_PRESETS = ("retry", "concise", "detailed", "creative", "custom")
+#: "think": the same model again, reasoning hard (whatever its setting says)
+REGENERATE_PRESETS = ("retry", "concise", "detailed", "creative", "think", "custom")
 
 
 def flat_tool_button(parent: QWidget, object_name: str, text: str, tip: str) -> QToolButton:
@@ -138,6 +139,7 @@ class RegenerateButton(LazyMenuButton):
             "concise": self.tr("More concise"),
             "detailed": self.tr("More detailed"),
             "creative": self.tr("More creative"),
+            "think": self.tr("Think harder"),
             "custom": self.tr("Custom guidance…"),
         }
         for preset in REGENERATE_PRESETS:

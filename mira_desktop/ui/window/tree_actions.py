@@ -27,7 +27,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit
 
-from ...core.models import Message, MessageStatus
+from ...core.models import Message, MessageStatus, Reasoning
 from .conversation import VERSION_KINDS
 from .window_actions import WindowActions
 
@@ -109,9 +109,12 @@ class TreeActions(WindowActions):
         self._chat.edit(self._p.key, self._p.key, message_id, text, provider, model)
 
     def regenerate(self, message_id: str, preset: str) -> None:
-        """The Regenerate menu: a preset, or "custom" (asks for the guidance)."""
+        """The Regenerate menu: a preset, "custom" (asks for the guidance), or
+        "think" (a retry with reasoning high, the same model)."""
         if preset == "custom":
             self._ask_guidance(message_id)
+        elif preset == "think":
+            self._regenerate(message_id, "retry", reasoning=Reasoning.HIGH)
         else:
             self._regenerate(message_id, preset)
 
@@ -129,13 +132,16 @@ class TreeActions(WindowActions):
         *,
         provider: str | None = None,
         model: str | None = None,
+        reasoning: Reasoning | None = None,
     ) -> None:
         if not self.can_act():
             return
         from ...services.regenerate import RegenerateRequest  # the chat stack: on first use
 
         key = self._p.key
-        request = RegenerateRequest(key, message_id, preset, guidance, provider, model)
+        request = RegenerateRequest(
+            key, message_id, preset, guidance, provider, model, reasoning=reasoning
+        )
         self._p.notice.emit("")
         self._chat.regenerate(key, request)
 
