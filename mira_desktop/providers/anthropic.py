@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from mira_desktop.core.errors import MalformedStreamError
+from mira_desktop.core.errors import BadRequestError, MalformedStreamError
 from mira_desktop.core.events import (
     StreamDone,
     StreamEvent,
@@ -97,6 +98,9 @@ def _message(message: ChatMessage) -> dict[str, Any]:
     return {"role": message.role, "content": _blocks(message)}
 
 
+#: a refusal that names the thinking's shape (``thinking.type``, adaptive, a budget)
+_THINKING_REFUSED = re.compile(r"thinking|adaptive|budget_tokens", re.IGNORECASE)
+
 #: what an empty tool result says: the API refuses an empty one
 EMPTY_RESULT = "(no output)"
 
@@ -136,14 +140,35 @@ def _messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
 THINKING_BUDGETS = {Reasoning.LOW: 2_048, Reasoning.MEDIUM: 8_192, Reasoning.HIGH: 16_384}
 #: with thinking on, the API takes top_p only from here to 1 (and no temperature)
 THINKING_MIN_TOP_P = 0.95
+#: the two shapes of thinking: a fixed budget (``{"type": "enabled",
+#: "budget_tokens"}``, Claude up to 4.5; deprecated on 4.6, refused from Opus
+#: 4.7 on) and adaptive (``{"type": "adaptive"}`` with ``output_config.effort``,
+#: Claude 4.6 and later)
+BUDGETED, ADAPTIVE = "budgeted", "adaptive"
+_ADAPTIVE_FROM = (4, 6)
+_VERSION = re.compile(r"claude-(?:[a-z]+-)*?(\d{1,2})(?:[-.](\d{1,2})(?!\d))?(?:[-.@]|$)")
 
 
-def build_body(request: ChatRequest) -> dict[str, Any]:
+def thinking_style(model: str) -> str:
+    """The shape of thinking a model takes, by its version in the id
+    (``claude-opus-4-7``, ``claude-sonnet-4-5-20250929``, ``claude-3-7-sonnet``,
+    ``claude-opus-4-20250514``: 4.0): adaptive from 4.6 on; budgeted for older
+    ones and for ids without a Claude version (servers imitating the API)."""
+    found = _VERSION.search(model.lower())
+    if found is None:
+        return BUDGETED
+    version = (int(found.group(1)), int(found.group(2) or 0))
+    return ADAPTIVE if version >= _ADAPTIVE_FROM else BUDGETED
+
+
+def build_body(request: ChatRequest, style: str | None = None) -> dict[str, Any]:
     """The JSON body of a streamed ``/v1/messages`` request.
 
-    A reasoning level turns extended thinking on with that level's budget;
-    ``max_tokens`` (the answer's room, the role's or 4,096) is raised by the
-    budget, since thinking counts against it. Thinking takes no temperature
+    A reasoning level turns thinking on, in the shape the model takes
+    (``style``, else :func:`thinking_style`): a fixed budget for the level,
+    or adaptive thinking with the level as its effort. ``max_tokens`` (the
+    answer's room, the role's or 4,096) is raised by the level's budget in
+    both, since thinking counts against it. Thinking takes no temperature
     and a ``top_p`` of at least 0.95: a role's other values are left out
     rather than refused. Off, or no level, sends no thinking (the API's
     default)."""
@@ -158,7 +183,10 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
     }
     if system:
         body["system"] = system
-    if budget:
+    if budget and (style or thinking_style(request.model)) == ADAPTIVE:
+        body["thinking"] = {"type": ADAPTIVE}
+        body["output_config"] = {"effort": str(request.reasoning)}
+    elif budget:
         body["thinking"] = {"type": "enabled", "budget_tokens": budget}
     if request.temperature is not None and not budget:
         body["temperature"] = request.temperature
@@ -311,13 +339,41 @@ class AnthropicProvider(HttpProvider):
         return headers
 
     async def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        """Stream one answer; ends with ``StreamDone`` or raises a ``ProviderError``."""
+        """Stream one answer; ends with ``StreamDone`` or raises a ``ProviderError``.
+
+        With thinking on, a refusal of its shape before anything arrived (an
+        id that does not say which shape the model takes) is answered once
+        with the other shape; if that is refused too, the first refusal is
+        the one reported."""
+        thinking = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
+        style = thinking_style(request.model) if thinking else None
+        started = False
+        try:
+            async for event in self._stream(request, style):
+                started = True
+                yield event
+            return
+        except BadRequestError as exc:
+            if style is None or started or not _THINKING_REFUSED.search(str(exc)):
+                raise
+            refused = exc
+        other = BUDGETED if style == ADAPTIVE else ADAPTIVE
+        log.info("%s refused %s thinking for %s; trying %s", self.name, style, request.model, other)
+        try:
+            async for event in self._stream(request, other):
+                started = True
+                yield event
+        except BadRequestError:
+            if started:
+                raise
+            raise refused from None
+
+    async def _stream(self, request: ChatRequest, style: str | None) -> AsyncIterator[StreamEvent]:
         url = self._url("/v1/messages")
         log.debug("%s: POST %s model=%s", self.name, url, request.model)
         parser = AnthropicStreamParser(self.name)
-        body = await request_content(build_body, request, len(request.messages))
-        thinking = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
-        async with self._open_stream(url, body, reasoning=thinking) as response:
+        body = await request_content(lambda r: build_body(r, style), request, len(request.messages))
+        async with self._open_stream(url, body, reasoning=style is not None) as response:
             batches = iter_sse_batches(response.aiter_bytes())
             async for batch in batches:
                 for sse in batch:

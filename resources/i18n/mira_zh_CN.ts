@@ -1732,10 +1732,6 @@ Quit anyway and lose them?</source>
             <translation>还没有模型。请先添加模型服务，然后点击“获取模型”。</translation>
         </message>
         <message>
-            <source>Extended thinking with a budget of 2,048 / 8,192 / 16,384 tokens, added to the answer's room. Off, or the default: no thinking.</source>
-            <translation>扩展思考，预算为 2,048 / 8,192 / 16,384 个 token，另加在回答的额度上。关闭或默认：不思考。</translation>
-        </message>
-        <message>
             <source>Server's default</source>
             <translation>服务器默认</translation>
         </message>
@@ -1762,6 +1758,10 @@ Quit anyway and lose them?</source>
         <message>
             <source>Sent as “reasoning_effort” (reasoning models, gpt-oss). These servers share no way to turn reasoning off: off is sent as low.</source>
             <translation>以 “reasoning_effort” 发送（推理模型、gpt-oss）。这类服务器没有通用的关闭推理方式：关闭会以“低”发送。</translation>
+        </message>
+        <message>
+            <source>Extended thinking with a budget of 2,048 / 8,192 / 16,384 tokens, added to the answer's room (Claude 4.6 and later: adaptive thinking at that effort). Off, or the default: no thinking.</source>
+            <translation>扩展思考，预算为 2,048 / 8,192 / 16,384 个 token，另加在回答的额度上（Claude 4.6 及以后：按该强度自适应思考）。关闭或默认：不思考。</translation>
         </message>
     </context>
     <context>

@@ -12,7 +12,7 @@ import pytest
 
 from mira_desktop.core.errors import AuthenticationError, BadRequestError
 from mira_desktop.core.models import ChatRequest, Reasoning
-from mira_desktop.providers.anthropic import AnthropicProvider
+from mira_desktop.providers.anthropic import AnthropicProvider, thinking_style
 from mira_desktop.providers.errormap import REASONING_REFUSED_HINT
 from mira_desktop.providers.ollama import OllamaProvider, think_value
 from mira_desktop.providers.openai_compat import OpenAIProvider
@@ -26,7 +26,7 @@ from tests.support.loopback import (
     openai_stream,
 )
 
-from .helpers import collect, request
+from .helpers import collect, request, text, thinking
 
 
 async def _body(loopback: LoopbackServer, kind: str, req: ChatRequest) -> dict[str, Any]:
@@ -174,3 +174,81 @@ async def test_a_refusal_with_its_own_hint_keeps_it(loopback: LoopbackServer) ->
     finally:
         await provider.aclose()
     assert isinstance(error, BadRequestError) and "base URL" in error.hint
+
+
+@pytest.mark.parametrize(
+    ("model", "style"),
+    [
+        ("claude-opus-4-7", "adaptive"),
+        ("claude-sonnet-4-6", "adaptive"),
+        ("claude-sonnet-4-6@20260101", "adaptive"),
+        ("claude-opus-5", "adaptive"),
+        ("claude-sonnet-4-5-20250929", "budgeted"),
+        ("claude-opus-4-1-20250805", "budgeted"),
+        ("claude-opus-4-20250514", "budgeted"),  # 4.0: the date is no minor version
+        ("claude-3-7-sonnet-20250219", "budgeted"),
+        ("my-local-model", "budgeted"),
+    ],
+)
+def test_the_thinking_shape_follows_the_claude_version(model: str, style: str) -> None:
+    assert thinking_style(model) == style
+
+
+async def test_newer_claude_gets_adaptive_thinking_with_the_level_as_effort(
+    loopback: LoopbackServer,
+) -> None:
+    body = await _body(
+        loopback, "anthropic", request(model="claude-opus-4-7", reasoning=Reasoning.MEDIUM)
+    )
+    assert body["thinking"] == {"type": "adaptive"}
+    assert body["output_config"] == {"effort": "medium"}
+    assert body["max_tokens"] == 8_192 + 4_096
+
+
+REFUSED_SHAPE = "thinking.type.enabled is not supported for this model. Use thinking.type.adaptive."
+
+
+async def test_a_refused_thinking_shape_is_tried_once_in_the_other(
+    loopback: LoopbackServer,
+) -> None:
+    """An id that misleads (a future model, a proxy's alias) is answered with
+    the other shape, before anything was shown."""
+    provider = AnthropicProvider("a", loopback.url, "sk-ant")
+    loopback.enqueue("/v1/messages", anthropic_error(400, "invalid_request_error", REFUSED_SHAPE))
+    loopback.enqueue("/v1/messages", anthropic_stream(["ok"], thinking_chunks=["Hm."]))
+    try:
+        events, error = await collect(provider, request(model="claude-x", reasoning=Reasoning.HIGH))
+    finally:
+        await provider.aclose()
+    assert error is None and text(events) == "ok" and thinking(events) == "Hm."
+    first, second = (r.json for r in loopback.requests if r.path == "/v1/messages")
+    assert first["thinking"]["type"] == "enabled" and second["thinking"] == {"type": "adaptive"}
+
+
+async def test_refused_in_both_shapes_reports_the_first_refusal(loopback: LoopbackServer) -> None:
+    provider = AnthropicProvider("a", loopback.url, "sk-ant")
+    loopback.enqueue("/v1/messages", anthropic_error(400, "invalid_request_error", REFUSED_SHAPE))
+    loopback.enqueue(
+        "/v1/messages",
+        anthropic_error(400, "invalid_request_error", "adaptive thinking is not supported"),
+    )
+    try:
+        _, error = await collect(provider, request(model="claude-x", reasoning=Reasoning.LOW))
+    finally:
+        await provider.aclose()
+    assert isinstance(error, BadRequestError) and str(error) == REFUSED_SHAPE
+    assert error.hint == REASONING_REFUSED_HINT
+    assert len([r for r in loopback.requests if r.path == "/v1/messages"]) == 2
+
+
+async def test_other_refusals_are_not_tried_again(loopback: LoopbackServer) -> None:
+    provider = AnthropicProvider("a", loopback.url, "sk-ant")
+    loopback.enqueue(
+        "/v1/messages", anthropic_error(400, "invalid_request_error", "messages: text too long")
+    )
+    try:
+        _, error = await collect(provider, request(model="claude-x", reasoning=Reasoning.LOW))
+    finally:
+        await provider.aclose()
+    assert isinstance(error, BadRequestError)
+    assert len([r for r in loopback.requests if r.path == "/v1/messages"]) == 1

@@ -261,7 +261,8 @@ class ModelsTab(QWidget):
         if kind is ProviderKind.ANTHROPIC:
             return self.tr(
                 "Extended thinking with a budget of 2,048 / 8,192 / 16,384 tokens, added to "
-                "the answer's room. Off, or the default: no thinking."
+                "the answer's room (Claude 4.6 and later: adaptive thinking at that effort). "
+                "Off, or the default: no thinking."
             )
         if kind is ProviderKind.OLLAMA:
             return self.tr(
