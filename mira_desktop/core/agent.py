@@ -210,7 +210,10 @@ class ToolCard:
 
     @property
     def can_roll_back(self) -> bool:
-        return bool(self.changed) and self.status is ToolStatus.DONE and not self.rolled_back
+        """A step that changed files, also one that failed after changing
+        some (a command that stopped half-way)."""
+        finished = self.status in (ToolStatus.DONE, ToolStatus.FAILED)
+        return bool(self.changed) and finished and not self.rolled_back
 
 
 def answer_cards(data: dict[str, Any] | None) -> list[ToolCard]:

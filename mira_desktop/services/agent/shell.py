@@ -5,7 +5,8 @@ The command runs in a session of its own, so a timeout or a cancelled run
 stops it with everything it started; whatever it left running in the
 background is stopped when it ends. Input is empty (nothing can wait for a
 keyboard) and the output is capped, keeping its start and its end. A shell
-command cannot say which files it changed, so its outcome lists none."""
+command cannot say which files it changed: the toolbox reads the folder
+before and after one that may (``folder_snapshot``)."""
 
 from __future__ import annotations
 

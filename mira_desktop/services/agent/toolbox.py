@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
 from ...core.models import ToolCall, ToolSpec
-from . import file_tools, search_tools, web_search
+from . import file_tools, folder_snapshot, search_tools, web_search
 from .commands import mutation_reason
 from .knowledge import KnowledgeSearch
 from .previews import preview
@@ -207,12 +207,29 @@ class Toolbox:
                 return await self.knowledge.run(args)
             if call.name == "bash":
                 timeout = float(args.get("timeout", BASH_TIMEOUT))
-                return await run_bash(self._scope(), args["command"], timeout, on_output)
+                return await self._bash(args["command"], timeout, on_output)
             return await asyncio.to_thread(_FILE_TOOLS[call.name], self._scope(), **args)
         except ToolRefused as exc:
             return ToolOutcome(False, exc.message)
         except (OSError, ValueError) as exc:
             return ToolOutcome(False, f"{call.name} failed: {exc}")
+
+    async def _bash(
+        self, command: str, timeout: float, on_output: Callable[[str], None] | None
+    ) -> ToolOutcome:
+        """Run a command; one that may change files runs between two readings
+        of the folder (``folder_snapshot``), and its outcome carries the
+        changes, for the journal and a rollback, and says what was changed."""
+        scope = self._scope()
+        if not mutation_reason(command):
+            return await run_bash(scope, command, timeout, on_output)
+        before = await asyncio.to_thread(folder_snapshot.take, scope.root)
+        outcome = await run_bash(scope, command, timeout, on_output)
+        after = await asyncio.to_thread(folder_snapshot.take, scope.root)
+        found = folder_snapshot.compare(before, after)
+        note = found.note()
+        output = f"{outcome.output}\n{note}" if note else outcome.output
+        return ToolOutcome(outcome.ok, output, found.changes)
 
     def _scope(self) -> WorkspaceScope:
         """The folder of a file tool or the shell (offered only with one)."""

@@ -1,0 +1,135 @@
+"""A shell command's file changes can be rolled back like write's and edit's
+(PRODUCT.md §11): the folder is read before and after a command that may
+change files, real commands in a real folder, through the agent and the
+loopback server; what cannot be put back is said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.agent import AgentMode, RollbackConflict, ToolStatus, answer_cards
+from mira_desktop.core.events import Completed
+from mira_desktop.services.agent import folder_snapshot
+from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
+
+from ..conftest import CHAT
+from .chat_support import request, run
+
+pytestmark = pytest.mark.skipif(not Path("/bin/sh").exists(), reason="the shell tool's POSIX path")
+
+CHANGE_ALL = (
+    "sed -i 's/hello/bonjour/' src/app.py && rm README.md && mkdir -p docs"
+    " && printf 'made\\n' > docs/new.txt"
+)
+
+
+async def bash(
+    services: Services, loopback: LoopbackServer, workspace_id: str, command: str
+) -> Completed:
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": command})]))
+    loopback.enqueue(CHAT, openai_stream(["Done."]))
+    events = await run(services, request("Go", workspace_id, agent_mode=AgentMode.AUTO))
+    assert isinstance(events[-1], Completed), events[-1]
+    return events[-1]
+
+
+async def test_a_commands_changes_are_rolled_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    answer = await bash(services, loopback, workspace_id, CHANGE_ALL)
+    assert (project / "src" / "app.py").read_text() == "print('bonjour')\n"
+    assert not (project / "README.md").exists() and (project / "docs" / "new.txt").exists()
+    [card] = answer_cards(answer.message.data)
+    assert card.status is ToolStatus.DONE and card.can_roll_back
+    assert sorted(card.changed) == ["README.md", "docs/new.txt", "src/app.py"]
+    result = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "Changed: README.md, docs/new.txt, src/app.py." in result  # the model is told too
+
+    message, restored = await services.agent.rollback(answer.message_id, "b1")
+    assert sorted(restored) == ["README.md", "docs/new.txt", "src/app.py"]
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+    [rolled] = answer_cards(message.data)
+    assert rolled.rolled_back and not rolled.can_roll_back
+
+
+async def test_a_file_changed_since_refuses_the_rollback_and_nothing_is_written(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    answer = await bash(services, loopback, workspace_id, CHANGE_ALL)
+    (project / "docs" / "new.txt").write_text("kept by hand\n")
+    with pytest.raises(RollbackConflict) as refused:
+        await services.agent.rollback(answer.message_id)
+    assert refused.value.files == ["docs/new.txt"]
+    assert (project / "src" / "app.py").read_text() == "print('bonjour')\n"  # untouched
+    assert not (project / "README.md").exists()
+
+
+async def test_a_command_that_failed_half_way_can_be_rolled_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    answer = await bash(services, loopback, workspace_id, "printf 'x\\n' > src/app.py && exit 3")
+    [card] = answer_cards(answer.message.data)
+    assert card.status is ToolStatus.FAILED and card.can_roll_back
+    await services.agent.rollback(answer.message_id)
+    assert (project / "src" / "app.py").read_text() == "print('hello')\n"
+
+
+async def test_what_cannot_be_put_back_is_said(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    (project / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0old")
+    command = "printf '\\211PNG\\0new' > logo.png && printf 'v2\\n' > VERSION"
+    answer = await bash(services, loopback, workspace_id, command)
+    [card] = answer_cards(answer.message.data)
+    assert card.changed == ("VERSION",)
+    assert "a rollback cannot put them back: logo.png" in card.output
+    await services.agent.rollback(answer.message_id)
+    assert not (project / "VERSION").exists()
+
+
+async def test_a_read_only_command_is_not_watched(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+) -> None:  # fmt: skip
+    answer = await bash(services, loopback, workspace_id, "ls src")
+    [card] = answer_cards(answer.message.data)
+    assert card.changed == () and "Changed:" not in card.output
+
+
+def test_tool_folders_are_not_read_and_a_huge_folder_is_said(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: main\n")
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "index.js").write_text("1\n")
+    (tmp_path / "a.txt").write_text("a\n")
+    (tmp_path / "big.txt").write_text("b" * (folder_snapshot.MAX_FILE_BYTES + 1))
+    shot = folder_snapshot.take(tmp_path)
+    assert set(shot.texts) == {"a.txt"} and set(shot.others) == {"big.txt"}
+    assert shot.complete
+    for n in range(5):
+        (tmp_path / f"f{n}.txt").write_text(str(n))
+    small = folder_snapshot.take(tmp_path, max_files=4)
+    assert not small.complete
+    note = folder_snapshot.compare(small, small).note()
+    assert "more than 5,000 files" in note
+
+
+def test_more_changed_text_than_a_rollback_keeps_is_said_not_kept(tmp_path: Path) -> None:
+    size = folder_snapshot.MAX_FILE_BYTES - 10
+    for n in range(9):
+        (tmp_path / f"part{n}.txt").write_text("a" * size)
+    before = folder_snapshot.take(tmp_path)
+    for n in range(9):
+        (tmp_path / f"part{n}.txt").write_text("b" * size)
+    found = folder_snapshot.compare(before, folder_snapshot.take(tmp_path))
+    assert found.changes == () and len(found.unrecoverable) == 9
+    assert "more text than a rollback keeps" in found.note()
+    one = folder_snapshot.compare(before, before)
+    assert one.changes == () and one.note() == ""
