@@ -49,6 +49,10 @@ class AssetRef:
 
     pointer: str
     placeholder: str
+    #: what the export says of a generated picture: its prompt and size
+    prompt: str = ""
+    width: int = 0
+    height: int = 0
 
 
 @dataclass(frozen=True, slots=True)

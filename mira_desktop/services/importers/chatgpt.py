@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ...core.errors import InvalidImportError
@@ -112,10 +113,31 @@ class _Builder:
             model=content.model,
         )
         self.messages.append(message)
-        if content.images and message.role is MessageRole.USER:
-            # a question shows its pictures; an answer's (generated) keep their note
+        if not content.images:
+            return message.id
+        if message.role is MessageRole.USER:  # a question shows all its pictures
             self.images[message.id] = content.images
-        return message.id
+            return message.id
+        return self._one_picture_each(message, content.images)
+
+    def _one_picture_each(self, message: Message, refs: tuple[AssetRef, ...]) -> str:
+        """An answer (a generated picture's tool message) shows one picture,
+        as one Mira drew: a second or third becomes a message of its own
+        below it, in the order they came. ``message`` was just added.
+        Returns the last one's id (the message below them follows it)."""
+        first, *rest = refs
+        text = message.text
+        for ref in rest:
+            text = text.replace(ref.placeholder, "", 1)
+        self.messages[-1] = replace(message, text=text.strip())
+        self.images[message.id] = (first,)
+        last = message.id
+        for ref in rest:
+            extra = replace(message, id=new_id(), parent_id=last, text=ref.placeholder, thinking="")
+            self.messages.append(extra)
+            self.images[extra.id] = (ref,)
+            last = extra.id
+        return last
 
     def walk(self, mapping: dict[str, dict[str, Any]]) -> None:
         children = _children(mapping)

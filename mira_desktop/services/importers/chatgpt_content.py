@@ -80,18 +80,36 @@ def _asset(part: dict[str, Any]) -> str:
 
 
 def images_of(content: dict[str, Any]) -> tuple[AssetRef, ...]:
-    """The pictures of a ``multimodal_text`` message: each asset pointer and
-    the placeholder :func:`content_text` wrote for it."""
+    """The pictures of a ``multimodal_text`` message: each asset pointer, the
+    placeholder :func:`content_text` wrote for it, and what the export says
+    of it (a generated picture's prompt, its size)."""
     parts = content.get("parts")
     if not isinstance(parts, list):
         return ()
     return tuple(
-        AssetRef(str(part["asset_pointer"]).strip(), _asset(part))
+        AssetRef(
+            str(part["asset_pointer"]).strip(),
+            _asset(part),
+            prompt=_prompt(part),
+            width=_size(part.get("width")),
+            height=_size(part.get("height")),
+        )
         for part in parts
         if isinstance(part, dict)
         and part.get("content_type") == "image_asset_pointer"
         and str(part.get("asset_pointer") or "").strip()
     )
+
+
+def _prompt(part: dict[str, Any]) -> str:
+    """The prompt a generated picture was drawn from (DALL·E's metadata)."""
+    metadata = _dict(part.get("metadata"))
+    prompt = _dict(metadata.get("dalle")).get("prompt") or metadata.get("prompt")
+    return " ".join(prompt.split()) if isinstance(prompt, str) else ""
+
+
+def _size(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _parts(parts: Any) -> str:

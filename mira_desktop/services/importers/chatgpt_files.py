@@ -6,10 +6,11 @@ ChatGPT mails holds the file beside it, named after the pointer's id
 generated ones under ``dalle-generations/``). A file is taken when it starts
 with the id and its bytes are a picture Mira shows (PNG, JPEG, GIF, WebP);
 the message then carries it as an image and its text loses the placeholder.
-A picture not found keeps its placeholder ("[Image not imported: …]"). Only
-the user's messages get their pictures: the timeline shows a question's
-pictures, while an answer shows only those Mira made, so a generated picture
-on an answer keeps its placeholder (and is not looked for).
+A picture not found keeps its placeholder ("[Image not imported: …]"). A
+question shows its pictures as after a send; a generated picture (DALL·E's
+tool message, an answer's) is shown as an answer's picture Mira drew —
+``data["image"]`` with its prompt and size, one per message (the importer
+gives each further picture a message of its own).
 Blocking reads: call from a worker thread, one after another."""
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ imported before (same ``source_ref``) are skipped."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import zipfile
@@ -25,8 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidImportError
-from ...core.models import Message
-from ...core.transfer import AttachmentRecord, ImportedThread, SkippedThread, ThreadImport
+from ...core.illustration import ImageInfo
+from ...core.media_keys import IMAGE_KEY
+from ...core.models import Message, MessageRole
+from ...core.transfer import (
+    AssetRef,
+    AttachmentRecord,
+    ImportedThread,
+    SkippedThread,
+    ThreadImport,
+)
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
@@ -204,8 +213,10 @@ class ImportService:
     ) -> tuple[list[ThreadImport], int, int]:
         """Put the pictures a ChatGPT export ZIP holds on their messages
         (``chatgpt_files``): each stored in the media store before the threads
-        are written, which reference it. Returns the threads (messages that
-        got their pictures lose the placeholders), pictures restored, missing."""
+        are written, which reference it; a question's listed in its
+        ``data["attachments"]``, an answer's as its ``data["image"]`` (the
+        timeline shows both). Returns the threads (messages that got their
+        pictures lose the placeholders), pictures restored, missing."""
         wanted = sum(len(refs) for t in threads for refs in t.assets.values())
         if not wanted:
             return threads, 0, 0
@@ -225,6 +236,7 @@ class ImportService:
                 for message in thread.messages:
                     found: list[AttachmentRecord] = []
                     text = message.text
+                    made: dict[str, Any] | None = None
                     for ref in thread.assets.get(message.id, ()):
                         picture = await asyncio.to_thread(pictures.find, ref)
                         if picture is None:
@@ -233,14 +245,19 @@ class ImportService:
                         sha = await self._media.put(data, mime)
                         found.append(AttachmentRecord(name, mime, sha, len(data), "image"))
                         text = text.replace(ref.placeholder, "", 1)
+                        if message.role is not MessageRole.USER:
+                            made = await asyncio.to_thread(_drawn, message, ref, found[-1], data)
                     if found:
                         restored += len(found)
                         attachments[message.id] = (*attachments.get(message.id, ()), *found)
-                        shown = [
-                            *(message.data or {}).get("attachments", []),
-                            *map(_summary, found),
-                        ]
-                        summary = {**(message.data or {}), "attachments": shown}
+                        if made is not None:  # an answer's picture, shown as one Mira drew
+                            summary = {**(message.data or {}), IMAGE_KEY: made}
+                        else:
+                            shown = [
+                                *(message.data or {}).get("attachments", []),
+                                *map(_summary, found),
+                            ]
+                            summary = {**(message.data or {}), "attachments": shown}
                         # a picture alone: no text
                         edited[message.id] = replace(message, text=text.strip(), data=summary)
                 messages = tuple(edited.get(m.id, m) for m in thread.messages)
@@ -282,6 +299,41 @@ class ImportService:
             await asyncio.to_thread(archive.close)
         log.info("%s: %d of %d attachment file(s) restored", path, restored, len(wanted))
         return restored, len(wanted) - restored
+
+
+def _drawn(
+    message: Message, ref: AssetRef, record: AttachmentRecord, data: bytes
+) -> dict[str, Any]:
+    """``data["image"]`` of an imported answer's picture (``ImageInfo``):
+    its size from the export, else from its bytes; the prompt it was drawn
+    from; the model the answer names."""
+    width, height = ref.width, ref.height
+    if not (width and height):
+        width, height = picture_size(data)
+    info = ImageInfo(
+        "ready",
+        sha256=record.sha256,
+        name=record.name,
+        mime=record.mime,
+        size=record.size,
+        width=width,
+        height=height,
+        model=message.model or "ChatGPT",
+        prompt=ref.prompt,
+    )
+    return info.to_dict()
+
+
+def picture_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a picture's bytes; (0, 0) when they cannot be read."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(data)) as picture:
+            width, height = picture.size
+    except (UnidentifiedImageError, OSError, ValueError):
+        return 0, 0
+    return int(width), int(height)
 
 
 def _summary(record: AttachmentRecord) -> dict[str, Any]:

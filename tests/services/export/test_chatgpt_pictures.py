@@ -59,7 +59,7 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
         "a2",
         "u2",
         "assistant",
-        picture("file-service://file-Cat1"),  # an answer's picture: kept as a note
+        picture("file-service://file-Cat1"),  # an answer's picture: shown as one Mira drew
         "Here is a drawing.",
         at=4,
         content_type="multimodal_text",
@@ -90,12 +90,12 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
     report = await services.imports.import_file(target)
 
     assert report.format == "chatgpt" and len(report.imported) == 1
-    assert (report.files_restored, report.files_missing) == (2, 2)
+    assert (report.files_restored, report.files_missing) == (3, 2)
     branch = await services.conversation.active_branch(report.imported[0].id)
     u1, _, u2, a2, u3 = branch
     assert u1.text == "What breed is this?"  # the placeholder went with the picture
     assert u2.text == ""  # a picture alone
-    assert a2.text.startswith("[Image not imported: file-service://file-Cat1, 640×480]")
+    assert a2.text == "Here is a drawing."
     assert "[Image not imported: file-service://file-Gone, 640×480]" in u3.text
     assert "[Image not imported: file-service://file-Text, 640×480]" in u3.text  # not a picture
     files = await services.media.attachments([u1.id, u2.id, a2.id, u3.id])
@@ -115,11 +115,25 @@ async def test_the_pictures_of_a_chatgpt_zip_come_in_on_their_messages(
     [second] = files[u2.id]
     assert (second.name, second.mime) == ("5f1c.jpg", "image/jpeg")  # was .dat
     assert services.media.path(second.sha256).read_bytes() == photo
-    assert a2.id not in files and u3.id not in files
-    assert await services.media.ref_count(first.sha256) == 1
+    assert u3.id not in files
+    # the answer's picture: its part, and data["image"] as an illustrated answer has
+    [drawn] = files[a2.id]
+    assert drawn.sha256 == first.sha256 and "attachments" not in (a2.data or {})
+    assert (a2.data or {})["image"] == {
+        "status": "ready",
+        "sha256": first.sha256,
+        "name": "IMG_1234.png",
+        "mime": "image/png",
+        "size": len(cat),
+        "width": 640,  # as the export says
+        "height": 480,
+        "model": "ChatGPT",
+        "prompt": "",
+    }
+    assert await services.media.ref_count(first.sha256) == 2
     report_again = await services.imports.import_file(target)  # a duplicate: skipped
     assert [s.reason for s in report_again.skipped] and not report_again.imported
-    assert await services.media.ref_count(first.sha256) == 1
+    assert await services.media.ref_count(first.sha256) == 2
 
 
 async def test_conversations_json_alone_keeps_the_placeholders(
@@ -137,3 +151,69 @@ async def test_conversations_json_alone_keeps_the_placeholders(
     assert (report.files_restored, report.files_missing) == (0, 1)
     u1 = (await services.conversation.active_branch(report.imported[0].id))[0]
     assert u1.text.startswith("[Image not imported: file-service://file-X")
+
+
+def drawing(pointer: str, prompt: str) -> dict[str, object]:
+    """A generated picture's part as ChatGPT exports it (no size given)."""
+    return {
+        "content_type": "image_asset_pointer",
+        "asset_pointer": pointer,
+        "metadata": {"dalle": {"gen_id": "g1", "prompt": f"  {prompt}\n", "seed": 7}},
+    }
+
+
+async def test_generated_pictures_show_one_by_one_with_their_prompt(
+    services: Services, tmp_path: Path
+) -> None:
+    """DALL·E's tool message with two pictures: each shown as an answer's
+    picture (one per message, the second right below the first, the answer
+    after them), with its prompt, its size read from its bytes, its model."""
+    c = Conversation("conv-dalle", "Lighthouses")
+    c.say("u1", "root", "user", "Draw two lighthouses", at=1)
+    c.say(
+        "t1", "u1", "tool",
+        drawing("sediment://file_light1", "A lighthouse at dawn"),
+        drawing("sediment://file_light2", "A lighthouse at night"),
+        at=2, content_type="multimodal_text", model="gpt-4o",
+    )  # fmt: skip
+    c.say("a1", "t1", "assistant", "Here are two lighthouses.", at=3)
+    c.current("a1")
+    dawn = make_image(tmp_path / "dawn.png", "PNG", size=(96, 64)).read_bytes()
+    night = make_image(tmp_path / "night.jpg", "JPEG", size=(80, 80)).read_bytes()
+    target = tmp_path / "export.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+        archive.writestr("file_light1-aaaa.png", dawn)
+        archive.writestr("file_light2-bbbb.dat", night)
+    report = await services.imports.import_file(target)
+    assert (report.files_restored, report.files_missing) == (2, 0)
+    u1, first, second, a1 = await services.conversation.active_branch(report.imported[0].id)
+    assert (first.parent_id, second.parent_id, a1.parent_id) == (u1.id, first.id, second.id)
+    assert first.text == second.text == ""
+    one, two = (first.data or {})["image"], (second.data or {})["image"]
+    assert (one["width"], one["height"], one["prompt"]) == (96, 64, "A lighthouse at dawn")
+    assert (two["width"], two["height"], two["prompt"]) == (80, 80, "A lighthouse at night")
+    assert one["model"] == two["model"] == "gpt-4o" and two["name"] == "bbbb.jpg"
+    assert services.media.path(two["sha256"]).read_bytes() == night
+    assert a1.text == "Here are two lighthouses."
+
+
+async def test_a_generated_picture_not_in_the_export_keeps_its_note(
+    services: Services, tmp_path: Path
+) -> None:
+    c = Conversation("conv-gone", "Gone")
+    c.say("u1", "root", "user", "Draw", at=1)
+    c.say(
+        "t1", "u1", "tool", drawing("sediment://file_gone", "gone"), at=2,
+        content_type="multimodal_text",
+    )  # fmt: skip
+    c.current("t1")
+    target = tmp_path / "export.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+    report = await services.imports.import_file(target)
+    assert (report.files_restored, report.files_missing) == (0, 1)
+    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    assert t1.text == "[Image not imported: sediment://file_gone]" and "image" not in (
+        t1.data or {}
+    )
