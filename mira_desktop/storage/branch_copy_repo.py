@@ -9,9 +9,11 @@ take one more reference each, so purging either thread leaves the other's
 files), and the thread's settings (workspace, role, knowledge base, model,
 agent, mode, media switches). What it does not: other branches, trashed
 turns, the context summary (it summarised messages the copy does not have),
-pinning and archiving, and the agent's journal (the copy's tool cards have
-no files to roll back). ``source`` is ``branch`` with the original thread's
-id as ``source_ref``."""
+pinning and archiving. The agent's journal comes along: a tool card of the
+copy rolls back the same files as the original's (the files are one folder's;
+whichever thread rolls back first, the other's rollback then finds them
+changed and is refused, writing nothing). ``source`` is ``branch`` with the
+original thread's id as ``source_ref``."""
 
 from __future__ import annotations
 
@@ -97,6 +99,19 @@ def copy_branch(db: Database, thread_id: str, message_id: str, title: str) -> st
             )
             if part["media_sha256"]:
                 media_repo.add_ref(conn, part["media_sha256"], 1, now)
+        runs = _rows(conn, f"SELECT * FROM agent_runs WHERE message_id IN ({marks})", *path)
+        for run in runs:  # the journal: the copy's cards roll back the same files
+            _insert(
+                conn,
+                "agent_runs",
+                {
+                    **run,
+                    "id": new_id(),
+                    "thread_id": copy["id"],
+                    "message_id": ids[run["message_id"]],
+                    "updated_at": now,
+                },
+            )
     log.info("branched %d message(s) of thread %s into thread %s", len(path), thread_id, copy["id"])
     return str(copy["id"])
 

@@ -133,3 +133,25 @@ def test_more_changed_text_than_a_rollback_keeps_is_said_not_kept(tmp_path: Path
     assert "more text than a rollback keeps" in found.note()
     one = folder_snapshot.compare(before, before)
     assert one.changes == () and one.note() == ""
+
+
+async def test_a_branched_chat_rolls_back_the_same_files_once(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    """Branch into a new chat takes the journal along: the copy's card puts
+    the files back; the original's then finds them changed and writes nothing."""
+    answer = await bash(services, loopback, workspace_id, CHANGE_ALL)
+    copy = await services.conversation.branch_into_new_thread(answer.thread_id, answer.message_id)
+    copied = (await services.conversation.active_branch(copy.id))[-1]
+    [card] = answer_cards(copied.data)
+    assert card.can_roll_back
+    await services.agent.rollback(copied.id, "b1")
+    assert (project / "src" / "app.py").read_text() == "print('hello')\n"
+    with pytest.raises(RollbackConflict) as refused:
+        await services.agent.rollback(answer.message_id, "b1")
+    assert "src/app.py" in refused.value.files
+    assert (project / "README.md").exists() and not (project / "docs" / "new.txt").exists()
+    await services.history.purge(copy.id, force=True)  # the copy's journal goes with it
+    assert await services.store.agent_trace(copied.id) is None
+    assert await services.store.agent_trace(answer.message_id) is not None
