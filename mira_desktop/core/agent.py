@@ -152,7 +152,9 @@ class ToolCard:
     ``approval`` is None when the call needed none (a read-only tool, or auto
     mode); ``at`` is the length of the answer's text when the call was made
     (where the card sits among the words); ``changed`` the files it wrote;
-    ``rolled_back`` whether they were put back."""
+    ``rolled_back`` whether they were put back; ``imported`` that the card
+    came in with an imported thread, whose journal stayed where it was made
+    (nothing here can put its files back)."""
 
     call_id: str
     name: str
@@ -169,9 +171,10 @@ class ToolCard:
     #: the summary's English template and fields (``ToolPreview``)
     template: str = ""
     params: dict[str, str] = field(default_factory=dict)
+    imported: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        shape = {
             "call_id": self.call_id,
             "name": self.name,
             "arguments": self.arguments,
@@ -187,6 +190,9 @@ class ToolCard:
             "template": self.template,
             "params": dict(self.params),
         }
+        if self.imported:
+            shape["imported"] = True
+        return shape
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ToolCard:
@@ -206,6 +212,7 @@ class ToolCard:
             at=int(data.get("at") or 0),
             template=str(data.get("template") or ""),
             params={str(k): str(v) for k, v in (data.get("params") or {}).items()},
+            imported=bool(data.get("imported", False)),
         )
 
     @property
@@ -213,7 +220,16 @@ class ToolCard:
         """A step that changed files, also one that failed after changing
         some (a command that stopped half-way)."""
         finished = self.status in (ToolStatus.DONE, ToolStatus.FAILED)
-        return bool(self.changed) and finished and not self.rolled_back
+        return bool(self.changed) and finished and not (self.rolled_back or self.imported)
+
+
+def imported_cards(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``data`` with its tool cards marked ``imported`` (an imported answer)."""
+    agent = (data or {}).get("agent")
+    if not isinstance(agent, dict) or not isinstance(agent.get("tools"), list):
+        return data
+    tools = [{**c, "imported": True} if isinstance(c, dict) else c for c in agent["tools"]]
+    return {**(data or {}), "agent": {**agent, "tools": tools}}
 
 
 def answer_cards(data: dict[str, Any] | None) -> list[ToolCard]:

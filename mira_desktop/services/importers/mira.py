@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ...core.agent import imported_cards
 from ...core.errors import InvalidImportError
 from ...core.models import Message, MessageRole, MessageStatus, Thread, Usage
 from ...core.transfer import AttachmentRecord, ThreadImport
@@ -96,7 +97,7 @@ def _message(item: dict[str, Any], thread_id: str) -> Message:
         provider=item.get("provider"),
         usage=_usage(item.get("usage")),
         error=item.get("error"),
-        data=item.get("data"),
+        data=imported_cards(item.get("data")),  # their journal stayed behind
         deleted_at=item.get("deleted_at"),
     )
 

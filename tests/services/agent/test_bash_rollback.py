@@ -155,3 +155,22 @@ async def test_a_branched_chat_rolls_back_the_same_files_once(
     await services.history.purge(copy.id, force=True)  # the copy's journal goes with it
     assert await services.store.agent_trace(copied.id) is None
     assert await services.store.agent_trace(answer.message_id) is not None
+
+
+async def test_an_imported_answers_cards_offer_no_rollback(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path, tmp_path: Path,
+) -> None:  # fmt: skip
+    """A JSON export carries the cards, not the journal (the files are
+    another folder's, maybe another computer's): imported, the cards say
+    what was changed but offer no Roll back that could only fail."""
+    answer = await bash(services, loopback, workspace_id, CHANGE_ALL)
+    path = tmp_path / "thread.json"
+    path.write_text(await services.exports.thread_json(answer.thread_id), "utf-8")
+    report = await services.imports.import_file(path)
+    imported = (await services.conversation.active_branch(report.imported[0].id))[-1]
+    [card] = answer_cards(imported.data)
+    assert card.imported and not card.can_roll_back
+    assert sorted(card.changed) == ["README.md", "docs/new.txt", "src/app.py"]
+    [original] = answer_cards((await services.store.get_message(answer.message_id)).data)
+    assert original.can_roll_back and not original.imported
