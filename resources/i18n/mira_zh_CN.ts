@@ -59,6 +59,10 @@
             <source>Answer as an agent: it reads and changes files in the workspace's folder, and searches the chat's knowledge base and the web when they are set up</source>
             <translation>以智能体身份回答：读取并修改工作区文件夹中的文件，并在已设置时检索对话的知识库和网络</translation>
         </message>
+        <message>
+            <source>Answer as an agent (no project folder)</source>
+            <translation>以智能体回答（无项目文件夹）</translation>
+        </message>
     </context>
     <context>
         <name>AgentTab</name>

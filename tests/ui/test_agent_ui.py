@@ -387,3 +387,17 @@ async def test_the_agents_search_of_the_bound_base_shows_its_sources_in_chinese(
         assert 'href="cite:1"' in widget.body.document().toHtml()  # the citation links
     finally:
         install_translator(qapp, "en")
+
+
+async def test_the_agent_switch_names_the_folder_only_where_there_is_one(
+    window: MainWindow, services: Services, tmp_path: Path
+) -> None:
+    """Mira BASE usually has no folder: the switch then says the agent
+    answers without one (it searches the knowledge base and the web)."""
+    action = window.agent_actions.agent_action
+    window.header.menu.aboutToShow.emit()
+    await until(lambda: action.text() == "Answer as an agent (no project folder)")
+    base = await services.workspaces.default_workspace()
+    await services.workspaces.set_root_dir(base.id, str(tmp_path))
+    window.header.menu.aboutToShow.emit()
+    await until(lambda: action.text() == "Work in the project folder")

@@ -76,6 +76,9 @@ class AgentActions(WindowActions):
         window.header.menu.insertAction(window.undo_turn_action, self.ask_action)
         # Settings → Agent changes the same setting: read it when the menu opens
         window.header.menu.aboutToShow.connect(lambda: tasks.start(self._load_mode()))
+        # the switch names the project folder only where the workspace has one
+        self._has_folder = True
+        window.header.menu.aboutToShow.connect(lambda: tasks.start(self.refresh_folder()))
         self.ask_action.triggered.connect(self.set_asking)
         self._chat = chat
         chat.agent_changed.connect(self._on_agent_changed)
@@ -90,8 +93,28 @@ class AgentActions(WindowActions):
         self._retranslate()
         tasks.start(self._load_mode())
 
+    async def refresh_folder(self) -> None:
+        """Whether the conversation's workspace has a project folder (the
+        switch's words follow: without one the agent searches, it has no files)."""
+        thread = None if self._p.is_draft else self._p.thread
+        workspace_id = thread.workspace_id if thread is not None else self._w.sidebar.workspace_id()
+        workspaces = self._services.workspaces
+        try:
+            if workspace_id:
+                workspace = await workspaces.get(workspace_id)
+            else:
+                workspace = await workspaces.default_workspace()
+        except MiraError as exc:
+            log.debug("workspace of the agent switch not read: %s", exc)
+            return
+        self._has_folder = bool(workspace.root_dir)
+        self._retranslate()
+
     def _retranslate(self) -> None:
-        self.agent_action.setText(self.tr("Work in the project folder"))
+        if self._has_folder:
+            self.agent_action.setText(self.tr("Work in the project folder"))
+        else:
+            self.agent_action.setText(self.tr("Answer as an agent (no project folder)"))
         self.agent_action.setToolTip(
             self.tr(
                 "Answer as an agent: it reads and changes files in the workspace's folder, "
