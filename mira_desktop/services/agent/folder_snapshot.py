@@ -88,10 +88,10 @@ class FolderChanges:
                 "Changed, not text or over 1 MB, so a rollback cannot put them back: "
                 f"{_listed(list(self.unrecoverable))}."
             )
-        if not self.complete and not self.too_much:
+        if not self.complete:
             lines.append(
-                f"The folder has more than {MAX_FILES:,} files: changes past them are not "
-                "covered by a rollback."
+                f"The folder has more than {MAX_FILES:,} files: a rollback cannot put back "
+                "what this command changed."
             )
         return "\n".join(lines)
 
@@ -132,7 +132,13 @@ def take(root: Path, *, max_files: int = MAX_FILES) -> FolderSnapshot:
 
 
 def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
-    """What changed from ``before`` to ``after``, in path order."""
+    """What changed from ``before`` to ``after``, in path order. When either
+    reading stopped at ``MAX_FILES``, nothing is recorded: the two stopped
+    at different files (one removed before the limit moves it by one), and
+    a file merely seen once would be taken for created or removed — a
+    rollback would then delete a file the command never touched."""
+    if not (before.complete and after.complete):
+        return FolderChanges((), (), False)
     changes: list[FileChange] = []
     lost: list[str] = []
     for path in sorted(
@@ -147,8 +153,8 @@ def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
             changes.append(FileChange(path, old, new))
     kept = sum(len(c.before or "") + len(c.after or "") for c in changes)
     if kept > MAX_KEPT_CHARS:
-        return FolderChanges((), tuple(sorted([*lost, *(c.path for c in changes)])), False, True)
-    return FolderChanges(tuple(changes), tuple(lost), before.complete and after.complete)
+        return FolderChanges((), tuple(sorted([*lost, *(c.path for c in changes)])), True, True)
+    return FolderChanges(tuple(changes), tuple(lost), True)
 
 
 def _text(path: Path) -> str | None:
