@@ -49,18 +49,26 @@ class ApprovalState(StrEnum):
 class FileChange:
     """One file a tool wrote: its path relative to the workspace root (``/``
     separators) and its text before and after; ``None`` before = the file did
-    not exist, ``None`` after = the tool removed it."""
+    not exist, ``None`` after = the tool removed it. ``mode``: the file's
+    permission bits before, when known (a removed script comes back
+    executable)."""
 
     path: str
     before: str | None
     after: str | None
+    mode: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "before": self.before, "after": self.after}
+        shape: dict[str, Any] = {"path": self.path, "before": self.before, "after": self.after}
+        if self.mode is not None:
+            shape["mode"] = self.mode
+        return shape
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> FileChange:
-        return cls(str(data["path"]), data.get("before"), data.get("after"))
+        mode = data.get("mode")
+        mode = mode if isinstance(mode, int) and not isinstance(mode, bool) else None
+        return cls(str(data["path"]), data.get("before"), data.get("after"), mode)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,8 @@ class FolderSnapshot:
     texts: dict[str, str] = field(default_factory=dict)
     others: dict[str, tuple[int, int]] = field(default_factory=dict)
     complete: bool = True
+    #: the permission bits of the files read
+    modes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,7 @@ def take(root: Path, *, max_files: int = MAX_FILES) -> FolderSnapshot:
             text = _text(path) if info.st_size <= min(MAX_FILE_BYTES, budget) else None
             if text is not None:
                 snapshot.texts[rel] = text
+                snapshot.modes[rel] = stat.S_IMODE(info.st_mode)
                 budget -= info.st_size
             else:  # a change is seen (size, time), not undone
                 snapshot.others[rel] = (info.st_size, info.st_mtime_ns)
@@ -150,7 +153,7 @@ def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
                 lost.append(path)
             continue
         if old != new:
-            changes.append(FileChange(path, old, new))
+            changes.append(FileChange(path, old, new, before.modes.get(path)))
     kept = sum(len(c.before or "") + len(c.after or "") for c in changes)
     if kept > MAX_KEPT_CHARS:
         return FolderChanges((), tuple(sorted([*lost, *(c.path for c in changes)])), True, True)

@@ -41,12 +41,13 @@ def rollback(scope: WorkspaceScope, changes: Sequence[FileChange]) -> list[str]:
     if found:
         raise RollbackConflict(found)
     restored = []
+    modes = _modes(changes)
     for path, (before, _) in _net(changes).items():
         target = scope.resolve(path)
         if before is None:
             target.unlink(missing_ok=True)
         elif _current(target) != before:
-            write_text_atomic(target, before)
+            write_text_atomic(target, before, modes.get(path))  # a removed file's mode too
         restored.append(path)
     return restored
 
@@ -59,6 +60,17 @@ def _net(changes: Sequence[FileChange]) -> dict[str, tuple[str | None, str | Non
         before = net[change.path][0] if change.path in net else change.before
         net[change.path] = (before, change.after)
     return net
+
+
+def _modes(changes: Sequence[FileChange]) -> dict[str, int]:
+    """Per file, its permission bits before its first change, when known."""
+    modes: dict[str, int] = {}
+    seen: set[str] = set()
+    for change in changes:
+        if change.path not in seen and change.mode is not None:
+            modes[change.path] = change.mode
+        seen.add(change.path)
+    return modes
 
 
 def _current(target: Path) -> object:

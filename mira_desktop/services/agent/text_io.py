@@ -52,15 +52,15 @@ def read_text(path: Path, shown: str) -> str:
         ) from exc
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str, new_mode: int | None = None) -> None:
     """Write ``text`` to ``path`` as UTF-8 without translating newlines,
     through a temporary file renamed over it; an existing file keeps its
-    permissions, a new one gets the usual ones (umask)."""
+    permissions, a new one gets ``new_mode`` or the usual ones (umask)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = path.stat().st_mode & 0o7777
     except FileNotFoundError:
-        mode = None
+        mode = None if new_mode is None else new_mode & 0o7777
     temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.mira-tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:

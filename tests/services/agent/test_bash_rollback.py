@@ -5,6 +5,8 @@ loopback server; what cannot be put back is said."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -175,3 +177,18 @@ async def test_an_imported_answers_cards_offer_no_rollback(
     assert sorted(card.changed) == ["README.md", "docs/new.txt", "src/app.py"]
     [original] = answer_cards((await services.store.get_message(answer.message_id)).data)
     assert original.can_roll_back and not original.imported
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permission bits")
+async def test_a_removed_or_moved_script_comes_back_executable(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    script = project / "run.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o750)
+    answer = await bash(services, loopback, workspace_id, "mv run.sh go.sh && rm README.md")
+    assert not script.exists() and (project / "go.sh").exists()
+    await services.agent.rollback(answer.message_id)
+    assert stat.S_IMODE(script.stat().st_mode) == 0o750
+    assert not (project / "go.sh").exists() and (project / "README.md").exists()
