@@ -332,6 +332,11 @@ class AnthropicStreamParser:
 class AnthropicProvider(HttpProvider):
     """Anthropic's Messages API (or a server imitating it)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the thinking shape a model took after its id's guess was refused (by model)
+        self._learned: dict[str, str] = {}
+
     def _auth_headers(self) -> dict[str, str]:
         headers = {"anthropic-version": ANTHROPIC_VERSION}
         if self._api_key:
@@ -346,7 +351,8 @@ class AnthropicProvider(HttpProvider):
         with the other shape; if that is refused too, the first refusal is
         the one reported."""
         thinking = request.reasoning not in (None, Reasoning.OFF)  # off sends nothing here
-        style = thinking_style(request.model) if thinking else None
+        learned = self._learned
+        style = (learned.get(request.model) or thinking_style(request.model)) if thinking else None
         started = False
         try:
             async for event in self._stream(request, style):
@@ -361,6 +367,8 @@ class AnthropicProvider(HttpProvider):
         log.info("%s refused %s thinking for %s; trying %s", self.name, style, request.model, other)
         try:
             async for event in self._stream(request, other):
+                if not started:
+                    learned[request.model] = other  # the next answers ask this way at once
                 started = True
                 yield event
         except BadRequestError:

@@ -252,3 +252,18 @@ async def test_other_refusals_are_not_tried_again(loopback: LoopbackServer) -> N
         await provider.aclose()
     assert isinstance(error, BadRequestError)
     assert len([r for r in loopback.requests if r.path == "/v1/messages"]) == 1
+
+
+async def test_the_shape_that_worked_is_asked_at_once_next_time(loopback: LoopbackServer) -> None:
+    provider = AnthropicProvider("a", loopback.url, "sk-ant")
+    loopback.enqueue("/v1/messages", anthropic_error(400, "invalid_request_error", REFUSED_SHAPE))
+    loopback.enqueue("/v1/messages", anthropic_stream(["one"]))
+    loopback.enqueue("/v1/messages", anthropic_stream(["two"]))
+    try:
+        for _ in range(2):
+            _, error = await collect(provider, request(model="claude-x", reasoning=Reasoning.HIGH))
+            assert error is None
+    finally:
+        await provider.aclose()
+    shapes = [r.json["thinking"]["type"] for r in loopback.requests if r.path == "/v1/messages"]
+    assert shapes == ["enabled", "adaptive", "adaptive"]  # no refused request the second time
