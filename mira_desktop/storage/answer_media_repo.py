@@ -31,10 +31,10 @@ def save_answer_media(
         if row is None:
             raise NotFoundError(f"No message with id {message_id}.")
         now = utc_now()
-        _drop_parts(conn, message_id, key, now)
+        data: dict[str, Any] = dict(rows.loads(row[0]) or {})
+        _drop_parts(conn, message_id, key, now, _summary_sha(data.get(key)))
         if part is not None:
             _insert_part(conn, message_id, key, part, now)
-        data: dict[str, Any] = dict(rows.loads(row[0]) or {})
         data[key] = summary
         conn.execute(
             "UPDATE messages SET data_json = ? WHERE id = ?", (rows.dumps(data), message_id)
@@ -42,11 +42,22 @@ def save_answer_media(
     return messages_repo.get_message(db, message_id)
 
 
-def _drop_parts(conn: sqlite3.Connection, message_id: str, key: str, now: str) -> None:
+def _summary_sha(summary: Any) -> str | None:
+    sha = summary.get("sha256") if isinstance(summary, dict) else None
+    return sha if isinstance(sha, str) and sha else None
+
+
+def _drop_parts(
+    conn: sqlite3.Connection, message_id: str, key: str, now: str, shown: str | None = None
+) -> None:
+    """Remove the message's ``key`` parts: those marked so, and the part the
+    old summary shows (``shown``) — an imported answer's picture or audio
+    came in as a plain part, without the mark."""
     gone = conn.execute(
         "DELETE FROM message_parts WHERE message_id = ? AND media_sha256 IS NOT NULL"
-        " AND json_extract(data_json, '$.made_for') = ? RETURNING media_sha256",
-        [message_id, key],
+        " AND (json_extract(data_json, '$.made_for') = ? OR media_sha256 = ?)"
+        " RETURNING media_sha256",
+        [message_id, key, shown],
     ).fetchall()
     for (sha256,) in gone:
         media_repo.release(conn, sha256, 1, now)

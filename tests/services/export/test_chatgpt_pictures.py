@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 from mira_desktop.bootstrap import Services
+from mira_desktop.core.answer_media import MadePart
 from mira_desktop.services.importers.chatgpt_files import asset_id
 from tests.support.documents import make_image
 
@@ -217,3 +218,36 @@ async def test_a_generated_picture_not_in_the_export_keeps_its_note(
     assert t1.text == "[Image not imported: sediment://file_gone]" and "image" not in (
         t1.data or {}
     )
+
+
+async def test_an_imported_pictures_part_is_replaced_when_the_answer_is_drawn_again(
+    services: Services, tmp_path: Path
+) -> None:
+    """The imported picture is a plain part (no maker's mark): drawing the
+    answer again replaces it like one Mira made, its reference released."""
+    c = Conversation("conv-again", "Again")
+    c.say("u1", "root", "user", "Draw", at=1)
+    c.say(
+        "t1", "u1", "tool", drawing("sediment://file_one", "one"), at=2,
+        content_type="multimodal_text",
+    )  # fmt: skip
+    c.current("t1")
+    old = make_image(tmp_path / "old.png", "PNG", size=(32, 32)).read_bytes()
+    target = tmp_path / "export.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+        archive.writestr("file_one-x.png", old)
+    report = await services.imports.import_file(target)
+    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    old_sha = (t1.data or {})["image"]["sha256"]
+    new = make_image(tmp_path / "new.png", "PNG", size=(48, 48)).read_bytes()
+    new_sha = await services.media.put(new, "image/png")
+    part = MadePart("image", new_sha, "new.png", "image/png", len(new))
+    await services.store.save_answer_media(
+        t1.id, "image", {"status": "ready", "sha256": new_sha}, part
+    )
+    [only] = (await services.media.attachments([t1.id]))[t1.id]
+    assert only.sha256 == new_sha
+    assert await services.media.ref_count(old_sha) == 0
+    report = await services.doctor.check()
+    assert report.healthy, report
