@@ -1114,23 +1114,23 @@ Repair: {fix}</source>
         </message>
         <message>
             <source>{0} of {1}</source>
-            <translation>第 {0} 条，共 {1} 条</translation>
+            <translation>第 {0} 处，共 {1} 处</translation>
         </message>
         <message>
             <source>Find in this conversation</source>
             <translation>在此对话中查找</translation>
         </message>
         <message>
-            <source>Previous message (Shift+Enter)</source>
-            <translation>上一条消息（Shift+Enter）</translation>
-        </message>
-        <message>
-            <source>Next message (Enter)</source>
-            <translation>下一条消息（Enter）</translation>
-        </message>
-        <message>
             <source>Close (Esc)</source>
             <translation>关闭（Esc）</translation>
+        </message>
+        <message>
+            <source>Previous match (Shift+Enter)</source>
+            <translation>上一处（Shift+Enter）</translation>
+        </message>
+        <message>
+            <source>Next match (Enter)</source>
+            <translation>下一处（Enter）</translation>
         </message>
     </context>
     <context>

@@ -1,8 +1,9 @@
 """Find in this conversation (Ctrl+F) in the real window: the bar made on
-first use, the messages of the branch that hold the words counted (as
-written or as shown, case-insensitive, Chinese too), ↓ / ↑ moving between
-them with the message brought into view and its words tinted, Esc closing
-and clearing the tint, Chinese wording. A real data folder, a real SQLite
+first use, the places in the branch that hold the words counted (as written
+or as shown, case-insensitive, Chinese too), ↓ / ↑ moving from place to
+place — to another message brought into view, or further down the same one —
+with every place of the message tinted and the current one stronger, Esc
+closing and clearing the tint, Chinese wording. A real data folder, a real SQLite
 file; the 40-message thread is written through the store."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, Thread
 from mira_desktop.ui.i18n import install_translator
+from mira_desktop.ui.timeline.find_bar import LIGHT_CURRENT
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, openai_stream
 from tests.support.qt_async import until
@@ -26,7 +28,7 @@ FOUND_AT = {
     5: "The **zeph**yr daemon restarts.",  # an answer: shown as "The zephyr daemon…"
     12: "Is **zeph**yr the one?",  # a question: shown as typed, so not a match
     21: "Restart ZEPHYR first.",
-    36: "zephyr again",
+    36: "zephyr again, and Zephyr once more",  # two places in one message
 }
 
 
@@ -58,6 +60,16 @@ def tinted(window: MainWindow, message_id: str) -> int:
     return sum(len(view.extraSelections()) for view in widget.text_views())
 
 
+def strong(window: MainWindow, message_id: str) -> list[int]:
+    """Which of the message's tinted places is the current one (stronger)."""
+    widget = window.timeline.message_widget(message_id)
+    if widget is None:
+        return []
+    marks = [m for view in widget.text_views() for m in view.extraSelections()]
+    current = LIGHT_CURRENT.name()  # the same orange in both themes (see-through on dark)
+    return [i for i, m in enumerate(marks) if m.format.background().color().name() == current]
+
+
 def in_view(window: MainWindow, message_id: str) -> bool:
     y = window.timeline.message_view_y(message_id)
     return y is not None and -2000 < y < window.timeline.height()
@@ -76,13 +88,18 @@ async def test_ctrl_f_finds_the_messages_that_hold_the_words_and_moves_between_t
     bar = finder.bar
     assert bar is not None and bar.isVisible() and bar.field.hasFocus()
     qtbot.keyClicks(bar.field, "Zephyr")
-    await until(lambda: len(finder.matches) == 3)
-    assert finder.matches == [ids[5], ids[21], ids[36]]  # "**zeph**yr" as shown counts
-    assert bar.count.text().endswith("of 3")
-    await until(lambda: finder.current is not None and tinted(window, ids[36]) > 0)
+    await until(lambda: len(finder.matches) == 4)
+    # "**zeph**yr" as shown counts; the last message holds two places
+    assert finder.matches == [(ids[5], 0), (ids[21], 0), (ids[36], 0), (ids[36], 1)]
+    assert bar.count.text() == "3 of 4"  # the first place in view
+    await until(lambda: tinted(window, ids[36]) == 2 and strong(window, ids[36]) == [0])
 
+    qtbot.keyClick(bar.field, Qt.Key.Key_Return)  # the next place, in the same message
+    assert bar.count.text() == "4 of 4"
+    await until(lambda: strong(window, ids[36]) == [1])
+    assert tinted(window, ids[36]) == 2 and in_view(window, ids[36])
     qtbot.keyClick(bar.field, Qt.Key.Key_Return)  # next, round to the first
-    assert finder.current == 0 and bar.count.text() == "1 of 3"
+    assert finder.current == 0 and bar.count.text() == "1 of 4"
     await until(lambda: tinted(window, ids[5]) > 0 and in_view(window, ids[5]))
     qtbot.keyClick(bar.field, Qt.Key.Key_Return)
     await until(lambda: tinted(window, ids[21]) == 1 and in_view(window, ids[21]))
@@ -91,7 +108,7 @@ async def test_ctrl_f_finds_the_messages_that_hold_the_words_and_moves_between_t
     await until(lambda: finder.current == 0 and tinted(window, ids[5]) > 0)
 
     bar.field.setText("桌面助手")
-    await until(lambda: finder.matches == [ids[10]])
+    await until(lambda: finder.matches == [(ids[10], 0)])
     await until(lambda: tinted(window, ids[10]) == 1)
     bar.field.setText("qqqq")
     await until(lambda: bar.count.text() == "No matches")
@@ -117,7 +134,8 @@ async def test_the_bar_speaks_chinese(
         assert bar.field.placeholderText() == "在此对话中查找"
         assert window.find_actions.action.text() == "在此对话中查找…"
         qtbot.keyClicks(bar.field, "zephyr")
-        await until(lambda: bar.count.text() == "第 3 条，共 3 条")
+        await until(lambda: bar.count.text() == "第 3 处，共 4 处")
+        assert bar.next.toolTip() == "下一处（Enter）"
     finally:
         install_translator(qapp, "en")
 
@@ -131,7 +149,7 @@ async def test_an_answer_that_arrives_joins_the_list_and_enter_starts_where_the_
     finder.action.trigger()
     assert finder.bar is not None
     qtbot.keyClicks(finder.bar.field, "zephyr")
-    await until(lambda: len(finder.matches) == 3)
+    await until(lambda: len(finder.matches) == 4)
 
     # the question and its answer come in while the bar is open
     loopback.enqueue(CHAT, openai_stream(["The zephyr is back up."]))
@@ -139,16 +157,45 @@ async def test_an_answer_that_arrives_joins_the_list_and_enter_starts_where_the_
     window.composer.send_requested.emit(window.composer.text())
     await until(lambda: window.timeline.message_count() == 42)
     await until(lambda: not window.chat.is_running(window.presenter.key))
-    await until(lambda: len(finder.matches) == 4)
-    assert finder.bar.count.text().endswith("of 4")
+    await until(lambda: len(finder.matches) == 5)
+    assert finder.bar.count.text().endswith("of 5")
 
     # closed and opened again: the count names a message, and Enter goes to it
     qtbot.keyClick(finder.bar.field, Qt.Key.Key_Escape)
     finder.action.trigger()
     await until(lambda: finder.current is not None)
     named = finder.current
-    assert named is not None and finder.bar.count.text() == f"{named + 1} of 4"
+    assert named is not None and finder.bar.count.text() == f"{named + 1} of 5"
     qtbot.keyClick(finder.bar.field, Qt.Key.Key_Return)
     assert finder.current == named  # not the one after it
-    ids = finder.matches
+    ids = [message_id for message_id, _ in finder.matches]
     await until(lambda: tinted(window, ids[named]) > 0)
+
+
+async def test_a_message_is_counted_again_as_shown_once_lit(
+    window: MainWindow, services: Services, qtbot: Any
+) -> None:
+    """The text says two places (one inside a link's address), the answer
+    shows one: once the message is lit the count follows what is shown."""
+    workspace = await services.store.default_workspace()
+    stamp = "2026-12-01T10:00:00.000Z"
+    thread = await services.store.create_thread(
+        Thread(id=new_id(), title="Links", workspace_id=workspace.id, created_at=stamp,
+               updated_at=stamp)
+    )  # fmt: skip
+    question = Message(new_id(), thread.id, MessageRole.USER, "Where?", stamp)
+    await services.store.add_message(question, make_active=True)
+    answer = Message(
+        new_id(), thread.id, MessageRole.ASSISTANT,
+        "Read about zephyr in [the guide](https://zephyr.example/guide).", stamp,
+        parent_id=question.id,
+    )  # fmt: skip
+    await services.store.add_message(answer, make_active=True)
+    window.presenter.open_thread(thread.id)
+    await until(lambda: window.timeline.message_count() == 2)
+    finder = window.find_actions
+    finder.action.trigger()
+    assert finder.bar is not None
+    qtbot.keyClicks(finder.bar.field, "zephyr")
+    await until(lambda: finder.bar is not None and finder.bar.count.text() == "1 of 1")
+    assert finder.matches == [(answer.id, 0)] and tinted(window, answer.id) == 1

@@ -1,9 +1,9 @@
 """``FindBar``: Find in this conversation (Ctrl+F) — a bar above the
-timeline with the words to find, "2 of 7" (messages that hold them), ↑ / ↓
-and ×. Enter (or F3) goes to the next message, Shift+Enter (Shift+F3) to the
+timeline with the words to find, "2 of 7" (the places that hold them), ↑ / ↓
+and ×. Enter (or F3) goes to the next place, Shift+Enter (Shift+F3) to the
 previous one, Esc closes. The window's ``FindActions`` does the finding;
 this is the widget alone. :func:`mark_matches` lights the words in a text
-view and says where the first one is."""
+view, the current place stronger, and says where each one is."""
 
 from __future__ import annotations
 
@@ -23,6 +23,11 @@ from PySide6.QtWidgets import (
 #: solid on a light background, see-through on a dark one (its text stays legible)
 LIGHT_MATCH = QColor(255, 213, 79)
 DARK_MATCH = QColor(255, 193, 7, 96)
+#: the place the count names: orange, as in a browser's find
+LIGHT_CURRENT = QColor(255, 152, 0)
+DARK_CURRENT = QColor(255, 152, 0, 190)
+#: most places tinted in one text view
+MAX_MARKS = 1000
 
 
 class FindBar(QFrame):
@@ -67,7 +72,7 @@ class FindBar(QFrame):
         return self.field.text()
 
     def set_count(self, current: int | None, total: int) -> None:
-        """``current`` (0-based) of ``total`` messages; nothing shown without words."""
+        """``current`` (0-based) of ``total`` places; nothing shown without words."""
         if not self.field.text().strip():
             self.count.setText("")
         elif not total:
@@ -80,8 +85,8 @@ class FindBar(QFrame):
 
     def retranslate(self) -> None:
         self.field.setPlaceholderText(self.tr("Find in this conversation"))
-        self.previous.setToolTip(self.tr("Previous message (Shift+Enter)"))
-        self.next.setToolTip(self.tr("Next message (Enter)"))
+        self.previous.setToolTip(self.tr("Previous match (Shift+Enter)"))
+        self.next.setToolTip(self.tr("Next match (Enter)"))
         self.close_button.setToolTip(self.tr("Close (Esc)"))
 
     def changeEvent(self, event: QEvent) -> None:
@@ -108,24 +113,23 @@ class FindBar(QFrame):
         return super().eventFilter(watched, event)
 
 
-def mark_matches(view: QTextEdit, words: str) -> QRect | None:
+def mark_matches(view: QTextEdit, words: str, current: int = -1) -> list[QRect]:
     """Tint every occurrence of ``words`` in ``view`` (case-insensitive; any
-    earlier marks go) and return where the first is, in ``view``'s
-    coordinates (None when there is none). Empty ``words`` clears."""
+    earlier marks go), the ``current``-th (0-based) stronger, and return
+    where each is, in ``view``'s coordinates. Empty ``words`` clears."""
     marks: list[QTextEdit.ExtraSelection] = []
-    first: QRect | None = None
+    places: list[QRect] = []
     if words:
         dark = view.palette().color(QPalette.ColorRole.Base).lightness() < 128
-        colour = DARK_MATCH if dark else LIGHT_MATCH
+        colour, strong = (DARK_MATCH, DARK_CURRENT) if dark else (LIGHT_MATCH, LIGHT_CURRENT)
         document = view.document()
         cursor = document.find(words, 0)
-        while not cursor.isNull() and len(marks) < 1000:
+        while not cursor.isNull() and len(marks) < MAX_MARKS:
             mark = QTextEdit.ExtraSelection()
             mark.cursor = QTextCursor(cursor)
-            mark.format.setBackground(colour)
+            mark.format.setBackground(strong if len(marks) == current else colour)
             marks.append(mark)
-            if first is None:
-                first = view.cursorRect(cursor)
+            places.append(view.cursorRect(cursor))
             cursor = document.find(words, cursor, QTextDocument.FindFlag(0))
     view.setExtraSelections(marks)
-    return first
+    return places

@@ -1,13 +1,16 @@
 """``FindActions``: Edit → Find in this conversation (Ctrl+F). The bar
 (``ui/timeline/find_bar.py``) is made on first use, above the timeline. The
-messages of the branch on screen that hold the words — in their text as
-written or as shown (Markdown marks left out), case-insensitive — are the
-matches; ↑ / ↓ move between them, the message comes into view with its
-words tinted and the first of them revealed. The timeline builds widgets
-only near the viewport, so the words are lit once the message's widget
-exists (the next turn of the event loop after scrolling to it). The list is
-made again when the conversation changes under the bar: another thread or
-branch, a new row, an answer that ended."""
+places in the branch on screen that hold the words — in the messages' text
+as written or as shown (Markdown marks left out), case-insensitive — are the
+matches, counted as a browser counts them; ↑ / ↓ move from place to place:
+another message comes into view a quarter down, a place further down the
+same message is revealed where it is; every place of the message is tinted
+and the current one stronger. The timeline builds widgets only near the
+viewport, so the words are lit once the message's widget exists (the next
+turn of the event loop after scrolling to it); the message's places are
+then counted as shown, which corrects the count taken from its text. The
+list is made again when the conversation changes under the bar: another
+thread or branch, a new row, an answer that ended."""
 
 from __future__ import annotations
 
@@ -41,15 +44,24 @@ LIGHT_TRIES = 30
 FRAME_MS = 16
 #: where a found message's top goes: a quarter down the view, with what led to it above
 PLACE_AT = 0.25
+#: most places counted in one message (as many as are tinted)
+MAX_MARKS = 1000
 
 
 def holds(message: Message, words: str) -> bool:
     """Whether ``message`` shows ``words`` (already case-folded): an answer
     is shown rendered from Markdown, a question as typed."""
+    return places(message, words) > 0
+
+
+def places(message: Message, words: str) -> int:
+    """How many times ``message`` shows ``words`` (already case-folded), as
+    far as its text tells: an answer's Markdown marks are not shown."""
     text = message.text.casefold()
-    if words in text:
-        return True
-    return message.role is MessageRole.ASSISTANT and words in _MARKS.sub("", text)
+    found = text.count(words)
+    if message.role is MessageRole.ASSISTANT:
+        found = max(found, _MARKS.sub("", text).count(words))
+    return min(found, MAX_MARKS)
 
 
 class FindActions(WindowActions):
@@ -67,8 +79,10 @@ class FindActions(WindowActions):
         self.action.triggered.connect(self.open)
         window.edit_menu.addAction(self.action)
         self.bar: FindBar | None = None
-        self.matches: list[str] = []  # message ids, in the branch's order
+        #: (message id, its n-th place), in the branch's order
+        self.matches: list[tuple[str, int]] = []
         self.current: int | None = None
+        self._shown: str | None = None  # the message gone to last
         self._arrived = False  # ``current`` was picked, not yet gone to: Enter goes there
         self._lit: list[RichTextView] = []  # views whose words are tinted
         self._timer = QTimer(self)
@@ -115,7 +129,7 @@ class FindActions(WindowActions):
     def close(self) -> None:
         self._timer.stop()
         self._unlight()
-        self.matches, self.current = [], None
+        self.matches, self.current, self._shown = [], None, None
         if self.bar is not None:
             self.bar.hide()
         self._w.composer.editor.setFocus()
@@ -133,7 +147,7 @@ class FindActions(WindowActions):
         words = self._words()
         shown = self._w.timeline.shown_messages()
         before = self.matches[self.current] if self.current is not None and self.matches else None
-        self.matches = [m.id for m in shown if words and holds(m, words)] if words else []
+        self.matches = [(m.id, n) for m in shown for n in range(places(m, words))] if words else []
         if not self.matches:
             self.current = None
             self._unlight()
@@ -149,7 +163,7 @@ class FindActions(WindowActions):
 
     def _first_in_view(self) -> int:
         timeline = self._w.timeline
-        for index, message_id in enumerate(self.matches):
+        for index, (message_id, _) in enumerate(self.matches):
             y = timeline.message_view_y(message_id)
             if y is not None and y >= 0:
                 return index
@@ -170,37 +184,63 @@ class FindActions(WindowActions):
         self._go()
 
     def _go(self) -> None:
+        """Bring the current place into view: another message a quarter down
+        the view, a place of the message already shown where it is."""
         if self.current is None:
             return
-        message_id = self.matches[self.current]
-        self._w.timeline.scroll_to_message(message_id, at=PLACE_AT)
-        self._unlight()
-        QTimer.singleShot(0, self, lambda: self._light(message_id, LIGHT_TRIES))
+        match = self.matches[self.current]
+        if match[0] != self._shown or self._w.timeline.message_widget(match[0]) is None:
+            self._w.timeline.scroll_to_message(match[0], at=PLACE_AT)
+            self._unlight()
+            self._shown = match[0]
+            QTimer.singleShot(0, self, lambda: self._light(match, LIGHT_TRIES))
+        else:
+            self._light(match, 0)
 
-    def _light(self, message_id: str, tries: int) -> None:
-        """Tint the words in the message's widget and reveal the first; the
-        widget is made when the timeline lays out the rows scrolled to, so
-        wait for it a little (``tries`` more frames)."""
+    def _light(self, match: tuple[str, int], tries: int) -> None:
+        """Tint the words in the message's widget, the current place stronger,
+        and reveal it; the widget is made when the timeline lays out the rows
+        scrolled to, so wait for it a little (``tries`` more frames)."""
         from ..timeline.find_bar import mark_matches
 
-        if not self.is_open() or self.current is None or self.matches[self.current] != message_id:
+        if not self.is_open() or self.current is None or self.matches[self.current] != match:
             return  # moved on meanwhile
+        message_id, nth = match
         timeline = self._w.timeline
         widget = timeline.message_widget(message_id)
         if widget is None:
             if tries > 0:
-                QTimer.singleShot(FRAME_MS, self, lambda: self._light(message_id, tries - 1))
+                QTimer.singleShot(FRAME_MS, self, lambda: self._light(match, tries - 1))
             return
         self._unlight()
         words = self.bar.text().strip() if self.bar is not None else ""
-        revealed = False
+        found = 0
         for view in widget.text_views():
-            first = mark_matches(view, words)
+            where = mark_matches(view, words, nth - found)
             self._lit.append(view)
-            if first is not None and not revealed:
-                top = view.mapTo(widget, first.topLeft()).y()
-                timeline.reveal_in_message(message_id, top, top + first.height())
-                revealed = True
+            if 0 <= nth - found < len(where):
+                place = where[nth - found]
+                top = view.mapTo(widget, place.topLeft()).y()
+                timeline.reveal_in_message(message_id, top, top + place.height())
+            found += len(where)
+        if found:
+            self._recount(message_id, found)
+
+    def _recount(self, message_id: str, shown: int) -> None:
+        """The message's places as its widget shows them (its text's count can
+        differ: a word inside a link's address, a code fence); the current
+        place stays the one lit."""
+        block = [i for i, (found, _) in enumerate(self.matches) if found == message_id]
+        if not block or len(block) == shown or self.current is None:
+            return
+        start = block[0]
+        nth = min(self.matches[self.current][1], shown - 1)
+        self.matches[start : block[-1] + 1] = [(message_id, n) for n in range(shown)]
+        if self.current >= start:
+            moved = self.current > block[-1]
+            self.current = self.current + shown - len(block) if moved else start + nth
+        if self.bar is not None:
+            self.bar.set_count(self.current, len(self.matches))
 
     def _unlight(self) -> None:
         from ..timeline.find_bar import mark_matches
