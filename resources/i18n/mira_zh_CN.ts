@@ -2948,6 +2948,26 @@ Your chats will appear here.</source>
             <source>reasoning</source>
             <translation>推理</translation>
         </message>
+        <message>
+            <source>Reasoning effort: {0}</source>
+            <translation>推理强度：{0}</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>low</source>
+            <translation>低</translation>
+        </message>
+        <message>
+            <source>medium</source>
+            <translation>中</translation>
+        </message>
+        <message>
+            <source>high</source>
+            <translation>高</translation>
+        </message>
     </context>
     <context>
         <name>ToolCardView</name>

@@ -310,3 +310,15 @@ def test_reinstalling_replaces_the_translators(
         if t.objectName() == "mira-translator"
     ]
     assert len(live) <= 2  # Mira's + qtbase, not three copies of each
+
+
+def test_an_answers_reasoning_level_is_in_its_meta_tooltip(
+    english_afterwards: QApplication, tmp_path: Path
+) -> None:
+    asked = _answer(MessageStatus.COMPLETE, model="qwen3", data={"reasoning": "high"})
+    plain = _answer(MessageStatus.COMPLETE, model="qwen3")
+    assert meta_text(asked)[1].endswith("\nReasoning effort: high")
+    assert "Reasoning" not in meta_text(plain)[1]
+    assert meta_text(asked)[0] == meta_text(plain)[0]  # the line itself stays short
+    install_translator(english_afterwards, "zh_CN", cache_dir=tmp_path)
+    assert meta_text(asked)[1].endswith("\n推理强度：高")

@@ -3,8 +3,9 @@
 Owns the translated, locale-aware strings of the meta line: the model, the local
 time of the message, token usage as "↑prompt ↓completion" and the reasoning
 count ("reasoning 812", or "reasoning ≈ 812" when it was estimated locally),
-the status text of stopped and failed answers, and the note a run left on its
-answer (a Retry that escalated to a stronger model).
+the status text of stopped and failed answers, the note a run left on its
+answer (a Retry that escalated to a stronger model), and in the tooltip the
+reasoning level the answer was asked with.
 """
 
 from __future__ import annotations
@@ -68,10 +69,19 @@ def meta_text(message: Message) -> tuple[str, str]:
     locale = QLocale()
     label, full = local_time(message.created_at, locale)
     parts = [p for p in (message.model or "", label, usage_text(message.usage, locale)) if p]
-    tooltip = full
+    lines = [full]
     if message.usage is not None and message.usage.estimated:
-        tooltip = "\n".join(t for t in (full, _tr("Token counts estimated locally")) if t)
-    return SEPARATOR.join(parts), tooltip
+        lines.append(_tr("Token counts estimated locally"))
+    level = reasoning_text((message.data or {}).get("reasoning"))
+    if level:
+        lines.append(_tr("Reasoning effort: {0}").format(level))
+    return SEPARATOR.join(parts), "\n".join(t for t in lines if t)
+
+
+def reasoning_text(level: object) -> str:
+    """The reasoning level an answer was asked with, in words ("" for none)."""
+    names = {"off": _tr("off"), "low": _tr("low"), "medium": _tr("medium"), "high": _tr("high")}
+    return names.get(level, "") if isinstance(level, str) else ""
 
 
 def status_texts(message: Message) -> tuple[str, str]:
