@@ -226,8 +226,8 @@ class ToolCard:
     @property
     def can_roll_back(self) -> bool:
         """A step that changed files, also one that failed after changing
-        some (a command that stopped half-way)."""
-        finished = self.status in (ToolStatus.DONE, ToolStatus.FAILED)
+        some, or was stopped with the answer half-way (a command)."""
+        finished = self.status in (ToolStatus.DONE, ToolStatus.FAILED, ToolStatus.EXPIRED)
         return bool(self.changed) and finished and not (self.rolled_back or self.imported)
 
 

@@ -366,7 +366,10 @@ class ChatRun:
     def _data(self, *, ended: bool = False) -> dict[str, Any] | None:
         """The answer's data with its tool cards and progress (None without
         either); ``ended``: a card still waiting or running expired with the run."""
-        planning = self.plan.agent is not None and self.plan.agent.planning
+        agent_loop = self.plan.agent
+        planning = agent_loop is not None and agent_loop.planning
+        if ended and agent_loop is not None:  # calls stopped after changing files
+            self._cards.update(agent_loop.stopped_cards)
         if not self._cards and self._progress is None and not planning:
             return None
         cards = [expired(c) if ended else c for c in self._cards.values()]

@@ -95,6 +95,8 @@ class AgentLoop:
         self._provider = provider
         self._toolbox = toolbox
         self._on_changes = on_changes
+        #: cards of calls stopped with the answer after changing files (by call id)
+        self.stopped_cards: dict[str, ToolCard] = {}
         self._max_rounds = max_rounds
         self._memory = memory
         self.planning = planning
@@ -262,8 +264,12 @@ class AgentLoop:
         if outcome is None:
             yield self._changed(card)
             running = _Running(self._toolbox, call)
-            async for output in running.outputs():
-                yield self._changed(replace(card, output=_card_output(output)))
+            try:
+                async for output in running.outputs():
+                    yield self._changed(replace(card, output=_card_output(output)))
+            except asyncio.CancelledError:
+                await self._keep_stopped(card, running.stopped)
+                raise
             outcome = running.outcome
         card = replace(
             card,
@@ -277,6 +283,23 @@ class AgentLoop:
             await self._on_changes(card, outcome.changes)
         yield self._changed(card)
         messages.append(_result(call, outcome.output))
+
+    async def _keep_stopped(self, card: ToolCard, outcome: ToolOutcome | None) -> None:
+        """A call stopped with the answer that changed files (a command cut
+        off half-way): its changes go to the journal and its card is kept
+        for the run's end (``stopped_cards``), so they can be rolled back."""
+        if outcome is None or not outcome.changes:
+            return
+        stopped = replace(
+            card,
+            status=ToolStatus.EXPIRED,
+            output=_card_output(outcome.output),
+            ok=False,
+            changed=tuple(dict.fromkeys(c.path for c in outcome.changes)),
+        )
+        self.stopped_cards[card.call_id] = stopped
+        if self._on_changes is not None:
+            await asyncio.shield(self._on_changes(stopped, outcome.changes))
 
     async def _delegate(
         self, call: ToolCall, messages: list[ChatMessage]
@@ -397,6 +420,9 @@ class _Running:
         self._news: asyncio.Queue[str] = asyncio.Queue()
         self._task = asyncio.ensure_future(toolbox.run(call, self._news.put_nowait))
         self.outcome: ToolOutcome = ToolOutcome(False, "")
+        #: what a tool stopped with the answer still ended with (a command's
+        #: changes so far), when it could say
+        self.stopped: ToolOutcome | None = None
 
     async def outputs(self) -> AsyncIterator[str]:
         """The output so far, each time it grew, until the tool ends."""
@@ -414,7 +440,7 @@ class _Running:
         except BaseException:
             self._task.cancel()
             with contextlib.suppress(BaseException):
-                await self._task
+                self.stopped = await self._task
             raise
         self.outcome = self._task.result()
 

@@ -224,7 +224,13 @@ class Toolbox:
         if not mutation_reason(command):
             return await run_bash(scope, command, timeout, on_output)
         before = await asyncio.to_thread(folder_snapshot.take, scope.root)
-        outcome = await run_bash(scope, command, timeout, on_output)
+        try:
+            outcome = await run_bash(scope, command, timeout, on_output)
+        except asyncio.CancelledError:
+            # stopped with the answer: the command is dead; what it changed so
+            # far is still read, and the outcome is kept for the journal
+            # (``_Running.stopped``) instead of the cancellation
+            outcome = ToolOutcome(False, "Stopped with the answer.")
         after = await asyncio.to_thread(folder_snapshot.take, scope.root)
         found = folder_snapshot.compare(before, after)
         note = found.note()

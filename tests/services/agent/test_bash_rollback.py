@@ -12,8 +12,14 @@ from pathlib import Path
 import pytest
 
 from mira_desktop.bootstrap import Services
-from mira_desktop.core.agent import AgentMode, RollbackConflict, ToolStatus, answer_cards
-from mira_desktop.core.events import Completed
+from mira_desktop.core.agent import (
+    AgentMode,
+    RollbackConflict,
+    ToolCardChanged,
+    ToolStatus,
+    answer_cards,
+)
+from mira_desktop.core.events import Completed, Stopped
 from mira_desktop.services.agent import folder_snapshot
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
 
@@ -192,3 +198,28 @@ async def test_a_removed_or_moved_script_comes_back_executable(
     await services.agent.rollback(answer.message_id)
     assert stat.S_IMODE(script.stat().st_mode) == 0o750
     assert not (project / "go.sh").exists() and (project / "README.md").exists()
+
+
+async def test_a_command_stopped_with_the_answer_can_be_rolled_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    """Stop while a command runs: it is killed, and what it changed before
+    goes to the journal — the card (expired) offers Roll back."""
+    command = "printf 'half\\n' > src/app.py && rm README.md && echo changed; sleep 30"
+    loopback.enqueue(CHAT, openai_tool_stream([("b1", "bash", {"command": command})]))
+    send = request("Go", workspace_id, agent_mode=AgentMode.AUTO, new_thread_id="t-half")
+    events = []
+    async for event in services.chat.send(send):
+        events.append(event)
+        if isinstance(event, ToolCardChanged) and "changed" in event.card.output:
+            services.chat.stop("t-half")
+    assert isinstance(events[-1], Stopped)
+    assert (project / "src" / "app.py").read_text() == "half\n"
+    saved = await services.store.get_message(events[-1].message_id)
+    [card] = answer_cards(saved.data)
+    assert card.status is ToolStatus.EXPIRED and card.can_roll_back
+    assert sorted(card.changed) == ["README.md", "src/app.py"]
+    await services.agent.rollback(saved.id)
+    assert (project / "src" / "app.py").read_text() == "print('hello')\n"
+    assert (project / "README.md").read_text(encoding="utf-8") == "# Demo\n\n你好，世界\n"
