@@ -109,8 +109,8 @@ def take(root: Path, *, max_files: int = MAX_FILES) -> FolderSnapshot:
     budget = MAX_TOTAL_BYTES
     count = 0
     for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
         base = Path(folder)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not _linked(base / d))
         for name in sorted(files):
             count += 1
             if count > max_files:
@@ -158,6 +158,13 @@ def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
     if kept > MAX_KEPT_CHARS:
         return FolderChanges((), tuple(sorted([*lost, *(c.path for c in changes)])), True, True)
     return FolderChanges(tuple(changes), tuple(lost), True)
+
+
+def _linked(path: Path) -> bool:
+    """A link to a folder, or a Windows junction (which ``os.walk`` follows
+    even with ``followlinks=False``): its content may be outside the root."""
+    isjunction = getattr(os.path, "isjunction", None)  # Python 3.12+
+    return path.is_symlink() or bool(isjunction and isjunction(path))
 
 
 def _text(path: Path) -> str | None:

@@ -223,3 +223,16 @@ async def test_a_command_stopped_with_the_answer_can_be_rolled_back(
     await services.agent.rollback(saved.id)
     assert (project / "src" / "app.py").read_text() == "print('hello')\n"
     assert (project / "README.md").read_text(encoding="utf-8") == "# Demo\n\n你好，世界\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="links")
+def test_a_linked_folder_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not the project's\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("a\n")
+    (project / "elsewhere").symlink_to(outside, target_is_directory=True)
+    shot = folder_snapshot.take(project)
+    assert set(shot.texts) == {"a.txt"} and not shot.others
