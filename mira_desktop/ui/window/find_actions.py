@@ -54,14 +54,21 @@ def holds(message: Message, words: str) -> bool:
     return places(message, words) > 0
 
 
-def places(message: Message, words: str) -> int:
+def places(message: Message, words: str, forms: tuple[str, ...] | None = None) -> int:
     """How many times ``message`` shows ``words`` (already case-folded), as
-    far as its text tells: an answer's Markdown marks are not shown."""
+    far as its text tells: an answer's Markdown marks are not shown.
+    ``forms``: the message's :func:`searched_forms`, when kept."""
+    forms = forms if forms is not None else searched_forms(message)
+    return min(max(form.count(words) for form in forms), MAX_MARKS)
+
+
+def searched_forms(message: Message) -> tuple[str, ...]:
+    """The text ``places`` counts in: case-folded, and for an answer also
+    without its Markdown marks."""
     text = message.text.casefold()
-    found = text.count(words)
     if message.role is MessageRole.ASSISTANT:
-        found = max(found, _MARKS.sub("", text).count(words))
-    return min(found, MAX_MARKS)
+        return text, _MARKS.sub("", text)
+    return (text,)
 
 
 class FindActions(WindowActions):
@@ -83,6 +90,8 @@ class FindActions(WindowActions):
         self.matches: list[tuple[str, int]] = []
         self.current: int | None = None
         self._shown: str | None = None  # the message gone to last
+        #: message id → (its text, the forms searched in), see ``_forms``
+        self._folded: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._arrived = False  # ``current`` was picked, not yet gone to: Enter goes there
         self._lit: list[RichTextView] = []  # views whose words are tinted
         self._timer = QTimer(self)
@@ -130,6 +139,7 @@ class FindActions(WindowActions):
         self._timer.stop()
         self._unlight()
         self.matches, self.current, self._shown = [], None, None
+        self._folded.clear()
         if self.bar is not None:
             self.bar.hide()
         self._w.composer.editor.setFocus()
@@ -147,7 +157,11 @@ class FindActions(WindowActions):
         words = self._words()
         shown = self._w.timeline.shown_messages()
         before = self.matches[self.current] if self.current is not None and self.matches else None
-        self.matches = [(m.id, n) for m in shown for n in range(places(m, words))] if words else []
+        self.matches = (
+            [(m.id, n) for m in shown for n in range(places(m, words, self._forms(m)))]
+            if words
+            else []
+        )
         if not self.matches:
             self.current = None
             self._unlight()
@@ -160,6 +174,16 @@ class FindActions(WindowActions):
             self.bar.set_count(self.current, len(self.matches))
         if self.current is not None and not keep:
             self._go()
+
+    def _forms(self, message: Message) -> tuple[str, ...]:
+        """The message's searched forms, kept while its text stays the same
+        (the next words typed count in them at once: a long thread is
+        folded once, not at every key)."""
+        kept = self._folded.get(message.id)
+        if kept is None or kept[0] != message.text:
+            kept = (message.text, searched_forms(message))
+            self._folded[message.id] = kept
+        return kept[1]
 
     def _first_in_view(self) -> int:
         timeline = self._w.timeline
