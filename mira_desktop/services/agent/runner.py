@@ -264,11 +264,12 @@ class AgentLoop:
         if outcome is None:
             yield self._changed(card)
             running = _Running(self._toolbox, call)
+            shown = ""  # the command's output so far
             try:
-                async for output in running.outputs():
-                    yield self._changed(replace(card, output=_card_output(output)))
+                async for shown in running.outputs():
+                    yield self._changed(replace(card, output=_card_output(shown)))
             except asyncio.CancelledError:
-                await self._keep_stopped(card, running.stopped)
+                await self._keep_stopped(card, running.stopped, shown)
                 raise
             outcome = running.outcome
         card = replace(
@@ -284,16 +285,18 @@ class AgentLoop:
         yield self._changed(card)
         messages.append(_result(call, outcome.output))
 
-    async def _keep_stopped(self, card: ToolCard, outcome: ToolOutcome | None) -> None:
+    async def _keep_stopped(self, card: ToolCard, outcome: ToolOutcome | None, shown: str) -> None:
         """A call stopped with the answer that changed files (a command cut
         off half-way): its changes go to the journal and its card is kept
-        for the run's end (``stopped_cards``), so they can be rolled back."""
+        for the run's end (``stopped_cards``), with the output it had shown
+        and what it changed, so they can be rolled back."""
         if outcome is None or not outcome.changes:
             return
+        output = f"{shown}\n{outcome.output}" if shown else outcome.output
         stopped = replace(
             card,
             status=ToolStatus.EXPIRED,
-            output=_card_output(outcome.output),
+            output=_card_output(output),
             ok=False,
             changed=tuple(dict.fromkeys(c.path for c in outcome.changes)),
         )

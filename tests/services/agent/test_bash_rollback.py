@@ -220,6 +220,7 @@ async def test_a_command_stopped_with_the_answer_can_be_rolled_back(
     [card] = answer_cards(saved.data)
     assert card.status is ToolStatus.EXPIRED and card.can_roll_back
     assert sorted(card.changed) == ["README.md", "src/app.py"]
+    assert card.output.startswith("changed\nStopped with the answer.")  # what it had shown
     await services.agent.rollback(saved.id)
     assert (project / "src" / "app.py").read_text() == "print('hello')\n"
     assert (project / "README.md").read_text(encoding="utf-8") == "# Demo\n\n你好，世界\n"
