@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigError, MiraError
 from ..core.events import TextDelta
-from ..core.models import ChatMessage, ChatRequest, Message, MessageRole, Thread
+from ..core.models import ChatMessage, ChatRequest, Message, MessageRole, Reasoning, Thread
 from .context import title_from_text
 from .history import TITLE_LIMIT
 
@@ -99,7 +99,11 @@ class TitleService:
         if config is None:
             raise ConfigError("The thread's provider was removed.")
         _, provider = await self._providers.chat_provider(config.name)
-        request = ChatRequest(model=thread.model, messages=_title_messages(branch))
+        # a model set to reason (so its server takes the field) titles with the
+        # least reasoning: a few words need no thought (qwen3 answers at once)
+        info = await self._store.get_model(config.name, thread.model)
+        least = Reasoning.OFF if info is not None and info.reasoning is not None else None
+        request = ChatRequest(model=thread.model, messages=_title_messages(branch), reasoning=least)
         parts: list[str] = []
         async for event in provider.stream_chat(request):
             if isinstance(event, TextDelta):

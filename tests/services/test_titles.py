@@ -69,3 +69,22 @@ def test_generated_titles_are_cleaned_and_short() -> None:
     assert clean_generated_title("<think>hmm</think>\n\n**“机器学习入门”**。") == "机器学习入门"
     long = clean_generated_title("word " * 30)
     assert len(long) <= 60 and long.endswith("…")
+
+
+async def test_a_model_set_to_reason_titles_with_the_least_reasoning(
+    services: Services, loopback: LoopbackServer, loop_provider: str
+) -> None:
+    """A few words need no thought; a model left at the server's default
+    gets no field it never had."""
+    thread = await chat_thread(services, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["Kyoto trip"]))
+    await services.titles.generate_title(thread.id)
+    assert "reasoning_effort" not in loopback.requests[-1].json
+    await services.providers.update_model_settings(
+        loop_provider, "m", context_window=None, vision=False, tier=None,
+        compaction_threshold=None, reasoning="high",
+    )  # fmt: skip
+    other = await chat_thread(services, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["Kyoto in autumn"]))
+    assert await services.titles.generate_title(other.id) == "Kyoto in autumn"
+    assert loopback.requests[-1].json["reasoning_effort"] == "low"  # the least it takes
