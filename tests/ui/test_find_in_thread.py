@@ -199,3 +199,40 @@ async def test_a_message_is_counted_again_as_shown_once_lit(
     qtbot.keyClicks(finder.bar.field, "zephyr")
     await until(lambda: finder.bar is not None and finder.bar.count.text() == "1 of 1")
     assert finder.matches == [(answer.id, 0)] and tinted(window, answer.id) == 1
+
+
+async def test_a_long_branch_is_folded_off_the_paint_path_and_found_all_the_same(
+    window: MainWindow, services: Services, qtbot: Any
+) -> None:
+    """More messages than the Qt thread folds itself: the first search folds
+    them in a worker thread, then lists the places; closing the bar while it
+    folds leaves nothing behind."""
+    from mira_desktop.ui.window.find_actions import FOLD_HERE
+
+    workspace = await services.store.default_workspace()
+    stamp = "2026-12-01T10:00:00.000Z"
+    thread = await services.store.create_thread(
+        Thread(id=new_id(), title="Many", workspace_id=workspace.id, created_at=stamp,
+               updated_at=stamp)
+    )  # fmt: skip
+    parent, count = None, FOLD_HERE + 60
+    for n in range(count):
+        role = MessageRole.USER if n % 2 == 0 else MessageRole.ASSISTANT
+        text = "the quasar rises" if n in (3, 150, count - 2) else f"Message {n} " * 30
+        message = Message(new_id(), thread.id, role, text, stamp, parent_id=parent)
+        await services.store.add_message(message, make_active=True)
+        parent = message.id
+    window.presenter.open_thread(thread.id)
+    await until(lambda: window.timeline.message_count() == count)
+    finder = window.find_actions
+    finder.action.trigger()
+    assert finder.bar is not None
+    finder.bar.field.setText("quasar")
+    finder.close()  # while it folds
+    finder._timer.timeout.emit()  # the search that was due runs after all
+    await until(lambda: window.tasks.pending() == 0)
+    assert finder.matches == [] and not finder.bar.isVisible()
+    finder.action.trigger()
+    await until(lambda: finder.bar is not None and finder.bar.count.text().endswith("of 3"))
+    ids = window.timeline.message_ids()
+    assert [m for m, _ in finder.matches] == [ids[3], ids[150], ids[count - 2]]

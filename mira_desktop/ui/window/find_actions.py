@@ -14,6 +14,7 @@ thread or branch, a new row, an answer that ended."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -46,6 +47,8 @@ FRAME_MS = 16
 PLACE_AT = 0.25
 #: most places counted in one message (as many as are tinted)
 MAX_MARKS = 1000
+#: messages to fold on the Qt thread at most; more go to a worker thread
+FOLD_HERE = 200
 
 
 def holds(message: Message, words: str) -> bool:
@@ -92,6 +95,7 @@ class FindActions(WindowActions):
         self._shown: str | None = None  # the message gone to last
         #: message id → (its text, the forms searched in), see ``_forms``
         self._folded: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._generation = 0  # of the latest search (an older one's list is dropped)
         self._arrived = False  # ``current`` was picked, not yet gone to: Enter goes there
         self._lit: list[RichTextView] = []  # views whose words are tinted
         self._timer = QTimer(self)
@@ -137,6 +141,7 @@ class FindActions(WindowActions):
 
     def close(self) -> None:
         self._timer.stop()
+        self._generation += 1  # a search folding in the background is dropped
         self._unlight()
         self.matches, self.current, self._shown = [], None, None
         self._folded.clear()
@@ -153,9 +158,30 @@ class FindActions(WindowActions):
 
     def _search(self, *, keep: bool) -> None:
         """Make the list of matches; ``keep``: stay on the message shown if it
-        still matches, else go to the first match from the top of the view."""
-        words = self._words()
+        still matches, else go to the first match from the top of the view.
+        Messages not folded yet (the first search of a long branch) are
+        folded in a worker thread first, off the paint path."""
+        self._generation += 1
         shown = self._w.timeline.shown_messages()
+        missing = [m for m in shown if not self._is_folded(m)] if self._words() else []
+        if len(missing) < FOLD_HERE:
+            self._make_list(shown, keep)
+            return
+        self._tasks.start(self._fold_then_list(missing, keep, self._generation))
+
+    async def _fold_then_list(self, missing: list[Message], keep: bool, generation: int) -> None:
+        folded = await asyncio.to_thread(lambda: [(m, searched_forms(m)) for m in missing])
+        for message, forms in folded:
+            self._folded[message.id] = (message.text, forms)
+        if generation == self._generation and self.is_open():  # else a newer search runs
+            self._make_list(self._w.timeline.shown_messages(), keep)
+
+    def _is_folded(self, message: Message) -> bool:
+        kept = self._folded.get(message.id)
+        return kept is not None and kept[0] == message.text
+
+    def _make_list(self, shown: list[Message], keep: bool) -> None:
+        words = self._words()
         before = self.matches[self.current] if self.current is not None and self.matches else None
         self.matches = (
             [(m.id, n) for m in shown for n in range(places(m, words, self._forms(m)))]
