@@ -49,6 +49,13 @@ class Reasoning(StrEnum):
     HIGH = "high"
 
 
+def least_reasoning(level: Reasoning | None) -> Reasoning | None:
+    """The level of a request that needs no thought (a title, a summary) to
+    a model set to ``level``: off when one is set (its server takes the
+    field), else none (no field the server never had)."""
+    return Reasoning.OFF if level is not None else None
+
+
 DEFAULT_WORKSPACE_NAME = "Mira BASE"
 
 

@@ -28,7 +28,15 @@ from ..core.context import (
 )
 from ..core.errors import ConfigError
 from ..core.ids import new_id, utc_now
-from ..core.models import Message, MessageRole, MessageStatus, ModelInfo, Thread
+from ..core.models import (
+    Message,
+    MessageRole,
+    MessageStatus,
+    ModelInfo,
+    Reasoning,
+    Thread,
+    least_reasoning,
+)
 from ..core.ports import ChatProvider, TokenCounter
 from .context import Attachments, checkpoint_summary, history_entries, split_at_checkpoint
 from .summariser import COMPACTION_PROMPT, SummaryJob, summarise, transcript_lines
@@ -123,6 +131,7 @@ class CompactionService:
             provider_name=provider_name,
             model=model,
             window=info.context_window if info else None,
+            reasoning=info.reasoning if info else None,
             checkpoint=checkpoint,
             messages=replay,
             attachments=await self._earlier(replay),
@@ -149,13 +158,16 @@ class CompactionService:
         covers_until: str | None,
         trigger: str,
         instructions: str | None = None,
+        reasoning: Reasoning | None = None,
     ) -> Message:
-        """Summarise ``messages`` after ``checkpoint`` into an unsaved card."""
+        """Summarise ``messages`` after ``checkpoint`` into an unsaved card;
+        ``reasoning``: the model's level (the summary asks with the least)."""
         job = SummaryJob(
             model=model,
             system=COMPACTION_PROMPT,
             previous=checkpoint_summary(checkpoint),
             instructions=(instructions or "").strip(),
+            reasoning=least_reasoning(reasoning),
         )
         lines = transcript_lines(messages, attachments)
         summary = await summarise(provider, job, lines, tokens=self._tokens, window=window)

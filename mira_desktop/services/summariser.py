@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..core.errors import ContextOverflowError, MiraError
 from ..core.events import TextDelta
-from ..core.models import ChatMessage, ChatRequest, Message
+from ..core.models import ChatMessage, ChatRequest, Message, Reasoning
 from ..core.ports import ChatProvider, TokenCounter
 from .context import Attachments, history_entries
 
@@ -63,6 +63,8 @@ class SummaryJob:
     system: str
     previous: str = ""
     instructions: str = ""
+    #: the request's reasoning level (``least_reasoning`` of the model's)
+    reasoning: Reasoning | None = None
 
 
 def transcript_lines(
@@ -83,6 +85,7 @@ def summary_request(job: SummaryJob, previous: str, lines: Sequence[str]) -> Cha
     return ChatRequest(
         model=job.model,
         messages=(ChatMessage("system", job.system), ChatMessage("user", "\n\n".join(parts))),
+        reasoning=job.reasoning,
     )
 
 

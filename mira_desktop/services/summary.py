@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ..core.context import ContextSummary
 from ..core.errors import ConfigError
 from ..core.ids import utc_now
-from ..core.models import Message, MessageRole
+from ..core.models import Message, MessageRole, least_reasoning
 from ..core.ports import TokenCounter
 from .compaction import thread_model
 from .summariser import SUMMARY_PROMPT, SummaryJob, summarise, transcript_lines
@@ -81,7 +81,8 @@ class SummaryService:
         _, provider, model, info = await thread_model(self._store, self._providers, thread)
         users = [m.id for m in branch if m.role is MessageRole.USER]
         lines = transcript_lines(branch, await self._context.attachments(users))
-        job = SummaryJob(model=model, system=SUMMARY_PROMPT)
+        level = least_reasoning(info.reasoning if info else None)  # a summary needs no thought
+        job = SummaryJob(model=model, system=SUMMARY_PROMPT, reasoning=level)
         window = info.context_window if info else None
         text = await summarise(provider, job, lines, tokens=self._tokens, window=window)
         return await self._save(thread_id, text, len(branch))

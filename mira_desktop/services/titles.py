@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ConfigError, MiraError
 from ..core.events import TextDelta
-from ..core.models import ChatMessage, ChatRequest, Message, MessageRole, Reasoning, Thread
+from ..core.models import (
+    ChatMessage,
+    ChatRequest,
+    Message,
+    MessageRole,
+    Thread,
+    least_reasoning,
+)
 from .context import title_from_text
 from .history import TITLE_LIMIT
 
@@ -102,7 +109,7 @@ class TitleService:
         # a model set to reason (so its server takes the field) titles with the
         # least reasoning: a few words need no thought (qwen3 answers at once)
         info = await self._store.get_model(config.name, thread.model)
-        least = Reasoning.OFF if info is not None and info.reasoning is not None else None
+        least = least_reasoning(info.reasoning if info else None)
         request = ChatRequest(model=thread.model, messages=_title_messages(branch), reasoning=least)
         parts: list[str] = []
         async for event in provider.stream_chat(request):

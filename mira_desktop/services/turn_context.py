@@ -156,6 +156,7 @@ class TurnContext:
             provider_name=self.provider_name,
             model=self.model,
             window=self.model_info.context_window if self.model_info else None,
+            reasoning=self.model_info.reasoning if self.model_info else None,
             checkpoint=checkpoint,
             messages=messages,
             attachments=self.earlier,

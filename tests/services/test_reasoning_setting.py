@@ -162,3 +162,28 @@ async def test_stop_thinking_turns_ollamas_thinking_off(
     loopback.enqueue(OLLAMA, ollama_stream(["short answer"]))
     await stop_thinking(services, "local", "qwen3:8b")
     assert [body["think"] for body in bodies(loopback, OLLAMA)] == [True, False]
+
+
+@pytest.mark.parametrize(("level", "sent"), [("high", "low"), (None, None)])
+async def test_summaries_and_compaction_ask_with_the_least_reasoning(
+    services: Services,
+    loopback: LoopbackServer,
+    loop_provider: str,
+    level: str | None,
+    sent: str | None,
+) -> None:
+    """A summary needs no thought: a model set to reason is asked with the
+    least it takes (low for reasoning_effort); one left at the server's
+    default gets no field."""
+    await set_reasoning(services, loop_provider, "m", level)
+    loopback.enqueue(CHAT, openai_stream(["An answer."]))
+    first = await answer(
+        services, services.chat.send(SendRequest("A question", provider=loop_provider, model="m"))
+    )
+    loopback.enqueue(CHAT, openai_stream(["They talked."]))
+    await services.summaries.generate(first.thread_id)
+    loopback.enqueue(CHAT, openai_stream(["Compressed."]))
+    await services.compaction.compact(first.thread_id)
+    asked, summary, compaction = bodies(loopback, CHAT)
+    assert asked.get("reasoning_effort") == level
+    assert summary.get("reasoning_effort") == compaction.get("reasoning_effort") == sent
