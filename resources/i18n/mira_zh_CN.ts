@@ -1995,6 +1995,10 @@ Quit anyway and lose them?</source>
             <source>High</source>
             <translation>高</translation>
         </message>
+        <message>
+            <source>Reasoning effort of {model}</source>
+            <translation>{model} 的推理强度</translation>
+        </message>
     </context>
     <context>
         <name>RegenerateButton</name>

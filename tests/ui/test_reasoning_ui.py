@@ -55,6 +55,7 @@ async def test_the_level_is_the_models_setting_and_reaches_the_next_answer(
     assert window.header.model_picker.current_choice() == ("Local", "m1")
     await open_menu(window)
     assert checked(window) == ""  # the server's default
+    assert window.reasoning_actions.menu.title() == "Reasoning effort of m1"
     assert "m1" in window.reasoning_actions.menu.menuAction().toolTip()
     assert window.header.menu.toolTipsVisible()
 
@@ -97,7 +98,7 @@ async def test_the_menu_speaks_chinese(window: MainWindow, tmp_path: Path) -> No
     install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
     try:
         await open_menu(window)
-        assert window.reasoning_actions.menu.title() == "推理强度"
+        assert window.reasoning_actions.menu.title() == "m1 的推理强度"  # the model's level
         texts = [a.text() for a in window.reasoning_actions.menu.actions()]
         assert texts == ["服务器默认", "关闭", "低", "中", "高"]
         assert "回答前推理的强度" in window.reasoning_actions.menu.menuAction().toolTip()

@@ -92,6 +92,7 @@ class ReasoningActions(WindowActions):
         info = self._model
         level = str(info.reasoning or "") if info is not None else ""
         self.actions[level].setChecked(True)
+        self._title()
         self.menu.menuAction().setToolTip(
             self.tr("How hard {model} reasons before it answers (Settings → Models too)").format(
                 model=info.name if info is not None else ""
@@ -131,8 +132,18 @@ class ReasoningActions(WindowActions):
         self._show()
 
     # ---- language -----------------------------------------------------------------------
+    def _title(self) -> None:
+        """The submenu names the model: the level is the model's, in every
+        conversation with it (the other switches of the menu are this one's)."""
+        if self._model is None:
+            self.menu.setTitle(self.tr("Reasoning effort"))
+        else:
+            self.menu.setTitle(
+                self.tr("Reasoning effort of {model}").format(model=self._model.name)
+            )
+
     def _retranslate(self) -> None:
-        self.menu.setTitle(self.tr("Reasoning effort"))
+        self._title()
         texts = {
             "": self.tr("Server's default"),
             str(Reasoning.OFF): self.tr("Off"),
