@@ -32,7 +32,10 @@ def save_answer_media(
             raise NotFoundError(f"No message with id {message_id}.")
         now = utc_now()
         data: dict[str, Any] = dict(rows.loads(row[0]) or {})
-        _drop_parts(conn, message_id, key, now, _summary_sha(data.get(key)))
+        # the part the old summary shows goes only when a new one replaces it:
+        # a failed redraw leaves an imported picture (which cannot be made again)
+        shown = _summary_sha(data.get(key)) if part is not None else None
+        _drop_parts(conn, message_id, key, now, shown)
         if part is not None:
             _insert_part(conn, message_id, key, part, now)
         data[key] = summary

@@ -251,3 +251,29 @@ async def test_an_imported_pictures_part_is_replaced_when_the_answer_is_drawn_ag
     assert await services.media.ref_count(old_sha) == 0
     report = await services.doctor.check()
     assert report.healthy, report
+
+
+async def test_a_failed_redraw_keeps_the_imported_picture(
+    services: Services, tmp_path: Path
+) -> None:
+    """Drawing again failed: the summary says so, and the imported picture
+    (which cannot be made again) stays, with its reference."""
+    c = Conversation("conv-fail", "Fail")
+    c.say("u1", "root", "user", "Draw", at=1)
+    c.say(
+        "t1", "u1", "tool", drawing("sediment://file_keep", "keep"), at=2,
+        content_type="multimodal_text",
+    )  # fmt: skip
+    c.current("t1")
+    kept = make_image(tmp_path / "kept.png", "PNG", size=(32, 32)).read_bytes()
+    target = tmp_path / "export.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+        archive.writestr("file_keep-x.png", kept)
+    report = await services.imports.import_file(target)
+    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    sha = (t1.data or {})["image"]["sha256"]
+    failed = {"status": "failed", "error": {"code": "server", "message": "boom"}}
+    await services.store.save_answer_media(t1.id, "image", failed, None)
+    [still] = (await services.media.attachments([t1.id]))[t1.id]
+    assert still.sha256 == sha and await services.media.ref_count(sha) == 1
