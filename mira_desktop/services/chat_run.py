@@ -280,39 +280,45 @@ class ChatRun:
     async def _consume(self, request: ChatRequest) -> None:
         pacer = LoopPacer()
         state = self._state
-        async for event in self.plan.provider.stream_chat(request):
-            await pacer.tick()
-            if isinstance(event, TextDelta | ThinkingDelta):
-                if not event.text:
+        stream = self.plan.provider.stream_chat(request)
+        try:
+            async for event in stream:
+                await pacer.tick()
+                if isinstance(event, TextDelta | ThinkingDelta):
+                    if not event.text:
+                        continue
+                    if not state.persisted:
+                        await self._persist_start(event)
+                        continue
+                    self._add_delta(event)
                     continue
-                if not state.persisted:
-                    await self._persist_start(event)
+                if isinstance(event, ToolCardChanged | ProgressChanged):
+                    if not state.persisted:
+                        await self._persist_start()
+                    live = False  # a running command's output: written with the text
+                    if isinstance(event, ToolCardChanged):
+                        card = event.card
+                        live = card.status is ToolStatus.RUNNING and bool(card.output)
+                        self._cards[card.call_id] = card
+                    else:
+                        self._progress = [step.to_dict() for step in event.steps]
+                    self._emit(event)
+                    self._maybe_flush(force=not live)
                     continue
-                self._add_delta(event)
-                continue
-            if isinstance(event, ToolCardChanged | ProgressChanged):
-                if not state.persisted:
+                if isinstance(event, SourcesFound):
+                    self._sources = event.data  # written with the next flush
+                    continue
+                if isinstance(event, ThinkingSigned):
+                    continue  # the agent's, for its next round; the text came as deltas
+                if isinstance(event, ToolCallDelta) and not state.persisted:
                     await self._persist_start()
-                live = False  # a running command's output: written with the text
-                if isinstance(event, ToolCardChanged):
-                    card = event.card
-                    live = card.status is ToolStatus.RUNNING and bool(card.output)
-                    self._cards[card.call_id] = card
-                else:
-                    self._progress = [step.to_dict() for step in event.steps]
+                self._state.apply(event)
                 self._emit(event)
-                self._maybe_flush(force=not live)
-                continue
-            if isinstance(event, SourcesFound):
-                self._sources = event.data  # written with the next flush
-                continue
-            if isinstance(event, ThinkingSigned):
-                continue  # the agent's, for its next round; the text came as deltas
-            if isinstance(event, ToolCallDelta) and not state.persisted:
-                await self._persist_start()
-            self._state.apply(event)
-            self._emit(event)
-            self._maybe_flush()
+                self._maybe_flush()
+        finally:  # closed now, not when collected: a stopped agent stops its tool
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
 
     async def _persist_start(self, first: TextDelta | ThinkingDelta | None = None) -> None:
         """Write the answer's row (and a draft's thread and question) before

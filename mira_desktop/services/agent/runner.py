@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -198,8 +198,12 @@ class AgentLoop:
                 )
             )
             for call, named in zip(calls, unique, strict=True):
-                async for update in self._call(named, broken.get(call.call_id), messages):
-                    yield update
+                # closed with this generator (a Stop), so the call stops its tool now
+                async with contextlib.aclosing(
+                    self._call(named, broken.get(call.call_id), messages)
+                ) as updates:
+                    async for update in updates:
+                        yield update
                 found = self._sources_found()
                 if found is not None:
                     yield found
@@ -214,7 +218,7 @@ class AgentLoop:
 
     async def _call(
         self, call: ToolCall, malformed: str | None, messages: list[ChatMessage]
-    ) -> AsyncIterator[ToolCardChanged | ProgressChanged]:
+    ) -> AsyncGenerator[ToolCardChanged | ProgressChanged, None]:
         """Run one call (asking first when it must), yielding its card's states,
         and append its result to ``messages``."""
         if call.name == progress.NAME and malformed is None:
@@ -264,11 +268,15 @@ class AgentLoop:
         if outcome is None:
             yield self._changed(card)
             running = _Running(self._toolbox, call)
+            outputs = running.outputs()
             shown = ""  # the command's output so far
             try:
-                async for shown in running.outputs():
+                async for shown in outputs:
                     yield self._changed(replace(card, output=_card_output(shown)))
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, GeneratorExit):
+                # stopped inside the tool's wait, or while the answer's reader
+                # was elsewhere (this generator closed): the tool stops now
+                await outputs.aclose()
                 await self._keep_stopped(card, running.stopped, shown)
                 raise
             outcome = running.outcome
@@ -300,9 +308,13 @@ class AgentLoop:
             ok=False,
             changed=tuple(dict.fromkeys(c.path for c in outcome.changes)),
         )
-        self.stopped_cards[card.call_id] = stopped
         if self._on_changes is not None:
-            await asyncio.shield(self._on_changes(stopped, outcome.changes))
+            try:
+                await asyncio.shield(self._on_changes(stopped, outcome.changes))
+            except Exception:  # the stop stays a stop; the card offers no rollback
+                log.warning("changes of a stopped call not journalled", exc_info=True)
+                stopped = replace(stopped, changed=())
+        self.stopped_cards[card.call_id] = stopped
 
     async def _delegate(
         self, call: ToolCall, messages: list[ChatMessage]
@@ -427,7 +439,7 @@ class _Running:
         #: changes so far), when it could say
         self.stopped: ToolOutcome | None = None
 
-    async def outputs(self) -> AsyncIterator[str]:
+    async def outputs(self) -> AsyncGenerator[str, None]:
         """The output so far, each time it grew, until the tool ends."""
         try:
             while True:

@@ -231,7 +231,9 @@ class Toolbox:
             # far is still read, and the outcome is kept for the journal
             # (``_Running.stopped``) instead of the cancellation
             outcome = ToolOutcome(False, "Stopped with the answer.")
-        after = await asyncio.to_thread(folder_snapshot.take, scope.root)
+        after = await _finished(
+            asyncio.ensure_future(asyncio.to_thread(folder_snapshot.take, scope.root))
+        )
         found = folder_snapshot.compare(before, after)
         note = found.note()
         output = f"{outcome.output}\n{note}" if note else outcome.output
@@ -249,6 +251,21 @@ class Toolbox:
             reason = mutation_reason(args["command"])
             if reason:
                 raise ToolRefused(f"{PLANNING_REFUSAL} This command {reason}.")
+
+
+async def _finished(
+    reading: asyncio.Future[folder_snapshot.FolderSnapshot],
+) -> folder_snapshot.FolderSnapshot:
+    """The folder's reading after a command, even through a Stop (or a second
+    one, quitting) that lands while it is made: a reading takes at most a few
+    hundred milliseconds, and without it the command's changes are lost."""
+    while True:
+        try:
+            return await asyncio.shield(reading)
+        except asyncio.CancelledError:
+            if reading.cancelled():
+                raise
+            continue
 
 
 def arguments(call: ToolCall, specs: dict[str, ToolSpec] = _SPECS) -> dict[str, Any]:
