@@ -232,7 +232,8 @@ async def test_a_long_branch_is_folded_off_the_paint_path_and_found_all_the_same
     finder._timer.timeout.emit()  # the search that was due runs after all
     await until(lambda: window.tasks.pending() == 0)
     assert finder.matches == [] and not finder.bar.isVisible()
-    finder.action.trigger()
+    assert finder._folded == {}  # the cache went with the bar, the late fold too
+    finder.action.trigger()  # folded in the worker again, then listed
     await until(lambda: finder.bar is not None and finder.bar.count.text().endswith("of 3"))
     ids = window.timeline.message_ids()
     assert [m for m, _ in finder.matches] == [ids[3], ids[150], ids[count - 2]]

@@ -171,10 +171,11 @@ class FindActions(WindowActions):
 
     async def _fold_then_list(self, missing: list[Message], keep: bool, generation: int) -> None:
         folded = await asyncio.to_thread(lambda: [(m, searched_forms(m)) for m in missing])
+        if generation != self._generation or not self.is_open():
+            return  # a newer search runs, or the bar closed (its cache went with it)
         for message, forms in folded:
             self._folded[message.id] = (message.text, forms)
-        if generation == self._generation and self.is_open():  # else a newer search runs
-            self._make_list(self._w.timeline.shown_messages(), keep)
+        self._make_list(self._w.timeline.shown_messages(), keep)
 
     def _is_folded(self, message: Message) -> bool:
         kept = self._folded.get(message.id)
@@ -285,12 +286,15 @@ class FindActions(WindowActions):
             return
         start = block[0]
         nth = min(self.matches[self.current][1], shown - 1)
+        lit = self.matches[self.current]
         self.matches[start : block[-1] + 1] = [(message_id, n) for n in range(shown)]
         if self.current >= start:
             moved = self.current > block[-1]
             self.current = self.current + shown - len(block) if moved else start + nth
         if self.bar is not None:
             self.bar.set_count(self.current, len(self.matches))
+        if self.matches[self.current] != lit:  # the place named moved: light it
+            self._light(self.matches[self.current], 0)
 
     def _unlight(self) -> None:
         from ..timeline.find_bar import mark_matches

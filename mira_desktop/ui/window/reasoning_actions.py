@@ -73,6 +73,7 @@ class ReasoningActions(WindowActions):
         self.menu.menuAction().setEnabled(choice is not None)
         if choice is None:
             self._model = None
+            self._title()
             return
         info = await self._read(choice)
         if info is not None and self.current_model() == choice:  # else: its own refresh follows
