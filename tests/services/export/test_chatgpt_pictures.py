@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.answer_media import MadePart
+from mira_desktop.core.models import Message
 from mira_desktop.services.importers.chatgpt_files import asset_id
 from tests.support.documents import make_image
 
@@ -163,6 +164,29 @@ def drawing(pointer: str, prompt: str) -> dict[str, object]:
     }
 
 
+async def imported_drawing(
+    services: Services, tmp_path: Path, name: str, picture: bytes | None
+) -> Message:
+    """A ChatGPT export ZIP of one question and its generated picture
+    ``sediment://file_{name}`` (held in the ZIP when ``picture``), imported;
+    the picture's tool message as it came in."""
+    c = Conversation(f"conv-{name}", name)
+    c.say("u1", "root", "user", "Draw", at=1)
+    c.say(
+        "t1", "u1", "tool", drawing(f"sediment://file_{name}", name), at=2,
+        content_type="multimodal_text",
+    )  # fmt: skip
+    c.current("t1")
+    target = tmp_path / f"export-{name}.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("conversations.json", json.dumps([c.data]))
+        if picture is not None:
+            archive.writestr(f"file_{name}-x.png", picture)
+    report = await services.imports.import_file(target)
+    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    return t1
+
+
 async def test_generated_pictures_show_one_by_one_with_their_prompt(
     services: Services, tmp_path: Path
 ) -> None:
@@ -225,20 +249,8 @@ async def test_an_imported_pictures_part_is_replaced_when_the_answer_is_drawn_ag
 ) -> None:
     """The imported picture is a plain part (no maker's mark): drawing the
     answer again replaces it like one Mira made, its reference released."""
-    c = Conversation("conv-again", "Again")
-    c.say("u1", "root", "user", "Draw", at=1)
-    c.say(
-        "t1", "u1", "tool", drawing("sediment://file_one", "one"), at=2,
-        content_type="multimodal_text",
-    )  # fmt: skip
-    c.current("t1")
     old = make_image(tmp_path / "old.png", "PNG", size=(32, 32)).read_bytes()
-    target = tmp_path / "export.zip"
-    with zipfile.ZipFile(target, "w") as archive:
-        archive.writestr("conversations.json", json.dumps([c.data]))
-        archive.writestr("file_one-x.png", old)
-    report = await services.imports.import_file(target)
-    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    t1 = await imported_drawing(services, tmp_path, "one", old)
     old_sha = (t1.data or {})["image"]["sha256"]
     new = make_image(tmp_path / "new.png", "PNG", size=(48, 48)).read_bytes()
     new_sha = await services.media.put(new, "image/png")
@@ -258,20 +270,8 @@ async def test_a_failed_redraw_keeps_the_imported_picture(
 ) -> None:
     """Drawing again failed: the summary says so, and the imported picture
     (which cannot be made again) stays, with its reference."""
-    c = Conversation("conv-fail", "Fail")
-    c.say("u1", "root", "user", "Draw", at=1)
-    c.say(
-        "t1", "u1", "tool", drawing("sediment://file_keep", "keep"), at=2,
-        content_type="multimodal_text",
-    )  # fmt: skip
-    c.current("t1")
     kept = make_image(tmp_path / "kept.png", "PNG", size=(32, 32)).read_bytes()
-    target = tmp_path / "export.zip"
-    with zipfile.ZipFile(target, "w") as archive:
-        archive.writestr("conversations.json", json.dumps([c.data]))
-        archive.writestr("file_keep-x.png", kept)
-    report = await services.imports.import_file(target)
-    _, t1 = await services.conversation.active_branch(report.imported[0].id)
+    t1 = await imported_drawing(services, tmp_path, "keep", kept)
     sha = (t1.data or {})["image"]["sha256"]
     failed = {"status": "failed", "error": {"code": "server", "message": "boom"}}
     await services.store.save_answer_media(t1.id, "image", failed, None)
