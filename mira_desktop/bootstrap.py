@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .services.threads import ThreadService
     from .services.titles import TitleService
     from .services.tokens import TiktokenCounter
+    from .services.transcription import TranscriptionService
     from .services.workspaces import WorkspaceService
     from .storage.export_store import ExportStore
     from .storage.history_store import HistoryStore
@@ -250,6 +251,13 @@ class Services:
         from .services.illustration import ImageService
 
         return ImageService(self.store, self.media, self.providers, self.settings)
+
+    @_service
+    def transcription(self) -> TranscriptionService:
+        """Speech to text (voice input); holds nothing to close."""
+        from .services.transcription import TranscriptionService
+
+        return TranscriptionService(self.providers, self.settings)
 
     @_service
     def threads(self) -> ThreadService:

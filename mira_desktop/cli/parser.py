@@ -33,6 +33,7 @@ COMMAND_NAMES = (
     "dev",
     "agent",
     "model",
+    "transcribe",
 )
 _HELP_OPTIONS = frozenset({"-h", "--help"})
 
@@ -112,6 +113,7 @@ def command_modules() -> list[ModuleType]:
         search_cmd,
         thread_cmd,
         tokens_cmd,
+        transcribe_cmd,
         workspace_cmd,
     )
 
@@ -130,6 +132,7 @@ def command_modules() -> list[ModuleType]:
         dev_cmd,
         agent_cmd,
         model_cmd,
+        transcribe_cmd,
     ]
 
 

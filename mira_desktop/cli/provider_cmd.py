@@ -1,8 +1,10 @@
-"""``mira-desktop provider add|list|models|remove|image-model``.
+"""``mira-desktop provider add|list|models|remove|image-model|transcription-model``.
 
 ``provider image-model [PROVIDER MODEL | --clear] [--json]`` shows or sets the
 image model that illustrates answers (PRODUCT.md §10; an OpenAI-compatible
-provider: ``{"provider": …, "model": …}``, or ``null`` when none)."""
+provider: ``{"provider": …, "model": …}``, or ``null`` when none).
+``provider transcription-model`` does the same for the speech-to-text model of
+voice input and ``mira-desktop transcribe``."""
 
 from __future__ import annotations
 
@@ -41,6 +43,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     image.add_argument("model", nargs="?", metavar="MODEL")
     image.add_argument("--clear", action="store_true", help="illustrate nothing")
     image.add_argument("--json", action="store_true")
+    speech = sub.add_parser(
+        "transcription-model", help="show or set the model that turns speech into text"
+    )
+    speech.add_argument("name", nargs="?", metavar="PROVIDER")
+    speech.add_argument("model", nargs="?", metavar="MODEL")
+    speech.add_argument("--clear", action="store_true", help="choose no speech-to-text model")
+    speech.add_argument("--json", action="store_true")
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
@@ -53,6 +62,8 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         return await _models(services, args)
     if action == "image-model":
         return await _image_model(services, args)
+    if action == "transcription-model":
+        return await _transcription_model(services, args)
     await services.providers.remove_provider(args.name)
     print(f"Removed provider {args.name}.")
     return 0
@@ -138,4 +149,25 @@ async def _image_model(services: Services, args: argparse.Namespace) -> int:
         print(f"Answers are illustrated with {chosen[1]} ({chosen[0]}).")
     else:
         print("No image model is chosen.")
+    return 0
+
+
+async def _transcription_model(services: Services, args: argparse.Namespace) -> int:
+    transcription = services.transcription
+    if args.clear:
+        await transcription.set_transcription_model(None, None)
+    elif args.name or args.model:
+        if not (args.name and args.model):
+            raise ConfigError(
+                "Name the provider and the model.",
+                hint="For example: mira-desktop provider transcription-model openai whisper-1",
+            )
+        await transcription.set_transcription_model(args.name, args.model)
+    chosen = await transcription.transcription_model()
+    if args.json:
+        print_json({"provider": chosen[0], "model": chosen[1]} if chosen else None)
+    elif chosen:
+        print(f"Speech is transcribed with {chosen[1]} ({chosen[0]}).")
+    else:
+        print("No speech-to-text model is chosen.")
     return 0

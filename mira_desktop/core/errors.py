@@ -12,6 +12,7 @@ explain a failure. The tree::
     ├── ReaderError                 a document cannot be read (attachments, KB)
     ├── InvalidImportError          an import file is malformed or of an unknown kind
     ├── SpeechError                 an answer could not be read aloud (no voice…)
+    ├── TranscriptionError          a recording cannot be transcribed (empty, too large…)
     └── ProviderError               anything between us and a model server
         ├── AuthenticationError     401/403, wrong or missing API key
         ├── ModelNotFoundError      404 or "model not found"
@@ -106,6 +107,10 @@ class InvalidImportError(MiraError):
 
 class SpeechError(MiraError):
     code = "speech"
+
+
+class TranscriptionError(MiraError):
+    code = "transcription"
 
 
 class ProviderError(MiraError):
@@ -206,6 +211,7 @@ _BY_CODE: dict[str, type[MiraError]] = {
         ReaderError,
         InvalidImportError,
         SpeechError,
+        TranscriptionError,
         ProviderError,
         AuthenticationError,
         ModelNotFoundError,

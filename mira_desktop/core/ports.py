@@ -83,6 +83,22 @@ class ImageProvider(Protocol):
         ...
 
 
+@runtime_checkable
+class TranscriptionProvider(Protocol):
+    """A provider with a speech-to-text endpoint (OpenAI-compatible
+    ``/audio/transcriptions``); optional, check with ``isinstance``."""
+
+    name: str
+
+    async def transcribe(
+        self, audio: bytes, filename: str, mime: str, model: str, language: str | None = None
+    ) -> str:
+        """The text spoken in ``audio`` (a file's bytes, its name and MIME
+        type); ``language``: an ISO-639-1 code, or None to let the model tell.
+        Raises a ``ProviderError``."""
+        ...
+
+
 class WebSearcher(Protocol):
     """A web search endpoint the agent's ``web_search`` asks (PRODUCT.md §11)."""
 

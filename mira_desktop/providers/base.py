@@ -1,9 +1,10 @@
 """The base of the provider adapters: :class:`HttpProvider` owns (or borrows)
 the ``httpx.AsyncClient``, the default timeouts (connect 10 s, read 300 s, no
 total limit), header building, streamed POSTs whose non-success answers and
-transport failures become typed errors, and JSON GETs. Vendor request formats
-live in the adapters; error mapping in ``errormap``; SSE and ``<think>``
-parsing in ``streams``."""
+transport failures become typed errors, JSON GETs, and POSTs of JSON or of a
+multipart form answered with JSON. Vendor request formats live in the
+adapters; error mapping in ``errormap``; SSE and ``<think>`` parsing in
+``streams``."""
 
 from __future__ import annotations
 
@@ -174,12 +175,32 @@ class HttpProvider(ABC):
     ) -> Any:
         """POST ``body`` and return the JSON answer (embeddings, rerank, images),
         mapping failures to typed errors; ``timeout`` (seconds) for slow ones."""
+        return await self._post(path, self._headers(), timeout, json=body)
+
+    async def _post_form(
+        self,
+        path: str,
+        fields: dict[str, str],
+        files: dict[str, tuple[str, bytes, str]],
+        *,
+        timeout: float | None = None,
+    ) -> Any:
+        """POST a multipart form — text ``fields`` and ``files`` as ``(file
+        name, bytes, content type)`` — and return the JSON answer (speech to
+        text), mapping failures like :meth:`_post_json`. httpx writes the
+        form's content type, with its boundary."""
+        headers = {k: v for k, v in self._headers().items() if k != "content-type"}
+        return await self._post(path, headers, timeout, data=fields, files=files)
+
+    async def _post(
+        self, path: str, headers: dict[str, str], timeout: float | None, **content: Any
+    ) -> Any:
+        """POST ``content`` (httpx's ``json=``, or ``data=`` and ``files=``) and
+        return the JSON answer; failures become typed errors."""
         url = self._url(path)
         wait = make_timeout(timeout) if timeout is not None else self._request_timeout()
         try:
-            response = await self._client.post(
-                url, json=body, headers=self._headers(), timeout=wait
-            )
+            response = await self._client.post(url, headers=headers, timeout=wait, **content)
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:

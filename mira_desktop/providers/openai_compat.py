@@ -4,7 +4,8 @@ LM Studio, llama.cpp, vLLM, OpenRouter…). It owns the request body of
 the model may call, its earlier calls and their results) and the parsing of
 its SSE stream into core stream events: content, reasoning (``reasoning_content``
 / ``reasoning`` fields or a leading ``<think>`` block), tool-call fragments,
-usage, ``[DONE]`` and in-stream error objects; plus ``GET {base}/models``."""
+usage, ``[DONE]`` and in-stream error objects; plus ``GET {base}/models``
+and the optional embeddings, rerank, image and speech-to-text endpoints."""
 
 from __future__ import annotations
 
@@ -53,6 +54,13 @@ from .streams import (
     loads_chunk,
     loads_chunks,
     split_events,
+)
+from .transcription import (
+    TRANSCRIPTION_PATH,
+    TRANSCRIPTION_TIMEOUT_S,
+    parse_transcription,
+    transcription_fields,
+    transcription_files,
 )
 
 log = logging.getLogger(__name__)
@@ -363,6 +371,20 @@ class OpenAIProvider(HttpProvider):
         )
         data = answer.data if answer.data is not None else await self._get_bytes(answer.url or "")
         return GeneratedImage(data, answer.revised_prompt)
+
+    async def transcribe(
+        self, audio: bytes, filename: str, mime: str, model: str, language: str | None = None
+    ) -> str:
+        """``POST {base}/audio/transcriptions`` (a multipart form) → the text
+        spoken in ``audio``, as the server wrote it."""
+        log.debug("%s: POST %s model=%s bytes=%d", self.name, TRANSCRIPTION_PATH, model, len(audio))
+        data = await self._post_form(
+            TRANSCRIPTION_PATH,
+            transcription_fields(model, language),
+            transcription_files(audio, filename, mime),
+            timeout=TRANSCRIPTION_TIMEOUT_S,
+        )
+        return parse_transcription(data, self.name)
 
     async def rerank(
         self, query: str, documents: list[str], model: str, top_n: int | None = None
