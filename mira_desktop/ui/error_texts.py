@@ -105,6 +105,33 @@ def known_texts() -> tuple[str, ...]:
         _tr("The server sent an image in a format Mira does not keep ({format})"),
         _tr("The server sent no image"),
         _tr("The server sent an image that is not valid base64"),
+        # services/transcription.py, providers/transcription.py
+        _tr("The server sent no transcript"),
+        _tr('"{provider}" cannot transcribe speech.'),
+        _tr("Choose an OpenAI-compatible provider."),
+        _tr("No speech-to-text model is chosen."),
+        _tr(
+            "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible "
+            "provider)."
+        ),
+        _tr('The speech-to-text model\'s provider "{provider}" is gone.'),
+        _tr("Name both the provider and the speech-to-text model, or neither."),
+        _tr("Without them the model chosen in Settings is used."),
+        _tr(
+            'The server of "{provider}" has no speech-to-text endpoint, or does not know the '
+            'model "{model}".'
+        ),
+        _tr("Check the model's name, or choose a server that transcribes speech."),
+        _tr("Nothing was heard in the recording."),
+        _tr("Check the microphone and speak again, or choose another file."),
+        _tr("The recording is empty."),
+        _tr("Record again, or choose another file."),
+        _tr("The recording is {size}; speech-to-text takes at most {limit}."),
+        _tr("Record a shorter clip, or split the file into smaller parts."),
+        _tr('"{name}" is not an audio file that speech-to-text takes.'),
+        _tr("Use one of these formats: {formats}."),
+        _tr('Cannot read "{path}": {detail}.'),
+        _tr("Check that the file exists and can be read."),
         # services/run_support.py
         _tr(
             "This answer could not be saved: the disk is full. Free some space and open "

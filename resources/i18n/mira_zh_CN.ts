@@ -285,6 +285,18 @@
             <source>Attach files (you can also drop or paste them, or type @ to search)</source>
             <translation>添加附件（也可以拖放或粘贴文件，或输入 @ 搜索）</translation>
         </message>
+        <message>
+            <source>Stop and write down what you said (Ctrl+Shift+D); Esc discards</source>
+            <translation>停止并写下您说的话（Ctrl+Shift+D）；Esc 放弃</translation>
+        </message>
+        <message>
+            <source>Writing down what you said… Click to stop</source>
+            <translation>正在写下您说的话… 点击停止</translation>
+        </message>
+        <message>
+            <source>Dictate: speak, and your words are typed (Ctrl+Shift+D)</source>
+            <translation>语音输入：说话，您的话会被打出来（Ctrl+Shift+D）</translation>
+        </message>
     </context>
     <context>
         <name>ContextActions</name>
@@ -380,6 +392,92 @@ Recover now? The damaged file is kept in the backups folder, and what can still 
         <message>
             <source>Recovering the database…</source>
             <translation>正在恢复数据库…</translation>
+        </message>
+    </context>
+    <context>
+        <name>DictationActions</name>
+        <message>
+            <source>Dictate</source>
+            <translation>语音输入</translation>
+        </message>
+        <message>
+            <source>Stopped before your words were written down.</source>
+            <translation>在您的话写下之前已停止。</translation>
+        </message>
+        <message>
+            <source>Choose a speech-to-text model to dictate: Settings → Chat &amp; data (an OpenAI-compatible server, e.g. whisper-1).</source>
+            <translation>要使用语音输入，请先选择语音转文字模型：设置 → 对话与数据（OpenAI 兼容服务器，例如 whisper-1）。</translation>
+        </message>
+        <message>
+            <source>Settings…</source>
+            <translation>设置…</translation>
+        </message>
+        <message>
+            <source>Mira may not use the microphone. Allow it in your system's privacy settings (Microphone), then try again.</source>
+            <translation>Mira 无权使用麦克风。请在系统的隐私设置（麦克风）中允许，然后重试。</translation>
+        </message>
+        <message>
+            <source>Listening… {0} left: the recording stops by itself at {1}.</source>
+            <translation>正在聆听… 还剩 {0}：录音到 {1} 时会自动停止。</translation>
+        </message>
+        <message>
+            <source>Listening… {0} — click the microphone again (or press {1}) to write it down; Esc discards.</source>
+            <translation>正在聆听… {0} —— 再次点击麦克风（或按 {1}）即写下文字；Esc 放弃。</translation>
+        </message>
+        <message>
+            <source>Write down what was recorded</source>
+            <translation>写下已录制的内容</translation>
+        </message>
+        <message>
+            <source>The recording was too short to write down.</source>
+            <translation>录音太短，无法写下。</translation>
+        </message>
+        <message>
+            <source>Only silence was recorded. Is the right microphone chosen, and not muted, in your system's sound settings?</source>
+            <translation>只录到了静音。请在系统的声音设置中确认选择了正确的麦克风，并且没有静音。</translation>
+        </message>
+        <message>
+            <source>Write it down anyway</source>
+            <translation>仍然写下</translation>
+        </message>
+        <message>
+            <source>Writing down {0} of speech…</source>
+            <translation>正在写下 {0} 的语音…</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <source>Save the recording</source>
+            <translation>保存录音</translation>
+        </message>
+        <message>
+            <source>The recording could not be saved to {0}: {1}</source>
+            <translation>无法将录音保存到 {0}：{1}</translation>
+        </message>
+        <message>
+            <source>The recording was saved to {0}.</source>
+            <translation>录音已保存到 {0}。</translation>
+        </message>
+    </context>
+    <context>
+        <name>DictationBar</name>
+        <message>
+            <source>Save recording…</source>
+            <translation>保存录音…</translation>
+        </message>
+        <message>
+            <source>Keep the recording as a WAV file</source>
+            <translation>将录音保存为 WAV 文件</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>放弃</translation>
         </message>
     </context>
     <context>
@@ -1098,6 +1196,86 @@ Repair: {fix}</source>
             <source>The server may not take a reasoning level for this model: set Reasoning effort to “Server's default” (the ⋯ menu, or Settings → Models).</source>
             <translation>服务器可能不接受这个模型的推理强度：请把“推理强度”设为“服务器默认”（在 ⋯ 菜单或 设置 → 模型 中）。</translation>
         </message>
+        <message>
+            <source>The server sent no transcript</source>
+            <translation>服务器没有返回转写文字</translation>
+        </message>
+        <message>
+            <source>"{provider}" cannot transcribe speech.</source>
+            <translation>“{provider}”无法转写语音。</translation>
+        </message>
+        <message>
+            <source>Choose an OpenAI-compatible provider.</source>
+            <translation>请选择一个 OpenAI 兼容的服务商。</translation>
+        </message>
+        <message>
+            <source>No speech-to-text model is chosen.</source>
+            <translation>尚未选择语音转文字模型。</translation>
+        </message>
+        <message>
+            <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider).</source>
+            <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商）。</translation>
+        </message>
+        <message>
+            <source>The speech-to-text model's provider "{provider}" is gone.</source>
+            <translation>语音转文字模型的服务商“{provider}”已不存在。</translation>
+        </message>
+        <message>
+            <source>Name both the provider and the speech-to-text model, or neither.</source>
+            <translation>请同时指定服务商和语音转文字模型，或都不指定。</translation>
+        </message>
+        <message>
+            <source>Without them the model chosen in Settings is used.</source>
+            <translation>都不指定时，使用设置中选择的模型。</translation>
+        </message>
+        <message>
+            <source>The server of "{provider}" has no speech-to-text endpoint, or does not know the model "{model}".</source>
+            <translation>“{provider}”的服务器没有语音转文字接口，或不认识模型“{model}”。</translation>
+        </message>
+        <message>
+            <source>Check the model's name, or choose a server that transcribes speech.</source>
+            <translation>请检查模型名称，或选择一个能转写语音的服务器。</translation>
+        </message>
+        <message>
+            <source>Nothing was heard in the recording.</source>
+            <translation>录音中没有听到任何内容。</translation>
+        </message>
+        <message>
+            <source>Check the microphone and speak again, or choose another file.</source>
+            <translation>请检查麦克风后再说一遍，或选择其他文件。</translation>
+        </message>
+        <message>
+            <source>The recording is empty.</source>
+            <translation>录音是空的。</translation>
+        </message>
+        <message>
+            <source>Record again, or choose another file.</source>
+            <translation>请重新录音，或选择其他文件。</translation>
+        </message>
+        <message>
+            <source>The recording is {size}; speech-to-text takes at most {limit}.</source>
+            <translation>录音大小为 {size}；语音转文字最多接受 {limit}。</translation>
+        </message>
+        <message>
+            <source>Record a shorter clip, or split the file into smaller parts.</source>
+            <translation>请录制更短的片段，或把文件拆分成较小的部分。</translation>
+        </message>
+        <message>
+            <source>"{name}" is not an audio file that speech-to-text takes.</source>
+            <translation>“{name}”不是语音转文字可接受的音频文件。</translation>
+        </message>
+        <message>
+            <source>Use one of these formats: {formats}.</source>
+            <translation>请使用以下格式之一：{formats}。</translation>
+        </message>
+        <message>
+            <source>Cannot read "{path}": {detail}.</source>
+            <translation>无法读取“{path}”：{detail}。</translation>
+        </message>
+        <message>
+            <source>Check that the file exists and can be read.</source>
+            <translation>请确认文件存在并且可读。</translation>
+        </message>
     </context>
     <context>
         <name>FindActions</name>
@@ -1210,6 +1388,18 @@ Repair: {fix}</source>
         <message>
             <source>Illustrated answers use this provider's image endpoint (OpenAI-compatible)</source>
             <translation>为回答配图时使用此服务商的图像接口（OpenAI 兼容）</translation>
+        </message>
+        <message>
+            <source>Speech-to-text model</source>
+            <translation>语音转文字模型</translation>
+        </message>
+        <message>
+            <source>model, e.g. whisper-1</source>
+            <translation>模型，例如 whisper-1</translation>
+        </message>
+        <message>
+            <source>Dictation (the microphone beside the message box) is written down by this provider's /audio/transcriptions endpoint (OpenAI-compatible)</source>
+            <translation>语音输入（消息框旁的麦克风）由该服务商的 /audio/transcriptions 接口（OpenAI 兼容）转写为文字</translation>
         </message>
     </context>
     <context>
@@ -3249,6 +3439,29 @@ Your chats will appear here.</source>
         <message>
             <source>Export…</source>
             <translation>导出…</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoiceRecorder</name>
+        <message>
+            <source>Voice input needs Qt Multimedia, which did not load ({0}).</source>
+            <translation>语音输入需要 Qt Multimedia，但它未能加载（{0}）。</translation>
+        </message>
+        <message>
+            <source>No microphone was found. Connect one, or choose an input device in your system's sound settings.</source>
+            <translation>未找到麦克风。请连接一个，或在系统的声音设置中选择输入设备。</translation>
+        </message>
+        <message>
+            <source>The microphone “{0}” could not be opened. Another program may be using it, or Mira may not be allowed to.</source>
+            <translation>无法打开麦克风“{0}”。可能有其他程序正在使用它，或 Mira 没有权限。</translation>
+        </message>
+        <message>
+            <source>The microphone “{0}” stopped recording (was it unplugged?).</source>
+            <translation>麦克风“{0}”停止了录音（是否被拔出？）。</translation>
+        </message>
+        <message>
+            <source>The microphone records in a format Mira cannot read.</source>
+            <translation>麦克风的录音格式 Mira 无法读取。</translation>
         </message>
     </context>
     <context>

@@ -92,9 +92,19 @@ async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
     assert chosen_data_dir() == target.resolve()
 
 
-async def test_the_image_model_is_chosen_among_openai_compatible_providers(
-    qtbot,
-    services: Services,  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("kind", "key", "model"),
+    [
+        ("image", "media.image_model", "gpt-image-1"),
+        ("stt", "media.transcription_model", "whisper-1"),
+    ],
+)
+async def test_image_and_speech_models_are_chosen_among_openai_compatible_providers(
+    qtbot,  # type: ignore[no-untyped-def]
+    services: Services,
+    kind: str,
+    key: str,
+    model: str,
 ) -> None:
     await services.providers.add_provider("cloud", "openai", "http://127.0.0.1:9/v1")
     await services.providers.add_provider("local", "ollama", "http://127.0.0.1:9")
@@ -102,33 +112,32 @@ async def test_the_image_model_is_chosen_among_openai_compatible_providers(
     qtbot.addWidget(dialog)
     await dialog.load()
     tab = dialog.general_tab
-    combo = tab.image_provider
-    # Ollama's API has no image endpoint: only "None" and the OpenAI-compatible one
+    combo, field = getattr(tab, f"{kind}_provider"), getattr(tab, f"{kind}_model")
+    # Ollama's API has neither endpoint: only "None" and the OpenAI-compatible one
     assert [combo.itemText(i) for i in range(combo.count())] == ["None", "cloud"]
-    assert combo.currentIndex() == 0 and not tab.image_model.isEnabled()
+    assert combo.currentIndex() == 0 and not field.isEnabled()
     combo.setCurrentIndex(1)
     combo.activated.emit(1)
-    assert tab.image_model.isEnabled()
-    tab.image_model.setText("gpt-image-1")
-    tab.image_model.editingFinished.emit()
+    assert field.isEnabled()
+    field.setText(model)
+    field.editingFinished.emit()
     for _ in range(100):
-        if await services.settings.get("media.image_model"):
+        if await services.settings.get(key):
             break
         await asyncio.sleep(0.02)
-    assert await services.settings.get("media.image_model") == {
-        "provider": "cloud",
-        "model": "gpt-image-1",
-    }
+    assert await services.settings.get(key) == {"provider": "cloud", "model": model}
+    other = "media.transcription_model" if kind == "image" else "media.image_model"
+    assert await services.settings.get(other) is None
     again = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir)
     qtbot.addWidget(again)
     await again.load()
-    assert again.general_tab.image_provider.currentText() == "cloud"
-    assert again.general_tab.image_model.text() == "gpt-image-1"
-    # None: no image model
-    again.general_tab.image_provider.setCurrentIndex(0)
-    again.general_tab.image_provider.activated.emit(0)
+    combo, field = getattr(again.general_tab, f"{kind}_provider"), getattr(again.general_tab, f"{kind}_model")  # fmt: skip
+    assert combo.currentText() == "cloud" and field.text() == model
+    # None: no model
+    combo.setCurrentIndex(0)
+    combo.activated.emit(0)
     for _ in range(100):
-        if await services.settings.get("media.image_model") is None:
+        if await services.settings.get(key) is None:
             break
         await asyncio.sleep(0.02)
-    assert await services.settings.get("media.image_model") is None
+    assert await services.settings.get(key) is None

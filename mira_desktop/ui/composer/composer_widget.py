@@ -6,11 +6,12 @@ contract: Enter sends, Shift+Enter breaks the line, an IME preedit owns Enter):
 the attachment chips (``attachment_strip``), the paperclip button (the system
 file dialog), drops onto the box, the inline reason a file was refused, the
 confirm bar for a send that needs a word first (``confirm_bar``), the context
-meter ring beside Send, and the two suggestion popups (``@`` files, ``/``
-commands) whose keys it routes first. It only emits intents
+meter ring beside Send, the microphone (voice input: its states and the
+``dictation_bar`` under the box), and the two suggestion popups (``@`` files,
+``/`` commands) whose keys it routes first. It only emits intents
 (``send_requested``, ``stop_requested``, ``files_chosen``, ``image_pasted``,
-``attachment_remove_requested``); the window's composer actions decide what
-they do. Enter while an answer is running still emits ``send_requested``:
+``attachment_remove_requested``, ``mic_clicked``,
+``dictation_cancel_requested``); the window's actions decide what they do. Enter while an answer is running still emits ``send_requested``:
 PRODUCT.md §5 says the controller then stops that answer and sends.
 """
 
@@ -47,6 +48,7 @@ from mira_desktop.ui.widgets.context_meter import ContextMeterWidget
 from .attachment_strip import AttachmentStrip
 from .composer_edit import MAX_LINES, MIN_LINES, ComposerTextEdit, PopupKeyFilter
 from .confirm_bar import SendConfirmBar
+from .dictation_bar import DictationBar, busy_icon, microphone_icon, recording_icon
 from .file_drop import FileDropFilter
 
 if TYPE_CHECKING:
@@ -66,8 +68,9 @@ _PATTERNS = (
 
 
 _ATTACH_QSS = """
-QToolButton#AttachButton { border: none; background: transparent; padding: 5px; border-radius: 8px; }
-QToolButton#AttachButton:hover { background: palette(midlight); }
+QToolButton#AttachButton, QToolButton#MicButton {
+    border: none; background: transparent; padding: 5px; border-radius: 8px; }
+QToolButton#AttachButton:hover, QToolButton#MicButton:hover { background: palette(midlight); }
 """
 
 
@@ -120,7 +123,8 @@ class ComposerWidget(QWidget):
     """Message input with chips, the paperclip, the meter ring and Send/Stop.
     Signals: ``send_requested(str)``, ``stop_requested()``, ``files_chosen(list)``,
     ``image_pasted(QImage)``, ``attachment_remove_requested(str)``,
-    ``draft_changed()`` (text or chips changed)."""
+    ``draft_changed()`` (text or chips changed), ``mic_clicked()``,
+    ``dictation_cancel_requested()`` (Esc while dictating)."""
 
     send_requested = Signal(str)
     stop_requested = Signal()
@@ -128,6 +132,8 @@ class ComposerWidget(QWidget):
     image_pasted = Signal(QImage)
     attachment_remove_requested = Signal(str)
     draft_changed = Signal()
+    mic_clicked = Signal()
+    dictation_cancel_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,6 +141,8 @@ class ComposerWidget(QWidget):
         self._running = False
         self._reason: str | None = None
         self._reason_kind: str | None = None  # as given: retranslated on a language change
+        self._mic_state = "idle"  # "recording", "transcribing"
+        self._mic_seconds = 0.0
         self.editor = ComposerTextEdit(self)
         self.send_button = QPushButton(self)
         self.send_button.setObjectName("SendButton")
@@ -158,6 +166,13 @@ class ComposerWidget(QWidget):
         self.attach_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.attach_button.setIconSize(QSize(18, 18))
         self.attach_button.setStyleSheet(_ATTACH_QSS)
+        self.mic_button = QToolButton(self)
+        self.mic_button.setObjectName("MicButton")
+        self.mic_button.setAutoRaise(True)
+        self.mic_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.mic_button.setIconSize(QSize(18, 18))
+        self.mic_button.setStyleSheet(_ATTACH_QSS)
+        self.dictation_bar = DictationBar(self)
         self.meter = ContextMeterWidget(self)
         self.confirm_bar = SendConfirmBar(self)
         self.attach_error = QLabel(self)
@@ -176,6 +191,7 @@ class ComposerWidget(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(8)
         row.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignBottom)
+        row.addWidget(self.mic_button, 0, Qt.AlignmentFlag.AlignBottom)
         row.addWidget(self.editor, 1)
         row.addWidget(self.meter, 0, Qt.AlignmentFlag.AlignBottom)
         row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
@@ -190,6 +206,7 @@ class ComposerWidget(QWidget):
         outer.addWidget(self.reason_label)
         outer.addWidget(self.confirm_bar)
         outer.addWidget(self.frame)
+        outer.addWidget(self.dictation_bar)
         outer.addWidget(self.attach_error)
 
     def _build_popups(self) -> None:
@@ -231,6 +248,7 @@ class ComposerWidget(QWidget):
         self._drops.image_dropped.connect(self.image_pasted)
         self.send_button.clicked.connect(self._on_button_clicked)
         self.attach_button.clicked.connect(self.choose_files)
+        self.mic_button.clicked.connect(self.mic_clicked)
         self.strip.remove_requested.connect(self.attachment_remove_requested)
         self.strip.changed.connect(self._on_chips_changed)
 
@@ -277,12 +295,48 @@ class ComposerWidget(QWidget):
         self.editor.setReadOnly(disabled)
         self.editor.setEnabled(not disabled)
         self.attach_button.setEnabled(not disabled)
+        self.mic_button.setEnabled(not disabled or self._mic_state != "idle")
         self._update_button()
 
     def set_attach_error(self, text: str) -> None:
         """Show why a file was refused under the box (``""`` hides it)."""
         self.attach_error.setText(text)
         self.attach_error.setVisible(bool(text))
+
+    # ---- voice input ------------------------------------------------------------------
+    def mic_state(self) -> str:
+        return self._mic_state
+
+    def set_mic_state(self, state: str, seconds: float = 0.0, level: float = 0.0) -> None:
+        """The microphone as dictation goes: "idle", "recording" (with the
+        time recorded and the voice's level, 0–1) or "transcribing"."""
+        changed = state != self._mic_state
+        self._mic_state, self._mic_seconds = state, seconds
+        colour = self.palette().color(QPalette.ColorRole.ButtonText)
+        if state == "recording":
+            self.mic_button.setIcon(recording_icon(level))
+        elif state == "transcribing":
+            self.mic_button.setIcon(busy_icon(colour))
+        else:
+            self.mic_button.setIcon(microphone_icon(colour))
+        if changed:
+            set_style_property(self.mic_button, "dictation", state)
+            self.mic_button.setEnabled(self._reason is None or state != "idle")
+            self._label_mic_button()
+
+    def insert_dictation(self, text: str) -> None:
+        """Put dictated words where the cursor is (replacing a selection),
+        with a space from the word before unless either side is Chinese,
+        Japanese or Korean text, or the text before ends a line."""
+        cursor = self.editor.textCursor()
+        if cursor.hasSelection():
+            cursor.removeSelectedText()
+        before = self.editor.toPlainText()[: cursor.position()][-1:]
+        if before and not before.isspace() and not _cjk(before) and not _cjk(text[:1]):
+            text = " " + text
+        cursor.insertText(text)
+        self.editor.setTextCursor(cursor)
+        self.focus_input()
 
     def has_chips(self) -> bool:
         return bool(self.strip.chip_keys())
@@ -318,7 +372,9 @@ class ComposerWidget(QWidget):
         self.editor.clear()
 
     def _on_escape(self) -> None:
-        if self._running:
+        if self._mic_state != "idle":
+            self.dictation_cancel_requested.emit()
+        elif self._running:
             self.stop_requested.emit()
 
     def _on_button_clicked(self) -> None:
@@ -362,10 +418,24 @@ class ComposerWidget(QWidget):
         self.attach_button.setIcon(
             paperclip_icon(self.palette().color(QPalette.ColorRole.ButtonText))
         )
+        if self._mic_state != "recording":  # its level redraws it
+            self.set_mic_state(self._mic_state, self._mic_seconds)
+        self._label_mic_button()
         self._label_send_button()
         if self._reason_kind is not None:
             self._reason = standard_reason(self._reason_kind)
             self.reason_label.setText(self._reason)
+
+    def _label_mic_button(self) -> None:
+        tips = {
+            "recording": self.tr("Stop and write down what you said (Ctrl+Shift+D); Esc discards"),
+            "transcribing": self.tr("Writing down what you said… Click to stop"),
+        }
+        self.mic_button.setToolTip(
+            tips.get(
+                self._mic_state, self.tr("Dictate: speak, and your words are typed (Ctrl+Shift+D)")
+            )
+        )
 
     def _label_send_button(self) -> None:
         if self._running:
@@ -379,3 +449,9 @@ class ComposerWidget(QWidget):
         if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.PaletteChange):
             self._retranslate()
         super().changeEvent(event)
+
+
+def _cjk(char: str) -> bool:
+    """A character of Chinese, Japanese or Korean text (or their punctuation),
+    which dictated words join without a space."""
+    return bool(char) and ord(char) >= 0x2E80

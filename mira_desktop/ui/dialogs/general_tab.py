@@ -1,7 +1,8 @@
 """Settings → Chat & data: automatic titles, the attachment size limit, the trash's
 automatic purge, the context summary's automatic refresh, the image model that
 illustrates answers (PRODUCT.md §10: an OpenAI-compatible provider and a model
-name), and where the data folder is (PRODUCT.md §12). Each change is saved at
+name), the speech-to-text model that writes down dictation (the same kind of
+choice), and where the data folder is (PRODUCT.md §12). Each change is saved at
 once through the settings service.
 
 The data folder is shown and can be changed (Change…): a running window holds
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.errors import MiraError
-from mira_desktop.core.media_keys import IMAGE_MODEL_KEY
+from mira_desktop.core.media_keys import IMAGE_MODEL_KEY, TRANSCRIPTION_MODEL_KEY
 from mira_desktop.core.models import ProviderKind
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
@@ -74,11 +75,13 @@ class GeneralTab(QWidget):
         self.max_mb = self._spin(1, 200)
         self.purge_days = self._spin(0, 3650)
         self.summary_turns = self._spin(0, 100)
-        self.image_provider = QComboBox(self)
-        self.image_provider.setObjectName("ImageProvider")
-        self.image_model = QLineEdit(self)
-        self.image_model.setObjectName("ImageModel")
-        self.image_model.setMaximumWidth(220)
+        self.image_provider, self.image_model = self._model_choice("Image")
+        self.stt_provider, self.stt_model = self._model_choice("Transcription")
+        #: setting key → its provider list and model field
+        self._choices = {
+            IMAGE_MODEL_KEY: (self.image_provider, self.image_model),
+            TRANSCRIPTION_MODEL_KEY: (self.stt_provider, self.stt_model),
+        }
         self.folder_label = QLabel(str(data_dir or ""), self)
         self.folder_label.setObjectName("DataFolderPath")
         self.open_folder = QPushButton(self)
@@ -88,7 +91,7 @@ class GeneralTab(QWidget):
         self.change_folder.setEnabled(data_folder is not None)
         self.folder_hint = hint_label(self)
         self.status = StatusLabel(self)
-        self._labels = [QLabel(self) for _ in range(5)]
+        self._labels = [QLabel(self) for _ in range(6)]
         self._build()
         self._connect()
         self._retranslate()
@@ -100,6 +103,15 @@ class GeneralTab(QWidget):
         spin.setKeyboardTracking(False)  # save when editing ends, not per keystroke
         return spin
 
+    def _model_choice(self, name: str) -> tuple[QComboBox, QLineEdit]:
+        """An OpenAI-compatible provider's list and a model name field."""
+        provider = QComboBox(self)
+        provider.setObjectName(f"{name}Provider")
+        model = QLineEdit(self)
+        model.setObjectName(f"{name}Model")
+        model.setMaximumWidth(220)
+        return provider, model
+
     def _build(self) -> None:
         form = QFormLayout()
         form.setVerticalSpacing(12)
@@ -108,10 +120,11 @@ class GeneralTab(QWidget):
             self._labels[:3], (self.max_mb, self.purge_days, self.summary_turns), strict=True
         ):
             form.addRow(label, field)
-        image = QHBoxLayout()
-        image.addWidget(self.image_provider, 0)
-        image.addWidget(self.image_model, 1)
-        form.addRow(self._labels[4], image)
+        for label, (provider, model) in zip(self._labels[4:], self._choices.values(), strict=True):
+            row = QHBoxLayout()
+            row.addWidget(provider, 0)
+            row.addWidget(model, 1)
+            form.addRow(label, row)
         folder = QHBoxLayout()
         folder.addWidget(self.folder_label, 1)
         folder.addWidget(self.open_folder)
@@ -129,11 +142,12 @@ class GeneralTab(QWidget):
         self.max_mb.valueChanged.connect(self._on_max_mb)
         self.purge_days.valueChanged.connect(self._on_purge_days)
         self.summary_turns.valueChanged.connect(self._on_summary_turns)
-        self.image_provider.currentIndexChanged.connect(
-            lambda index: self.image_model.setEnabled(index > 0)
-        )
-        self.image_provider.activated.connect(self._on_image_model)
-        self.image_model.editingFinished.connect(self._on_image_model)
+        for key, (provider, model) in self._choices.items():
+            provider.currentIndexChanged.connect(
+                lambda index, field=model: field.setEnabled(index > 0)
+            )
+            provider.activated.connect(lambda _i, k=key: self._on_model_choice(k))
+            model.editingFinished.connect(lambda k=key: self._on_model_choice(k))
         self.open_folder.clicked.connect(self._open_data_folder)
         self.change_folder.clicked.connect(self._choose_data_folder)
 
@@ -152,24 +166,26 @@ class GeneralTab(QWidget):
         self.purge_days.setValue(values[2])
         self.summary_turns.setValue(values[3])
         del blockers
-        await self._load_image_model()
-
-    async def _load_image_model(self) -> None:
-        """The OpenAI-compatible providers (the others have no image endpoint)
-        and the chosen model."""
         providers = await self._providers.list_providers() if self._providers else []
-        chosen = await self._settings.get(IMAGE_MODEL_KEY)
+        names = [p.name for p in providers if p.kind is ProviderKind.OPENAI]
+        for key in self._choices:
+            await self._load_model_choice(key, names)
+
+    async def _load_model_choice(self, key: str, names: list[str]) -> None:
+        """The OpenAI-compatible providers (the others have neither an image nor
+        a transcription endpoint) and the model chosen under ``key``."""
+        combo, field = self._choices[key]
+        chosen = await self._settings.get(key)
         chosen = chosen if isinstance(chosen, dict) else {}
-        with QSignalBlocker(self.image_provider):
-            self.image_provider.clear()
-            self.image_provider.addItem(self.tr("None"), "")
-            for provider in providers:
-                if provider.kind is ProviderKind.OPENAI:
-                    self.image_provider.addItem(provider.name, provider.name)
-            index = self.image_provider.findData(str(chosen.get("provider") or ""))
-            self.image_provider.setCurrentIndex(max(index, 0))
-        self.image_model.setText(str(chosen.get("model") or "") if index > 0 else "")
-        self.image_model.setEnabled(index > 0)  # the blocker kept the signal from doing it
+        with QSignalBlocker(combo):
+            combo.clear()
+            combo.addItem(self.tr("None"), "")
+            for name in names:
+                combo.addItem(name, name)
+            index = combo.findData(str(chosen.get("provider") or ""))
+            combo.setCurrentIndex(max(index, 0))
+        field.setText(str(chosen.get("model") or "") if index > 0 else "")
+        field.setEnabled(index > 0)  # the blocker kept the signal from doing it
 
     async def _save(self, key: str, value: Any) -> None:
         try:
@@ -196,12 +212,13 @@ class GeneralTab(QWidget):
     async def _on_summary_turns(self, value: int) -> None:
         await guarded(self, self._save(SUMMARY_TURNS_KEY, value))
 
-    @qasync.asyncSlot()
-    async def _on_image_model(self, *_: object) -> None:
-        provider = str(self.image_provider.currentData() or "")
-        model = self.image_model.text().strip()
+    @qasync.asyncSlot(str)
+    async def _on_model_choice(self, key: str) -> None:
+        combo, field = self._choices[key]
+        provider = str(combo.currentData() or "")
+        model = field.text().strip()
         value = {"provider": provider, "model": model} if provider and model else None
-        await guarded(self, self._save(IMAGE_MODEL_KEY, value))
+        await guarded(self, self._save(key, value))
 
     def _open_data_folder(self) -> None:
         if self._data_dir is not None:
@@ -268,6 +285,7 @@ class GeneralTab(QWidget):
             self.tr("Refresh the context summary every (turns, 0 = off)"),
             self.tr("Data folder"),
             self.tr("Image model"),
+            self.tr("Speech-to-text model"),
         )
         for label, text in zip(self._labels, texts, strict=True):
             label.setText(text)
@@ -275,8 +293,16 @@ class GeneralTab(QWidget):
         self.image_provider.setToolTip(
             self.tr("Illustrated answers use this provider's image endpoint (OpenAI-compatible)")
         )
-        if self.image_provider.count():
-            self.image_provider.setItemText(0, self.tr("None"))
+        self.stt_model.setPlaceholderText(self.tr("model, e.g. whisper-1"))
+        self.stt_provider.setToolTip(
+            self.tr(
+                "Dictation (the microphone beside the message box) is written down by this "
+                "provider's /audio/transcriptions endpoint (OpenAI-compatible)"
+            )
+        )
+        for combo, _field in self._choices.values():
+            if combo.count():
+                combo.setItemText(0, self.tr("None"))
         self.open_folder.setText(self.tr("Open"))
         self.change_folder.setText(self.tr("Change…"))
         self.folder_hint.setText(

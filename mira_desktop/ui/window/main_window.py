@@ -36,6 +36,7 @@ from .agent_actions import AgentActions
 from .composer_actions import ComposerActions
 from .context_actions import ContextActions
 from .conversation import ConversationPresenter
+from .dictation_actions import DictationActions
 from .find_actions import FindActions
 from .history_actions import HistoryActions
 from .image_actions import ImageActions
@@ -91,6 +92,7 @@ class MainWindow(QMainWindow):
         self.agent_actions = AgentActions(self, services, self.tasks, self.presenter, self.chat)
         self.reasoning_actions = ReasoningActions(self, services, self.tasks, self.presenter)
         self.find_actions = FindActions(self, services, self.tasks, self.presenter)
+        self.dictation_actions = DictationActions(self, services, self.tasks, self.presenter)
         self.header.menu.insertSeparator(self.undo_turn_action)
         self.export_actions = ThreadActions(self, services, self.tasks)
         self.export_actions.connect_window()
@@ -223,7 +225,7 @@ class MainWindow(QMainWindow):
         self.tasks.start(self.kb_actions.reload_bases())  # the header's picker, after the frame
 
     # ---- behaviour ---------------------------------------------------------------------
-    def open_settings(self, *, add: bool = False) -> None:
+    def open_settings(self, *, add: bool = False, tab: str | None = None) -> None:
         from ..dialogs.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(
@@ -241,6 +243,8 @@ class MainWindow(QMainWindow):
             dialog.start_add_provider(
                 kind="ollama", name="Ollama", base_url="http://localhost:11434"
             )
+        if tab is not None:
+            dialog.show_tab(tab)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 

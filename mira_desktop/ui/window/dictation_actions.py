@@ -1,0 +1,380 @@
+"""``DictationActions``: voice input. The composer's microphone (or Edit →
+Dictate, Ctrl+Shift+D) records; the same again stops, and the recording goes
+as a WAV file to the speech-to-text model chosen in Settings → Chat & data
+(``services/transcription.py``); the words arrive where the cursor is. Esc
+while recording discards it.
+
+Nothing is lost on the way: a recording that could not be written down —
+a dead server, a wrong key, no model chosen yet, a stop — is kept with the
+reason under the box, Try again and Save recording… (a WAV file), until it
+is written down, saved or dismissed. A recording of silence (a muted or
+wrong microphone) is not sent without asking; one shorter than a third of a
+second (a double click) is dropped with a word. The WAV is made in a worker
+thread; the recording itself only appends bytes on the Qt thread."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from array import array
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+from ...core.errors import MiraError
+from ..composer.dictation_bar import clock
+from ..composer.voice_recorder import (
+    MAX_SECONDS,
+    AudioInput,
+    Clip,
+    Microphone,
+    MicrophoneError,
+    VoiceRecorder,
+)
+from ..error_texts import error_line
+from .window_actions import WindowActions
+
+if TYPE_CHECKING:
+    from ...bootstrap import Services
+    from ..controllers.tasks import TaskRunner
+    from .conversation import ConversationPresenter
+    from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+SHORTCUT = "Ctrl+Shift+D"
+#: shorter than this is a slip of the finger, not speech
+MIN_SECONDS = 0.3
+#: a clip whose loudest sample stays under this (−66 dBFS) recorded silence
+SILENCE_PEAK = 16 / 32768
+TASK_KEY = "dictation"
+
+
+def wav_of(clip: Clip) -> bytes:
+    """The clip as a WAV file (32-bit float samples become 16-bit ones, which
+    every speech-to-text server reads). Run in a worker thread."""
+    from ...services.voice_clip import wav_bytes
+
+    fmt = clip.format
+    if fmt.kind == "float32":
+        floats = array("f", clip.pcm)
+        ints = array("h", (int(max(-1.0, min(1.0, x)) * 32767) for x in floats))
+        return wav_bytes(ints.tobytes(), fmt.rate, fmt.channels, 2)
+    return wav_bytes(clip.pcm, fmt.rate, fmt.channels, fmt.sample_width)
+
+
+class DictationActions(WindowActions):
+    def __init__(
+        self,
+        window: MainWindow,
+        services: Services,
+        tasks: TaskRunner,
+        presenter: ConversationPresenter,
+    ) -> None:
+        super().__init__(window, services, tasks, presenter)
+        self.action = QAction(window)
+        self.action.setObjectName("DictateAction")
+        self.action.setShortcut(QKeySequence(SHORTCUT))
+        self.action.triggered.connect(self.toggle)
+        window.edit_menu.addAction(self.action)
+        #: where recordings come from (None: the system's microphone)
+        self.make_input: Callable[[], AudioInput] | None = None
+        #: the longest recording, in seconds
+        self.max_seconds = MAX_SECONDS
+        self.recorder: VoiceRecorder | None = None
+        self.state = "idle"  # "starting", "recording", "transcribing"
+        self._shown_second = -1  # the recording's second the line under the box shows
+        #: the recording not written down yet (kept for Try again / Save recording…)
+        self.clip: Clip | None = None
+        self._wav: bytes | None = None
+        self._bar_action: Callable[[], None] | None = None
+        composer = window.composer
+        composer.mic_clicked.connect(self.toggle)
+        composer.dictation_cancel_requested.connect(self.cancel)
+        bar = composer.dictation_bar
+        bar.action_clicked.connect(self._on_bar_action)
+        bar.save_clicked.connect(self.save_recording)
+        bar.dismissed.connect(self.discard)
+        window.installEventFilter(self)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.action.setText(self.tr("Dictate"))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._w and event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return False
+
+    # ---- the microphone ----------------------------------------------------------------
+    def toggle(self) -> None:
+        """The microphone's click: start, stop and write down, or stop writing down."""
+        if self.state == "idle":
+            self.state = "starting"
+            self._tasks.start(self._begin(), key=TASK_KEY)
+        elif self.state == "recording":
+            self.finish()
+        elif self.state == "transcribing":
+            self._tasks.cancel(TASK_KEY)
+            self._set_state("idle")
+            self._offer_again(self.tr("Stopped before your words were written down."))
+
+    def cancel(self) -> None:
+        """Esc: a recording is discarded; writing down stops (the recording kept)."""
+        if self.state == "recording":
+            assert self.recorder is not None
+            self.recorder.cancel()
+            self._set_state("idle")
+            self._w.composer.dictation_bar.clear()
+        elif self.state == "transcribing":
+            self.toggle()
+
+    async def _begin(self) -> None:
+        try:
+            chosen = await self._services.transcription.transcription_model()
+        except MiraError as exc:
+            self.state = "idle"
+            self._say(error_line(exc), error=True)
+            return
+        if self.state != "starting":
+            return
+        if chosen is None:
+            self.state = "idle"
+            self._say(
+                self.tr(
+                    "Choose a speech-to-text model to dictate: Settings → Chat & data "
+                    "(an OpenAI-compatible server, e.g. whisper-1)."
+                ),
+                error=True,
+                action=(self.tr("Settings…"), self._open_settings),
+            )
+            return
+        self._ask_permission()
+
+    def _ask_permission(self, asked: bool = False) -> None:
+        """macOS asks the user once; elsewhere the microphone is granted."""
+        from PySide6.QtCore import QMicrophonePermission
+
+        app = QCoreApplication.instance()
+        permission = QMicrophonePermission()
+        status = app.checkPermission(permission)
+        if status == Qt.PermissionStatus.Granted:
+            self._record()
+        elif status == Qt.PermissionStatus.Undetermined and not asked:
+            app.requestPermission(permission, self, lambda _p: self._ask_permission(asked=True))
+        else:
+            self.state = "idle"
+            self._say(
+                self.tr(
+                    "Mira may not use the microphone. Allow it in your system's privacy "
+                    "settings (Microphone), then try again."
+                ),
+                error=True,
+            )
+
+    def _record(self) -> None:
+        if self.state != "starting":
+            return
+        if self.recorder is None:
+            self.recorder = VoiceRecorder(parent=self)
+            self.recorder.progress.connect(self._on_progress)
+            self.recorder.limit_reached.connect(self.finish)
+            self.recorder.failed.connect(self._on_input_failed)
+        self.recorder.make_input = self.make_input or Microphone
+        self.recorder.max_seconds = self.max_seconds
+        try:
+            self.recorder.start()
+        except MicrophoneError as exc:
+            self.state = "idle"
+            self._say(str(exc), error=True)
+            return
+        self.clip, self._wav = None, None  # a kept recording gives way to a new one
+        self._set_state("recording")
+        self._shown_second = -1
+        self._on_progress(0.0, 0.0)
+
+    def _on_progress(self, seconds: float, level: float) -> None:
+        """The dot follows the voice; the line under the box, the time."""
+        if self.state != "recording" or self.recorder is None:
+            return
+        self._w.composer.set_mic_state("recording", seconds, level)
+        if int(seconds) == self._shown_second:
+            return
+        self._shown_second = int(seconds)
+        left = self.recorder.limit_seconds - seconds
+        if left < 30:
+            text = self.tr("Listening… {0} left: the recording stops by itself at {1}.").format(
+                clock(left + 0.999), clock(self.recorder.limit_seconds)
+            )
+        else:
+            text = self.tr(
+                "Listening… {0} — click the microphone again (or press {1}) to write it "
+                "down; Esc discards."
+            ).format(clock(seconds), SHORTCUT)
+        self._say(text)
+
+    def _on_input_failed(self, message: str) -> None:
+        assert self.recorder is not None
+        clip = self.recorder.stop()
+        self._set_state("idle")
+        if clip is None or clip.seconds < MIN_SECONDS:
+            self._say(message, error=True)
+            return
+        self.clip, self._wav = clip, None
+        self._say(
+            message,
+            error=True,
+            action=(self.tr("Write down what was recorded"), self._transcribe_kept),
+            can_save=True,
+        )
+
+    def finish(self) -> None:
+        """Stop recording and write it down (a recording of silence asks first)."""
+        if self.state != "recording" or self.recorder is None:
+            return
+        clip = self.recorder.stop()
+        self._set_state("idle")
+        if clip is None or clip.seconds < MIN_SECONDS:
+            self._say(self.tr("The recording was too short to write down."))
+            return
+        self.clip, self._wav = clip, None
+        if clip.peak < SILENCE_PEAK:
+            self._say(
+                self.tr(
+                    "Only silence was recorded. Is the right microphone chosen, and not "
+                    "muted, in your system's sound settings?"
+                ),
+                error=True,
+                action=(self.tr("Write it down anyway"), self._transcribe_kept),
+                can_save=True,
+            )
+            return
+        self._transcribe_kept()
+
+    # ---- writing it down ---------------------------------------------------------------
+    def _transcribe_kept(self) -> None:
+        clip = self.clip
+        if clip is None or self.state != "idle":
+            return
+        self._set_state("transcribing")
+        self._say(
+            self.tr("Writing down {0} of speech…").format(clock(max(clip.seconds, 1.0))),
+            action=(self.tr("Stop"), self.toggle),
+            can_close=False,
+        )
+        self._tasks.start(self._transcribe(clip), key=TASK_KEY)
+
+    async def _transcribe(self, clip: Clip) -> None:
+        try:
+            if self._wav is None:
+                self._wav = await asyncio.to_thread(wav_of, clip)
+            transcript = await self._services.transcription.transcribe(self._wav, "dictation.wav")
+        except MiraError as exc:
+            log.info("dictation not written down: %s", exc.message)
+            if self.clip is clip and shiboken6.isValid(self._w):
+                self._set_state("idle")
+                self._offer_again(error_line(exc))
+            return
+        except Exception as exc:  # a bug: said, and the recording kept
+            log.exception("dictation failed")
+            if self.clip is clip and shiboken6.isValid(self._w):
+                self._set_state("idle")
+                self._offer_again(error_line(exc))
+            return
+        if self.clip is not clip or not shiboken6.isValid(self._w):
+            return
+        self.clip, self._wav = None, None
+        self._set_state("idle")
+        self._w.composer.dictation_bar.clear()
+        self._w.composer.insert_dictation(transcript.text)
+        log.info("dictation written down: %d characters", len(transcript.text))
+
+    def _offer_again(self, reason: str) -> None:
+        self._say(
+            reason,
+            error=True,
+            action=(self.tr("Try again"), self._transcribe_kept),
+            can_save=True,
+        )
+
+    # ---- the kept recording --------------------------------------------------------------
+    def discard(self) -> None:
+        """✕: the kept recording (and the message) go; a recording stops."""
+        if self.state == "recording":
+            self.cancel()
+            return
+        if self.state == "transcribing":
+            return
+        self.clip, self._wav = None, None
+        self._w.composer.dictation_bar.clear()
+
+    def save_recording(self) -> None:
+        """Save recording…: the kept recording as a WAV file the user names."""
+        from PySide6.QtWidgets import QFileDialog
+
+        clip = self.clip
+        if clip is None:
+            return
+        stamp = QDateTime.currentDateTime().toString("yyyyMMdd-HHmmss")
+        path, _ = QFileDialog.getSaveFileName(
+            self._w, self.tr("Save the recording"), f"dictation-{stamp}.wav", "WAV (*.wav)"
+        )
+        if path:
+            self._tasks.start(self._save(clip, path))
+
+    async def _save(self, clip: Clip, path: str) -> None:
+        from pathlib import Path
+
+        try:
+            data = self._wav if self._wav is not None else await asyncio.to_thread(wav_of, clip)
+            await asyncio.to_thread(Path(path).write_bytes, data)
+        except OSError as exc:
+            self._say(
+                self.tr("The recording could not be saved to {0}: {1}").format(
+                    path, exc.strerror or exc
+                ),
+                error=True,
+                action=(self.tr("Try again"), self._transcribe_kept),
+                can_save=True,
+            )
+            return
+        log.info("recording saved to %s", path)
+        self._say(
+            self.tr("The recording was saved to {0}.").format(path),
+            action=(self.tr("Try again"), self._transcribe_kept),
+            can_save=True,
+        )
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self._w.composer.set_mic_state(state)
+
+    def _say(
+        self,
+        text: str,
+        *,
+        error: bool = False,
+        action: tuple[str, Callable[[], None]] | None = None,
+        can_save: bool = False,
+        can_close: bool = True,
+    ) -> None:
+        self._bar_action = action[1] if action else None
+        self._w.composer.dictation_bar.show_message(
+            text,
+            error=error,
+            action=action[0] if action else None,
+            can_save=can_save and self.clip is not None,
+            can_close=can_close,
+        )
+
+    def _on_bar_action(self) -> None:
+        if self._bar_action is not None:
+            self._bar_action()
+
+    def _open_settings(self) -> None:
+        self._w.composer.dictation_bar.clear()
+        self._w.open_settings(tab="general")

@@ -1,0 +1,287 @@
+"""Voice input in the real window: the composer's microphone records (from a
+played microphone: there is no sound device here), a second click sends a
+real WAV file over HTTP to the loopback server's ``/audio/transcriptions``
+and the words land where the cursor is. Everything that can go wrong keeps
+the recording: no model chosen (Settings… opens on the right tab), a server
+that fails (Try again sends the same audio; Save recording… writes it),
+a stop while it is written down (the request is really dropped), silence,
+a microphone that cannot open or is unplugged, Esc, the time limit."""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import io
+import wave
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.core.media_keys import TRANSCRIPTION_MODEL_KEY
+from mira_desktop.ui.composer.voice_recorder import (
+    Clip,
+    Microphone,
+    MicrophoneError,
+    PcmFormat,
+    peak_of,
+)
+from mira_desktop.ui.dialogs.settings_dialog import TAB_NAMES, SettingsDialog
+from mira_desktop.ui.window.dictation_actions import wav_of
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import LoopbackServer, json_reply, openai_json_error
+from tests.support.microphone import SPEECH, PlayedMicrophone, silence, tone
+from tests.support.qt_async import until
+from tests.support.replies import Hang, Reply
+
+STT = "/v1/audio/transcriptions"
+
+
+@pytest.fixture
+async def stt(services: Services) -> None:
+    await services.settings.set(
+        TRANSCRIPTION_MODEL_KEY, {"provider": "Local", "model": "whisper-1"}
+    )
+
+
+def use(window: MainWindow, microphone: PlayedMicrophone) -> PlayedMicrophone:
+    window.dictation_actions.make_input = lambda: microphone
+    return microphone
+
+
+def uploaded(request: Any) -> tuple[dict[str, str], bytes]:
+    """The form fields and the audio file of a recorded multipart request."""
+    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + request.body)
+    fields: dict[str, str] = {}
+    audio = b""
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if name == "file":
+            audio = part.get_payload(decode=True)
+            fields["filename"] = part.get_filename()
+            fields["type"] = part.get_content_type()
+        else:
+            fields[name] = part.get_content().strip()
+    return fields, audio
+
+
+def frames(wav: bytes) -> tuple[tuple[int, int, int], bytes]:
+    with wave.open(io.BytesIO(wav)) as reader:
+        shape = (reader.getframerate(), reader.getnchannels(), reader.getsampwidth())
+        return shape, reader.readframes(reader.getnframes())
+
+
+async def record(window: MainWindow, seconds: float) -> None:
+    """Click the microphone and let it record ``seconds`` of audio."""
+    window.composer.mic_button.click()
+    actions = window.dictation_actions
+    await until(lambda: actions.state == "recording")
+    await until(lambda: actions.recorder is not None and actions.recorder.seconds >= seconds)
+
+
+async def test_dictated_words_are_written_where_the_cursor_is(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    composer = window.composer
+    composer.set_text("Please summarise")
+    spoken = tone(0.6)
+    microphone = use(window, PlayedMicrophone(spoken))
+    await record(window, 0.6)
+    assert composer.mic_state() == "recording"
+    assert (
+        composer.dictation_bar.isVisible()
+        and "Listening… 0:00" in composer.dictation_bar.label.text()
+    )
+    loopback.enqueue(STT, json_reply({"text": "  the meeting notes.  "}))
+    composer.mic_button.click()
+    assert window.dictation_actions.state == "transcribing"
+    await until(lambda: window.dictation_actions.state == "idle")
+    assert composer.text() == "Please summarise the meeting notes."
+    assert composer.mic_state() == "idle" and not composer.dictation_bar.isVisible()
+    assert microphone.closed == 1 and window.dictation_actions.clip is None
+    [request] = loopback.requests
+    fields, audio = uploaded(request)
+    assert fields == {
+        "filename": "dictation.wav",
+        "type": "audio/wav",
+        "model": "whisper-1",
+        "response_format": "json",
+    }
+    shape, pcm = frames(audio)
+    assert shape == (16_000, 1, 2) and pcm.startswith(spoken)
+
+
+async def test_words_join_chinese_text_without_a_space_and_replace_a_selection(
+    window: MainWindow,
+) -> None:
+    composer = window.composer
+    composer.set_text("你好")
+    composer.insert_dictation("今天天气很好")
+    assert composer.text() == "你好今天天气很好"
+    composer.set_text("Hello\n")
+    composer.insert_dictation("world")
+    assert composer.text() == "Hello\nworld"
+    composer.set_text("a b c")
+    cursor = composer.editor.textCursor()
+    cursor.setPosition(2)
+    cursor.setPosition(3, cursor.MoveMode.KeepAnchor)
+    composer.editor.setTextCursor(cursor)
+    composer.insert_dictation("bee")
+    assert composer.text() == "a bee c"
+
+
+async def test_without_a_model_nothing_is_recorded_and_settings_opens_on_its_tab(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    microphone = use(window, PlayedMicrophone(tone(1.0)))
+    window.composer.mic_button.click()
+    bar = window.composer.dictation_bar
+    await until(bar.isVisible)
+    assert "speech-to-text model" in bar.label.text() and bar.label.property("status") == "error"
+    assert microphone.opened == 0 and window.dictation_actions.state == "idle"
+    assert bar.action_button.text() == "Settings…" and not bar.save_button.isVisible()
+    bar.action_button.click()
+    dialog = window.findChild(SettingsDialog)
+    assert dialog is not None and dialog.tabs.currentIndex() == TAB_NAMES.index("general")
+    assert not bar.isVisible()
+    dialog.close()
+    assert loopback.requests == []
+
+
+async def test_a_failed_transcription_keeps_the_recording_for_try_again_and_save(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    stt: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spoken = tone(0.5)
+    use(window, PlayedMicrophone(spoken))
+    await record(window, 0.5)
+    loopback.enqueue(STT, openai_json_error(401, "Incorrect API key provided"))
+    window.composer.mic_button.click()
+    bar = window.composer.dictation_bar
+    await until(lambda: window.dictation_actions.state == "idle" and bar.isVisible())
+    assert bar.label.property("status") == "error" and bar.action_button.text() == "Try again"
+    assert bar.save_button.isVisible() and window.composer.text() == ""
+    target = tmp_path / "kept.wav"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    bar.save_button.click()
+    await until(target.exists)
+    await until(lambda: "saved" in bar.label.text())
+    loopback.enqueue(STT, json_reply({"text": "Second time lucky."}))
+    bar.action_button.click()
+    await until(lambda: window.composer.text() == "Second time lucky.")
+    first, second = loopback.requests
+    assert uploaded(first)[1] == uploaded(second)[1] == target.read_bytes()
+    assert frames(target.read_bytes())[1].startswith(spoken)
+    assert not bar.isVisible()
+
+
+async def test_a_stop_while_writing_down_drops_the_request_and_keeps_the_recording(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    loopback.enqueue(STT, Reply(chunks=[Hang()], framing="chunked"))
+    window.composer.mic_button.click()
+    await until(lambda: len(loopback.requests) == 1)
+    bar = window.composer.dictation_bar
+    assert bar.action_button.text() == "Stop" and not bar.close_button.isVisible()
+    bar.action_button.click()
+    assert window.dictation_actions.state == "idle" and window.composer.mic_state() == "idle"
+    assert "Stopped" in bar.label.text() and bar.action_button.text() == "Try again"
+    await until(lambda: loopback.disconnects >= 1)
+    assert window.dictation_actions.clip is not None
+    bar.close_button.click()
+    assert window.dictation_actions.clip is None and not bar.isVisible()
+
+
+async def test_silence_is_not_sent_without_asking(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    use(window, PlayedMicrophone(silence(1.0)))
+    await record(window, 0.5)
+    window.composer.mic_button.click()
+    bar = window.composer.dictation_bar
+    assert "silence" in bar.label.text() and bar.action_button.text() == "Write it down anyway"
+    assert window.dictation_actions.state == "idle" and loopback.requests == []
+    loopback.enqueue(STT, json_reply({"text": "(quiet)"}))
+    bar.action_button.click()
+    await until(lambda: window.composer.text() == "(quiet)")
+
+
+async def test_esc_discards_a_recording_and_a_double_click_records_nothing(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    composer = window.composer
+    use(window, PlayedMicrophone(tone(1.0)))
+    await record(window, 0.3)
+    composer.editor.setFocus()
+    from PySide6.QtTest import QTest
+
+    QTest.keyClick(composer.editor, Qt.Key.Key_Escape)
+    assert window.dictation_actions.state == "idle" and not composer.dictation_bar.isVisible()
+    assert window.dictation_actions.clip is None
+    composer.mic_button.click()
+    await until(lambda: window.dictation_actions.state == "recording")
+    composer.mic_button.click()  # at once: less than a third of a second
+    assert "too short" in composer.dictation_bar.label.text()
+    assert loopback.requests == []
+
+
+async def test_a_microphone_that_cannot_open_or_breaks_says_so(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    bar = window.composer.dictation_bar
+    use(window, PlayedMicrophone(b"", refuse="No microphone was found."))
+    window.composer.mic_button.click()
+    await until(lambda: bar.label.text() == "No microphone was found.")
+    assert window.dictation_actions.state == "idle" and window.composer.mic_button.isEnabled()
+    use(window, PlayedMicrophone(tone(2.0), break_after=0.6))
+    window.composer.mic_button.click()
+    await until(lambda: "unplugged" in bar.label.text())
+    assert window.dictation_actions.state == "idle"
+    assert bar.action_button.text() == "Write down what was recorded"
+    loopback.enqueue(STT, json_reply({"text": "What I said before it broke."}))
+    bar.action_button.click()
+    await until(lambda: window.composer.text() == "What I said before it broke.")
+    _shape, pcm = frames(uploaded(loopback.requests[0])[1])
+    assert len(pcm) == int(0.6 * SPEECH.bytes_per_second)
+
+
+async def test_the_recording_stops_and_is_written_down_at_the_limit(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    window.dictation_actions.max_seconds = 0.5
+    use(window, PlayedMicrophone(tone(2.0)))
+    loopback.enqueue(STT, json_reply({"text": "Short and sweet."}))
+    window.composer.mic_button.click()
+    await until(lambda: window.composer.text() == "Short and sweet.")
+    _shape, pcm = frames(uploaded(loopback.requests[0])[1])
+    assert len(pcm) == int(0.5 * SPEECH.bytes_per_second)
+
+
+def test_a_float_recording_becomes_16_bit_wav_and_levels_are_read_per_format() -> None:
+    fmt = PcmFormat(48_000, 2, "float32")
+    pcm = tone(0.1, fmt, loudness=0.5)
+    clip = Clip(pcm, fmt, 0.1, peak_of(pcm, "float32"))
+    shape, data = frames(wav_of(clip))
+    assert shape == (48_000, 2, 2) and len(data) == len(pcm) // 2
+    assert 0.49 < clip.peak <= 0.5
+    assert peak_of(tone(0.1, loudness=0.25), "int16") == pytest.approx(0.25, abs=0.01)
+    assert peak_of(bytes([128, 192, 64]), "uint8") == 0.5
+    assert peak_of(b"", "int16") == 0.0
+
+
+def test_the_real_microphone_says_when_there_is_none(qapp: Any) -> None:
+    from PySide6.QtMultimedia import QMediaDevices
+
+    if QMediaDevices.audioInputs():
+        pytest.skip("this machine has a microphone: the test would record it")
+    with pytest.raises(MicrophoneError, match="No microphone was found"):
+        Microphone().open()
