@@ -188,7 +188,10 @@ class Services:
     def attachments(self) -> AttachmentService:
         from .services.attachments import AttachmentService
 
-        return AttachmentService(self.media, self.settings)
+        # an audio file is attached as its transcript: the speech-to-text model is asked
+        return AttachmentService(
+            self.media, self.settings, transcription=self.deferred("transcription")
+        )
 
     @_service
     def compaction(self) -> CompactionService:

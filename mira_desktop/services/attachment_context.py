@@ -35,6 +35,7 @@ _KIND_LABELS = {
     "pptx": "PowerPoint presentation",
     "xlsx": "Excel workbook",
     "text": "text",
+    "audio": "audio recording, written down by a speech-to-text model",
 }
 
 

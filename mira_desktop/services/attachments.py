@@ -3,7 +3,12 @@
 
 * ``prepare(path)`` reads and validates the file off the event loop (the
   readers refuse what cannot be used, with the reason) and stores its bytes in
-  the media store under a *pending* reference: the chip holds the file.
+  the media store under a *pending* reference: the chip holds the file. An
+  audio file (a voice memo, a recorded meeting) is attached as what was said
+  in it: the speech-to-text model writes it down once, the transcript is kept
+  with the attachment (``info["transcript"]``) and read from there by every
+  later request; no model chosen, or a server that fails, refuses the file
+  with the reason.
 * ``discard(prepared)`` drops that reference; content nothing else uses is
   deleted at once, so removing a chip leaves nothing behind.
 * ``attach_to_message(message_id, prepared)`` writes the message parts and
@@ -17,12 +22,14 @@ The ``@`` picker's search lives in ``workspace_files`` and is re-exported here."
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.attachments import Attachment
+from ..core.audio_formats import AUDIO_TYPES
 from .readers import Document, read_document_bytes, read_file_bytes
 from .readers.document import MB
 from .workspace_files import resolve_workspace_file, search_workspace_files
@@ -30,6 +37,7 @@ from .workspace_files import resolve_workspace_file, search_workspace_files
 if TYPE_CHECKING:
     from ..storage.media_store import MediaStore
     from .settings import SettingsService
+    from .transcription import TranscriptionService
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +76,15 @@ class CollectReport:
 
 
 class AttachmentService:
-    def __init__(self, media: MediaStore, settings: SettingsService) -> None:
+    def __init__(
+        self,
+        media: MediaStore,
+        settings: SettingsService,
+        transcription: TranscriptionService | None = None,
+    ) -> None:
         self._media = media
         self._settings = settings
+        self._transcription = transcription
 
     async def max_bytes(self) -> int:
         value = await self._settings.get(MAX_MB_KEY, DEFAULT_MAX_MB)
@@ -98,7 +112,10 @@ class AttachmentService:
         return await self.prepare(path)
 
     async def _prepare(self, data: bytes, name: str, limit: int) -> PreparedAttachment:
-        document = await asyncio.to_thread(read_document_bytes, data, name, max_bytes=limit)
+        if is_audio(name):
+            document = await self._transcribed(data, name)
+        else:
+            document = await asyncio.to_thread(read_document_bytes, data, name, max_bytes=limit)
         sha256, pending_id = await self._media.put_pending(data, document.mime)
         attachment = Attachment(
             sha256=sha256,
@@ -110,6 +127,16 @@ class AttachmentService:
         )
         log.info("prepared attachment %s (%s, %d bytes)", name, document.kind, document.size)
         return PreparedAttachment(pending_id, attachment, document)
+
+    async def _transcribed(self, data: bytes, name: str) -> Document:
+        """An audio file as the words said in it (the transcription service
+        refuses an empty or too large file and says why it cannot work)."""
+        if self._transcription is None:
+            raise RuntimeError("audio attachments need the transcription service")
+        transcript = await self._transcription.transcribe(data, name)
+        sha256 = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
+        mime = AUDIO_TYPES[Path(name).suffix.lower()]
+        return Document(name, mime, "audio", len(data), sha256, text=transcript.text)
 
     async def discard(self, prepared: PreparedAttachment) -> None:
         """The chip was removed (or the draft abandoned)."""
@@ -129,7 +156,10 @@ class AttachmentService:
         return await self._media.attachments(message_ids)
 
     async def load_document(self, attachment: Attachment) -> Document:
-        """Read a stored attachment again (its text for a later request)."""
+        """Read a stored attachment again (its text for a later request); an
+        audio file's is the transcript kept with it."""
+        if attachment.info.get("kind") == "audio":
+            return audio_document(attachment)
         data = await self._media.read(attachment.sha256)
         return await asyncio.to_thread(
             read_document_bytes, data, attachment.name, max_bytes=max(len(data), 1)
@@ -165,3 +195,21 @@ __all__ = [
     "PreparedAttachment",
     "search_workspace_files",
 ]
+
+
+def is_audio(name: str) -> bool:
+    """A file speech-to-text takes (by its extension)."""
+    return Path(name).suffix.lower() in AUDIO_TYPES
+
+
+def audio_document(attachment: Attachment) -> Document:
+    """An attached audio file as its kept transcript."""
+    transcript = attachment.info.get("transcript")
+    return Document(
+        attachment.name,
+        attachment.mime,
+        "audio",
+        attachment.size,
+        attachment.sha256,
+        text=transcript if isinstance(transcript, str) else "",
+    )

@@ -1,15 +1,18 @@
 """A dictated clip as a file speech-to-text takes: raw PCM samples (what the
 microphone delivered, interleaved little-endian) wrapped in a WAV header in
-memory with the standard library's ``wave``, and the clip's length in
-seconds. Qt-free, so the window records and this module packs the bytes."""
+memory (integer samples with the standard library's ``wave``, float ones
+with a header of our own). Qt-free, so the window records and this module packs the bytes."""
 
 from __future__ import annotations
 
 import io
+import struct
 import wave
 
 #: bytes per sample that WAV files hold (8-, 16-, 24- and 32-bit PCM)
 SAMPLE_WIDTHS = (1, 2, 3, 4)
+#: the WAV format tag of IEEE floating-point samples
+_IEEE_FLOAT = 3
 
 
 def wav_bytes(pcm: bytes, rate: int, channels: int, sample_width: int = 2) -> bytes:
@@ -27,12 +30,29 @@ def wav_bytes(pcm: bytes, rate: int, channels: int, sample_width: int = 2) -> by
     return out.getvalue()
 
 
-def clip_seconds(pcm_len: int, rate: int, channels: int, sample_width: int = 2) -> float:
-    """How long ``pcm_len`` bytes of PCM play, counting whole frames only."""
-    frame = _frame_size(rate, channels, sample_width)
-    if pcm_len < 0:
-        raise ValueError(f"a clip cannot have {pcm_len} bytes")
-    return (pcm_len // frame) / rate
+def float_wav_bytes(pcm: bytes, rate: int, channels: int) -> bytes:
+    """A WAV file of 32-bit float samples (``wave`` writes integers only): a
+    microphone that records floats is sent as it recorded, with no
+    conversion sample by sample in Python."""
+    frame = _frame_size(rate, channels, 4)
+    data = pcm[: len(pcm) - len(pcm) % frame]
+    fmt = struct.pack("<HHIIHHH", _IEEE_FLOAT, channels, rate, rate * frame, frame, 32, 0)
+    fact = struct.pack("<I", len(data) // frame)
+    body = b"".join(
+        (
+            b"WAVE",
+            b"fmt ",
+            struct.pack("<I", len(fmt)),
+            fmt,
+            b"fact",
+            struct.pack("<I", len(fact)),
+            fact,
+            b"data",
+            struct.pack("<I", len(data)),
+            data,
+        )
+    )
+    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 def _frame_size(rate: int, channels: int, sample_width: int) -> int:

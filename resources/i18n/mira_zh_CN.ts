@@ -173,6 +173,10 @@
             <source>Reading…</source>
             <translation>正在读取…</translation>
         </message>
+        <message>
+            <source>Writing down what is said…</source>
+            <translation>正在写下其中说的话…</translation>
+        </message>
     </context>
     <context>
         <name>BatchExport</name>
@@ -278,24 +282,24 @@
             <translation>添加附件</translation>
         </message>
         <message>
-            <source>Images and documents ({0});;All files (*)</source>
-            <translation>图片和文档 ({0});;所有文件 (*)</translation>
-        </message>
-        <message>
             <source>Attach files (you can also drop or paste them, or type @ to search)</source>
             <translation>添加附件（也可以拖放或粘贴文件，或输入 @ 搜索）</translation>
-        </message>
-        <message>
-            <source>Stop and write down what you said (Ctrl+Shift+D); Esc discards</source>
-            <translation>停止并写下您说的话（Ctrl+Shift+D）；Esc 放弃</translation>
         </message>
         <message>
             <source>Writing down what you said… Click to stop</source>
             <translation>正在写下您说的话… 点击停止</translation>
         </message>
         <message>
-            <source>Dictate: speak, and your words are typed (Ctrl+Shift+D)</source>
-            <translation>语音输入：说话，您的话会被打出来（Ctrl+Shift+D）</translation>
+            <source>Images, documents and audio ({0});;All files (*)</source>
+            <translation>图片、文档和音频（{0}）;;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Stop and write down what you said ({0}); Esc discards</source>
+            <translation>停止并写下您说的话（{0}）；Esc 放弃</translation>
+        </message>
+        <message>
+            <source>Dictate: speak, and your words are typed ({0})</source>
+            <translation>语音输入：说话，您的话会被打出来（{0}）</translation>
         </message>
     </context>
     <context>
@@ -463,6 +467,22 @@ Recover now? The damaged file is kept in the backups folder, and what can still 
         <message>
             <source>The recording was saved to {0}.</source>
             <translation>录音已保存到 {0}。</translation>
+        </message>
+        <message>
+            <source>The last recording has not been written down yet: try again, save it, or discard it (✕) before recording again.</source>
+            <translation>上一段录音还没有写下：请先重试、保存或放弃（✕），再重新录音。</translation>
+        </message>
+        <message>
+            <source>macOS lets only an application that says why it records use the microphone: start Mira from Mira Desktop.app to dictate.</source>
+            <translation>macOS 只允许说明了录音用途的应用使用麦克风：请从 Mira Desktop.app 启动 Mira 来使用语音输入。</translation>
+        </message>
+        <message>
+            <source>Dictation not written down</source>
+            <translation>语音输入尚未写下</translation>
+        </message>
+        <message>
+            <source>What you dictated has not been written down yet. Quit anyway and lose it? (No keeps it: Save recording… under the message box keeps it as a file.)</source>
+            <translation>您说的话还没有写下。仍然退出并丢弃它吗？（选“否”会保留它：消息框下方的“保存录音…”可以把它存为文件。）</translation>
         </message>
     </context>
     <context>

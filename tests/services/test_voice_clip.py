@@ -1,16 +1,18 @@
 """A dictated clip packed as a WAV file in memory and read back with the
 standard library's ``wave``: its format, its samples (a trailing partial frame
-dropped), its length in seconds, and arguments that make no clip refused."""
+dropped), float samples kept as floats (a header of our own, read back chunk
+by chunk), and arguments that make no clip refused."""
 
 from __future__ import annotations
 
 import io
 import struct
 import wave
+from array import array
 
 import pytest
 
-from mira_desktop.services.voice_clip import clip_seconds, wav_bytes
+from mira_desktop.services.voice_clip import float_wav_bytes, wav_bytes
 
 
 def read_back(data: bytes) -> tuple[int, int, int, int, bytes]:
@@ -57,12 +59,26 @@ def test_no_samples_make_a_valid_empty_file() -> None:
     assert len(data) == 44  # the header alone
 
 
-def test_a_clip_is_as_long_as_its_whole_frames() -> None:
-    assert clip_seconds(32_000, 16_000, 1) == 1.0
-    assert clip_seconds(48_000 * 4 // 2, 48_000, 2) == 0.5
-    assert clip_seconds(3, 16_000, 1) == 1 / 16_000  # the odd byte does not count
-    assert clip_seconds(0, 44_100, 2) == 0.0
-    assert clip_seconds(8_000, 8_000, 1, sample_width=1) == 1.0
+def chunks(wav: bytes) -> dict[bytes, bytes]:
+    """The RIFF chunks of a WAV file by id (the reading of a player)."""
+    assert wav[:4] == b"RIFF" and wav[8:12] == b"WAVE"
+    assert struct.unpack("<I", wav[4:8])[0] == len(wav) - 8
+    found, at = {}, 12
+    while at < len(wav):
+        size = struct.unpack("<I", wav[at + 4 : at + 8])[0]
+        found[wav[at : at + 4]] = wav[at + 8 : at + 8 + size]
+        at += 8 + size
+    return found
+
+
+def test_float_samples_are_kept_as_floats_in_the_file() -> None:
+    pcm = array("f", [0.0, 0.5, -0.5, 1.0, -1.0, 0.25]).tobytes() + b"\x01\x02"
+    found = chunks(float_wav_bytes(pcm, 48_000, 2))
+    tag, channels, rate, byte_rate, align, bits, _extra = struct.unpack("<HHIIHHH", found[b"fmt "])
+    assert (tag, channels, rate, byte_rate, align, bits) == (3, 2, 48_000, 384_000, 8, 32)
+    assert struct.unpack("<I", found[b"fact"])[0] == 3  # frames
+    assert found[b"data"] == pcm[:24]  # the partial frame is dropped
+    assert array("f", found[b"data"]).tolist() == [0.0, 0.5, -0.5, 1.0, -1.0, 0.25]
 
 
 @pytest.mark.parametrize(
@@ -80,10 +96,6 @@ def test_arguments_that_make_no_clip_are_refused(
 ) -> None:
     with pytest.raises(ValueError, match=words):
         wav_bytes(b"\0\0", rate, channels, width)
-    with pytest.raises(ValueError, match=words):
-        clip_seconds(2, rate, channels, width)
-
-
-def test_a_negative_length_is_refused() -> None:
-    with pytest.raises(ValueError, match="-1 bytes"):
-        clip_seconds(-1, 16_000, 1)
+    if width == 2:
+        with pytest.raises(ValueError, match=words):
+            float_wav_bytes(b"\0\0\0\0", rate, channels)

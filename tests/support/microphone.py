@@ -60,7 +60,9 @@ class _Stream(QIODevice):
 class PlayedMicrophone(QObject):
     """Plays ``pcm`` (then silence, for as long as the recording lasts).
     ``refuse``: the message ``open`` raises; ``break_after``: seconds of audio
-    after which ``failed`` is emitted and nothing more arrives."""
+    after which ``failed`` is emitted and nothing more arrives; ``chunk``:
+    bytes a delivery (default a tenth of a second; an odd size splits samples
+    between deliveries, as real devices do)."""
 
     failed = Signal(str)
 
@@ -71,10 +73,12 @@ class PlayedMicrophone(QObject):
         *,
         refuse: str | None = None,
         break_after: float | None = None,
+        chunk: int | None = None,
     ) -> None:
         super().__init__()
         self.pcm, self.format = pcm, fmt
         self.refuse, self.break_after = refuse, break_after
+        self.chunk = chunk or fmt.bytes_per_second // 10
         self.opened = 0
         self.closed = 0
         self.sent = 0  # bytes delivered
@@ -99,7 +103,7 @@ class PlayedMicrophone(QObject):
     def _tick(self) -> None:
         if self._stream is None:
             return
-        step = self.format.bytes_per_second // 10
+        step = self.chunk
         if (
             self.break_after is not None
             and self.sent >= self.break_after * self.format.bytes_per_second

@@ -9,6 +9,7 @@ a microphone that cannot open or is unplugged, Esc, the time limit."""
 
 from __future__ import annotations
 
+import asyncio
 import email.parser
 import email.policy
 import io
@@ -18,7 +19,8 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.media_keys import TRANSCRIPTION_MODEL_KEY
@@ -219,19 +221,92 @@ async def test_esc_discards_a_recording_and_a_double_click_records_nothing(
     window: MainWindow, loopback: LoopbackServer, stt: None
 ) -> None:
     composer = window.composer
-    use(window, PlayedMicrophone(tone(1.0)))
+    microphone = use(window, PlayedMicrophone(tone(1.0)))
     await record(window, 0.3)
     composer.editor.setFocus()
-    from PySide6.QtTest import QTest
-
     QTest.keyClick(composer.editor, Qt.Key.Key_Escape)
     assert window.dictation_actions.state == "idle" and not composer.dictation_bar.isVisible()
-    assert window.dictation_actions.clip is None
+    assert window.dictation_actions.clip is None and microphone.closed == 1
+    composer.mic_button.click()
+    composer.mic_button.click()  # a double click: the second gives up starting
+    await asyncio.sleep(0.2)
+    assert window.dictation_actions.state == "idle" and microphone.opened == 1
     composer.mic_button.click()
     await until(lambda: window.dictation_actions.state == "recording")
     composer.mic_button.click()  # at once: less than a third of a second
     assert "too short" in composer.dictation_bar.label.text()
     assert loopback.requests == []
+
+
+async def test_a_kept_recording_is_not_replaced_by_a_new_one(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    microphone = use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    loopback.enqueue(STT, openai_json_error(500, "overloaded", type="server_error"))
+    window.composer.mic_button.click()
+    bar = window.composer.dictation_bar
+    await until(lambda: window.dictation_actions.state == "idle" and bar.isVisible())
+    kept = window.dictation_actions.clip
+    window.dictation_actions.action.trigger()  # Ctrl+Shift+D
+    await asyncio.sleep(0.1)
+    assert "has not been written down yet" in bar.label.text()
+    assert window.dictation_actions.clip is kept and microphone.opened == 1
+    assert bar.action_button.text() == "Try again" and bar.save_button.isVisible()
+
+
+async def test_dictation_waits_while_the_composer_takes_nothing(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    microphone = use(window, PlayedMicrophone(tone(0.5)))
+    window.composer.set_enabled_reason("question_pending")
+    assert not window.composer.mic_button.isEnabled()
+    window.dictation_actions.action.trigger()
+    await asyncio.sleep(0.1)
+    assert microphone.opened == 0 and window.dictation_actions.state == "idle"
+
+
+@pytest.mark.parametrize("what", ["recording", "kept"])
+async def test_closing_the_window_asks_before_losing_what_was_said(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    stt: None,
+    monkeypatch: pytest.MonkeyPatch,
+    what: str,
+) -> None:
+    microphone = use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    if what == "kept":
+        loopback.enqueue(STT, openai_json_error(500, "overloaded", type="server_error"))
+        window.composer.mic_button.click()
+        await until(lambda: window.dictation_actions.state == "idle")
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    asked: list[str] = []
+
+    def question(parent: Any, title: str, text: str, *args: Any) -> Any:
+        asked.append(text)
+        return answers.pop(0)
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    window.close()
+    assert window.isVisible() and len(asked) == 1 and "not been written down" in asked[0]
+    window.close()
+    assert not window.isVisible() and len(asked) == 2
+    assert microphone.closed == 1 and window.dictation_actions.state == "idle"
+
+
+async def test_a_split_sample_does_not_confuse_the_level(
+    window: MainWindow, loopback: LoopbackServer, stt: None
+) -> None:
+    quiet = tone(0.6, loudness=0.01)
+    use(window, PlayedMicrophone(quiet, chunk=3201))
+    await record(window, 0.6)
+    recorder = window.dictation_actions.recorder
+    assert recorder is not None
+    clip = recorder.stop()
+    window.dictation_actions.cancel()
+    assert clip is not None and clip.pcm.startswith(quiet)
+    assert 0.009 < clip.peak < 0.011  # a sample read across two deliveries would be ~1.0
 
 
 async def test_a_microphone_that_cannot_open_or_breaks_says_so(
@@ -266,12 +341,13 @@ async def test_the_recording_stops_and_is_written_down_at_the_limit(
     assert len(pcm) == int(0.5 * SPEECH.bytes_per_second)
 
 
-def test_a_float_recording_becomes_16_bit_wav_and_levels_are_read_per_format() -> None:
+def test_a_float_recording_is_sent_as_float_wav_and_levels_are_read_per_format() -> None:
     fmt = PcmFormat(48_000, 2, "float32")
     pcm = tone(0.1, fmt, loudness=0.5)
     clip = Clip(pcm, fmt, 0.1, peak_of(pcm, "float32"))
-    shape, data = frames(wav_of(clip))
-    assert shape == (48_000, 2, 2) and len(data) == len(pcm) // 2
+    wav = wav_of(clip)
+    assert wav[:4] == b"RIFF" and wav[20:22] == (3).to_bytes(2, "little")  # IEEE float
+    assert wav.endswith(pcm) and len(wav) == len(pcm) + 58
     assert 0.49 < clip.peak <= 0.5
     assert peak_of(tone(0.1, loudness=0.25), "int16") == pytest.approx(0.25, abs=0.01)
     assert peak_of(bytes([128, 192, 64]), "uint8") == 0.5
@@ -285,3 +361,43 @@ def test_the_real_microphone_says_when_there_is_none(qapp: Any) -> None:
         pytest.skip("this machine has a microphone: the test would record it")
     with pytest.raises(MicrophoneError, match="No microphone was found"):
         Microphone().open()
+
+
+async def test_a_voice_memo_attached_is_written_down_on_its_chip_and_sent_as_words(
+    window: MainWindow, loopback: LoopbackServer, stt: None, tmp_path: Path, qtbot: Any
+) -> None:
+    from mira_desktop.services.voice_clip import wav_bytes
+    from tests.support.loopback import openai_stream
+
+    memo = tmp_path / "voice memo.wav"
+    memo.write_bytes(wav_bytes(tone(0.4), 16_000, 1))
+    said = "Remember to water the tomatoes before the heatwave on Thursday."
+    loopback.enqueue(STT, json_reply({"text": said}))
+    window.composer_actions.attachments.add_paths([str(memo)])
+    [chip] = window.composer.strip.chips()
+    assert chip.detail_label.text() == "Writing down what is said…"
+    await until(chip.is_ready)
+    assert chip.info is not None and chip.info.badge == "WAV"
+    assert said in chip.toolTip()
+    assert fields_of(loopback, 0)["filename"] == "voice memo.wav"
+    loopback.enqueue("/v1/chat/completions", openai_stream(["Noted: tomatoes, Thursday."]))
+    window.composer.set_text("What should I remember?")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(loopback.requests) == 2)
+    content = loopback.requests[1].json["messages"][-1]["content"]
+    assert said in content and content.endswith("What should I remember?")
+
+
+async def test_a_voice_memo_without_a_model_is_refused_with_the_reason(
+    window: MainWindow, loopback: LoopbackServer, tmp_path: Path
+) -> None:
+    memo = tmp_path / "memo.m4a"
+    memo.write_bytes(b"\x00\x00\x00\x20ftypM4A " + bytes(400))
+    window.composer_actions.attachments.add_paths([str(memo)])
+    await until(lambda: window.composer.attach_error.isVisible())
+    assert "No speech-to-text model is chosen." in window.composer.attach_error.text()
+    assert window.composer.strip.chips() == [] and loopback.requests == []
+
+
+def fields_of(loopback: LoopbackServer, index: int) -> dict[str, str]:
+    return uploaded(loopback.requests[index])[0]

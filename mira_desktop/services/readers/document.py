@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from ...core.errors import ReaderError, worded
 
-Kind = Literal["image", "text", "pdf", "docx", "pptx", "xlsx"]
+Kind = Literal["image", "text", "pdf", "docx", "pptx", "xlsx", "audio"]
 
 #: Why a file was refused (``DocumentRefusedError.reason``).
 Reason = Literal["unreadable", "encrypted", "empty", "oversized", "unsupported", "binary"]
@@ -42,7 +42,8 @@ class ImageInfo:
 @dataclass(frozen=True, slots=True)
 class Document:
     """A file that was read successfully. ``text`` is the full extracted text
-    (empty for images); ``sections`` split it by location."""
+    (empty for images; for audio, what was said in it); ``sections`` split it
+    by location."""
 
     name: str
     mime: str
@@ -70,6 +71,8 @@ class Document:
             ]
         elif self.kind == "text":
             data["lines"] = self.text.count("\n") + 1 if self.text else 0
+        elif self.kind == "audio":  # kept with the file: it is never sent to be heard again
+            data["transcript"] = self.text
         if self.image is not None:
             data["image"] = {
                 "width": self.image.width,

@@ -43,12 +43,14 @@ ICON_SIZE = 34
 
 @dataclass(frozen=True, slots=True)
 class ChipInfo:
-    """What a ready chip shows. ``badge`` is the short type label ("PDF")."""
+    """What a ready chip shows. ``badge`` is the short type label ("PDF");
+    ``preview``: the start of what an audio file says, in the tooltip."""
 
     name: str
     detail: str
     badge: str
     thumbnail_png: bytes | None = None
+    preview: str = ""
 
 
 def _badge_pixmap(text: str, palette: QPalette, ratio: float) -> QPixmap:
@@ -93,10 +95,13 @@ class AttachmentChip(QFrame):
 
     remove_clicked = Signal(str)
 
-    def __init__(self, key: str, name: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, key: str, name: str, parent: QWidget | None = None, *, audio: bool = False
+    ) -> None:
         super().__init__(parent)
         self.key = key
         self.info: ChipInfo | None = None
+        self._audio = audio  # written down while it is read: it says so
         self.setObjectName("AttachmentChip")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setFixedWidth(CHIP_WIDTH)
@@ -147,7 +152,7 @@ class AttachmentChip(QFrame):
         self.detail_label.setText(
             metrics.elidedText(info.detail, Qt.TextElideMode.ElideRight, width)
         )
-        self.setToolTip(f"{info.name}\n{info.detail}")
+        self.setToolTip("\n".join(t for t in (info.name, info.detail, info.preview) if t))
         self._paint_icon()
 
     def _paint_icon(self) -> None:
@@ -170,7 +175,9 @@ class AttachmentChip(QFrame):
     def _retranslate(self) -> None:
         self.remove_button.setToolTip(self.tr("Remove this attachment"))
         if self.info is None:
-            self.detail_label.setText(self.tr("Reading…"))
+            self.detail_label.setText(
+                self.tr("Writing down what is said…") if self._audio else self.tr("Reading…")
+            )
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -200,9 +207,10 @@ class AttachmentStrip(QWidget):
         self.setVisible(False)
 
     # ---- chips ---------------------------------------------------------------------
-    def add_chip(self, key: str, name: str) -> AttachmentChip:
-        """A chip in its *reading* state (at the end of the row)."""
-        chip = AttachmentChip(key, name, self)
+    def add_chip(self, key: str, name: str, *, audio: bool = False) -> AttachmentChip:
+        """A chip in its *reading* state (at the end of the row); an audio
+        file's says it is being written down."""
+        chip = AttachmentChip(key, name, self, audio=audio)
         chip.remove_clicked.connect(self.remove_requested)
         self._chips[key] = chip
         chip.show()

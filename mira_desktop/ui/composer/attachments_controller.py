@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QDateTime, QObject, Signal
 from PySide6.QtGui import QImage
 
+from mira_desktop.core.audio_formats import AUDIO_TYPES
 from mira_desktop.core.errors import MiraError
 from mira_desktop.core.ids import new_id
 from mira_desktop.ui.error_texts import error_line
@@ -36,7 +37,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_BADGES = {"pdf": "PDF", "docx": "DOC", "pptx": "PPT", "xlsx": "XLS", "text": "TXT"}
+#: characters of an audio file's transcript in its chip's tooltip
+PREVIEW_CHARS = 240
+_BADGES = {"pdf": "PDF", "docx": "DOC", "pptx": "PPT", "xlsx": "XLS", "text": "TXT", "audio": "AUD"}
 
 
 def chip_info(prepared: PreparedAttachment) -> ChipInfo:
@@ -51,9 +54,18 @@ def chip_info(prepared: PreparedAttachment) -> ChipInfo:
         return ChipInfo(prepared.name, detail, image.format, image.thumbnail_png)
     badge = _BADGES.get(document.kind, document.kind.upper()[:4])
     suffix = Path(prepared.name).suffix.lstrip(".").upper()
-    if document.kind == "text" and suffix and len(suffix) <= 4:
+    if document.kind in ("text", "audio") and suffix and len(suffix) <= 4:
         badge = suffix
-    return ChipInfo(prepared.name, f"{badge} · {size}", badge)
+    preview = ""
+    if document.kind == "audio":
+        text = " ".join(document.text.split())
+        preview = f"“{text[:PREVIEW_CHARS]}…”" if len(text) > PREVIEW_CHARS else f"“{text}”"
+    return ChipInfo(prepared.name, f"{badge} · {size}", badge, preview=preview)
+
+
+def is_audio(name: str) -> bool:
+    """A file that is attached as what is said in it."""
+    return Path(name).suffix.lower() in AUDIO_TYPES
 
 
 class AttachmentsController(QObject):
@@ -105,7 +117,7 @@ class AttachmentsController(QObject):
 
     def _start(self, name: str, work: Coroutine[Any, Any, PreparedAttachment]) -> None:
         key = new_id()
-        self._composer.strip.add_chip(key, name)
+        self._composer.strip.add_chip(key, name, audio=is_audio(name))
         if not self._reading:  # a new batch: the last one's refusals are old news
             self._show_refusals([])
         self._reading.add(key)
@@ -166,7 +178,7 @@ class AttachmentsController(QObject):
             if item.pending_id in held:
                 continue
             key = new_id()
-            self._composer.strip.add_chip(key, item.name)
+            self._composer.strip.add_chip(key, item.name, audio=is_audio(item.name))
             self._composer.strip.set_ready(key, chip_info(item))
             self._ready[key] = item
             added = True

@@ -48,7 +48,13 @@ from mira_desktop.ui.widgets.context_meter import ContextMeterWidget
 from .attachment_strip import AttachmentStrip
 from .composer_edit import MAX_LINES, MIN_LINES, ComposerTextEdit, PopupKeyFilter
 from .confirm_bar import SendConfirmBar
-from .dictation_bar import DictationBar, busy_icon, microphone_icon, recording_icon
+from .dictation_bar import (
+    DictationBar,
+    busy_icon,
+    microphone_icon,
+    recording_icon,
+    shortcut_text,
+)
 from .file_drop import FileDropFilter
 
 if TYPE_CHECKING:
@@ -63,7 +69,7 @@ _PATTERNS = (
     "*.png *.jpg *.jpeg *.webp *.gif *.pdf *.docx *.pptx *.xlsx *.txt *.md *.markdown "
     "*.csv *.tsv *.json *.yaml *.yml *.toml *.ini *.cfg *.conf *.log *.xml *.html *.css "
     "*.py *.js *.ts *.tsx *.jsx *.java *.c *.h *.cpp *.hpp *.cs *.go *.rs *.rb *.php "
-    "*.sh *.sql *.kt *.swift"
+    "*.sh *.sql *.kt *.swift *.mp3 *.m4a *.wav *.ogg *.oga *.flac *.webm *.mpga *.mpeg"
 )
 
 
@@ -331,7 +337,9 @@ class ComposerWidget(QWidget):
         cursor = self.editor.textCursor()
         if cursor.hasSelection():
             cursor.removeSelectedText()
-        before = self.editor.toPlainText()[: cursor.position()][-1:]
+        position = cursor.position()  # in UTF-16 units, as the document counts
+        before = self.editor.document().characterAt(position - 1) if position else ""
+        before = before if before not in ("\u2029", "\u2028") else "\n"  # paragraph ends
         if before and not before.isspace() and not _cjk(before) and not _cjk(text[:1]):
             text = " " + text
         cursor.insertText(text)
@@ -352,7 +360,7 @@ class ComposerWidget(QWidget):
             self,
             self.tr("Attach files"),
             "",
-            self.tr("Images and documents ({0});;All files (*)").format(_PATTERNS),
+            self.tr("Images, documents and audio ({0});;All files (*)").format(_PATTERNS),
         )
         if paths:
             self.files_chosen.emit(list(paths))
@@ -428,12 +436,15 @@ class ComposerWidget(QWidget):
 
     def _label_mic_button(self) -> None:
         tips = {
-            "recording": self.tr("Stop and write down what you said (Ctrl+Shift+D); Esc discards"),
+            "recording": self.tr("Stop and write down what you said ({0}); Esc discards").format(
+                shortcut_text()
+            ),
             "transcribing": self.tr("Writing down what you said… Click to stop"),
         }
         self.mic_button.setToolTip(
             tips.get(
-                self._mic_state, self.tr("Dictate: speak, and your words are typed (Ctrl+Shift+D)")
+                self._mic_state,
+                self.tr("Dictate: speak, and your words are typed ({0})").format(shortcut_text()),
             )
         )
 

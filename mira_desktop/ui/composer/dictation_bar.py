@@ -8,13 +8,20 @@ The window's ``DictationActions`` decides what the buttons do."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QIcon, QKeySequence, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from mira_desktop.ui.theme import set_style_property
 
 #: the recording dot's colour (the same red in both themes reads as "recording")
 RECORDING_RED = QColor("#e5484d")
+#: start and stop dictating (Edit → Dictate)
+SHORTCUT = "Ctrl+Shift+D"
+
+
+def shortcut_text() -> str:
+    """The shortcut as this system writes it (⇧⌘D on macOS)."""
+    return QKeySequence(SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)
 
 
 def _canvas(size: int, ratio: float) -> QPixmap:

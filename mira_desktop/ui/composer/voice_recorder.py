@@ -124,10 +124,11 @@ class Microphone(QObject):
             )
         self._name = device.description()
         wanted = _speech_format(qm, device)
-        source = qm.QAudioSource(device, wanted, self)
+        fmt = _pcm_format(qm, wanted)  # before capturing: a refusal leaves nothing running
+        source = qm.QAudioSource(device, wanted)
         io = source.start()
         if io is None or source.error() != qm.QAudio.Error.NoError:
-            source.deleteLater()
+            _retire(source)
             raise MicrophoneError(
                 _tr(
                     "The microphone “{0}” could not be opened. Another program may be using "
@@ -136,7 +137,7 @@ class Microphone(QObject):
             )
         source.stateChanged.connect(self._on_state)
         self._source = source
-        return io, _pcm_format(qm, source.format())
+        return io, fmt
 
     def _on_state(self, _state: object) -> None:
         source = self._source
@@ -156,7 +157,16 @@ class Microphone(QObject):
         if source is not None:
             source.stateChanged.disconnect(self._on_state)
             source.stop()
-            source.deleteLater()
+            _retire(source)
+
+
+def _retire(source: Any) -> None:
+    """Delete a stopped source on a later turn of the event loop: ``close`` may
+    run inside the source's own signal (an unplugged microphone), where
+    deleting it at once would pull it from under Qt. Owned by the application
+    until then, so that Python letting go of it deletes nothing."""
+    source.setParent(QCoreApplication.instance())
+    source.deleteLater()
 
 
 def _speech_format(qm: Any, device: Any) -> Any:
@@ -229,6 +239,7 @@ class VoiceRecorder(QObject):
         self._peak = 0.0
         self._level = 0.0
         self._level_bytes = 0  # audio since the level was last reported
+        self._measured = 0  # bytes of whole samples the level has read
         self._limit_bytes = 0
         self._at_limit = False
 
@@ -254,11 +265,14 @@ class VoiceRecorder(QObject):
         self._pcm.clear()
         self._peak = self._level = 0.0
         self._level_bytes = 0
+        self._measured = 0
         self._at_limit = False
         whole = fmt.channels * fmt.sample_width
         limit = min(int(self.max_seconds * fmt.bytes_per_second), MAX_CLIP_BYTES)
         self._limit_bytes = limit // whole * whole
-        source.failed.connect(self._on_failed)
+        # queued: a failure reported from inside the device's own signal is
+        # handled once that signal is over
+        source.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
         io.readyRead.connect(self._read, Qt.ConnectionType.QueuedConnection)
         log.info("recording %s Hz, %d channel(s), %s", fmt.rate, fmt.channels, fmt.kind)
 
@@ -266,10 +280,12 @@ class VoiceRecorder(QObject):
         """Stop recording and hand over what was recorded (None if nothing is)."""
         if self._io is None:
             return None
+        self._at_limit = True  # the last bytes read here start nothing
         self._read()
         self._release()
         whole = self._format.channels * self._format.sample_width
-        pcm = bytes(self._pcm[: len(self._pcm) // whole * whole])
+        with memoryview(self._pcm) as view:  # one copy of up to 24 MB, not two
+            pcm = bytes(view[: len(self._pcm) // whole * whole])
         self._pcm.clear()
         return Clip(pcm, self._format, len(pcm) / self._format.bytes_per_second, self._peak)
 
@@ -298,7 +314,12 @@ class VoiceRecorder(QObject):
         room = self._limit_bytes - len(self._pcm)
         chunk = chunk[: max(room, 0)]
         self._pcm += chunk
-        self._level = max(self._level, peak_of(chunk, self._format.kind))
+        width = self._format.sample_width
+        whole = len(self._pcm) // width * width  # a sample split between chunks waits
+        self._level = max(
+            self._level, peak_of(bytes(self._pcm[self._measured : whole]), self._format.kind)
+        )
+        self._measured = whole
         self._peak = max(self._peak, self._level)
         self._level_bytes += len(chunk)
         if self._level_bytes >= LEVEL_EVERY_S * self._format.bytes_per_second:

@@ -7,8 +7,9 @@ while recording discards it.
 Nothing is lost on the way: a recording that could not be written down —
 a dead server, a wrong key, no model chosen yet, a stop — is kept with the
 reason under the box, Try again and Save recording… (a WAV file), until it
-is written down, saved or dismissed. A recording of silence (a muted or
-wrong microphone) is not sent without asking; one shorter than a third of a
+is written down, saved or dismissed (✕); a new recording waits until then,
+and closing the window asks first. A recording of silence (a muted or wrong
+microphone) is not sent without asking; one shorter than a third of a
 second (a double click) is dropped with a word. The WAV is made in a worker
 thread; the recording itself only appends bytes on the Qt thread."""
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from array import array
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from ...core.errors import MiraError
-from ..composer.dictation_bar import clock
+from ..composer.dictation_bar import SHORTCUT, clock, shortcut_text
 from ..composer.voice_recorder import (
     MAX_SECONDS,
     AudioInput,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SHORTCUT = "Ctrl+Shift+D"
 #: shorter than this is a slip of the finger, not speech
 MIN_SECONDS = 0.3
 #: a clip whose loudest sample stays under this (−66 dBFS) recorded silence
@@ -54,15 +54,13 @@ TASK_KEY = "dictation"
 
 
 def wav_of(clip: Clip) -> bytes:
-    """The clip as a WAV file (32-bit float samples become 16-bit ones, which
-    every speech-to-text server reads). Run in a worker thread."""
-    from ...services.voice_clip import wav_bytes
+    """The clip as a WAV file, its samples as recorded (integers, or 32-bit
+    floats, which speech-to-text servers read too). Run in a worker thread."""
+    from ...services.voice_clip import float_wav_bytes, wav_bytes
 
     fmt = clip.format
     if fmt.kind == "float32":
-        floats = array("f", clip.pcm)
-        ints = array("h", (int(max(-1.0, min(1.0, x)) * 32767) for x in floats))
-        return wav_bytes(ints.tobytes(), fmt.rate, fmt.channels, 2)
+        return float_wav_bytes(clip.pcm, fmt.rate, fmt.channels)
     return wav_bytes(clip.pcm, fmt.rate, fmt.channels, fmt.sample_width)
 
 
@@ -111,10 +109,24 @@ class DictationActions(WindowActions):
 
     # ---- the microphone ----------------------------------------------------------------
     def toggle(self) -> None:
-        """The microphone's click: start, stop and write down, or stop writing down."""
+        """The microphone's click: start, stop and write down, or stop writing
+        down; while it starts (the settings read, the system's question), a
+        click gives up starting."""
         if self.state == "idle":
+            if self._w.composer.enabled_reason() is not None:
+                return  # the composer says why it takes nothing now
+            if self.clip is not None:
+                self._offer_again(
+                    self.tr(
+                        "The last recording has not been written down yet: try again, save "
+                        "it, or discard it (✕) before recording again."
+                    )
+                )
+                return
             self.state = "starting"
             self._tasks.start(self._begin(), key=TASK_KEY)
+        elif self.state == "starting":
+            self.state = "idle"
         elif self.state == "recording":
             self.finish()
         elif self.state == "transcribing":
@@ -134,11 +146,16 @@ class DictationActions(WindowActions):
 
     async def _begin(self) -> None:
         try:
-            chosen = await self._services.transcription.transcription_model()
-        except MiraError as exc:
-            self.state = "idle"
-            self._say(error_line(exc), error=True)
-            return
+            await self._start()
+        except Exception as exc:  # never stuck in "starting": said, and idle again
+            if self.state == "starting":
+                self.state = "idle"
+                if not isinstance(exc, MiraError):
+                    log.exception("dictation could not start")
+                self._say(error_line(exc), error=True)
+
+    async def _start(self) -> None:
+        chosen = await self._services.transcription.transcription_model()
         if self.state != "starting":
             return
         if chosen is None:
@@ -165,15 +182,19 @@ class DictationActions(WindowActions):
             self._record()
         elif status == Qt.PermissionStatus.Undetermined and not asked:
             app.requestPermission(permission, self, lambda _p: self._ask_permission(asked=True))
-        else:
+        elif self.state == "starting":
             self.state = "idle"
-            self._say(
-                self.tr(
+            if sys.platform == "darwin" and not getattr(sys, "frozen", False):
+                text = self.tr(
+                    "macOS lets only an application that says why it records use the "
+                    "microphone: start Mira from Mira Desktop.app to dictate."
+                )
+            else:
+                text = self.tr(
                     "Mira may not use the microphone. Allow it in your system's privacy "
                     "settings (Microphone), then try again."
-                ),
-                error=True,
-            )
+                )
+            self._say(text, error=True)
 
     def _record(self) -> None:
         if self.state != "starting":
@@ -213,7 +234,7 @@ class DictationActions(WindowActions):
             text = self.tr(
                 "Listening… {0} — click the microphone again (or press {1}) to write it "
                 "down; Esc discards."
-            ).format(clock(seconds), SHORTCUT)
+            ).format(clock(seconds), shortcut_text())
         self._say(text)
 
     def _on_input_failed(self, message: str) -> None:
@@ -235,6 +256,7 @@ class DictationActions(WindowActions):
         """Stop recording and write it down (a recording of silence asks first)."""
         if self.state != "recording" or self.recorder is None:
             return
+        self.state = "stopping"  # the recorder's last bytes must not finish it twice
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
@@ -332,6 +354,8 @@ class DictationActions(WindowActions):
             data = self._wav if self._wav is not None else await asyncio.to_thread(wav_of, clip)
             await asyncio.to_thread(Path(path).write_bytes, data)
         except OSError as exc:
+            if not self._may_say(clip):
+                return
             self._say(
                 self.tr("The recording could not be saved to {0}: {1}").format(
                     path, exc.strerror or exc
@@ -342,11 +366,49 @@ class DictationActions(WindowActions):
             )
             return
         log.info("recording saved to %s", path)
+        if not self._may_say(clip):
+            return
         self._say(
             self.tr("The recording was saved to {0}.").format(path),
             action=(self.tr("Try again"), self._transcribe_kept),
             can_save=True,
         )
+
+    def _may_say(self, clip: Clip) -> bool:
+        """A save that ended speaks only if its recording is still the one kept
+        and nothing else is going on (a Try again meanwhile owns the line)."""
+        return self.state == "idle" and self.clip is clip and shiboken6.isValid(self._w)
+
+    # ---- the window closing ------------------------------------------------------------------
+    def would_lose(self) -> bool:
+        """Whether closing now would lose something said: a recording, one
+        being written down, or one kept after a failure."""
+        return self.state in ("recording", "transcribing") or self.clip is not None
+
+    def may_close(self) -> bool:
+        """Ask before a close that would lose what was said (True: close)."""
+        if not self.would_lose():
+            return True
+        from PySide6.QtWidgets import QMessageBox
+
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        answer = QMessageBox.question(
+            self._w,
+            self.tr("Dictation not written down"),
+            self.tr(
+                "What you dictated has not been written down yet. Quit anyway and lose it? "
+                "(No keeps it: Save recording… under the message box keeps it as a file.)"
+            ),
+            buttons,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def shut_down(self) -> None:
+        """The window closes: the microphone is let go at once."""
+        if self.recorder is not None:
+            self.recorder.cancel()
+        self.state = "idle"
 
     # ---- helpers --------------------------------------------------------------------------
     def _set_state(self, state: str) -> None:

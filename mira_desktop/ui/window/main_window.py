@@ -333,9 +333,12 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self._close_without_asking and not self._may_lose_unsaved_answers():
+        if not self._close_without_asking and not (
+            self._may_lose_unsaved_answers() and self.dictation_actions.may_close()
+        ):
             event.ignore()
             return
+        self.dictation_actions.shut_down()
         self.state.save()
         super().closeEvent(event)
 
