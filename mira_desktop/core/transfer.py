@@ -24,6 +24,8 @@ class AttachmentRecord:
     size: int
     kind: str = "file"  # "image" | "file"
     available: bool = True
+    #: what an audio file says, as written down when it was attached
+    transcript: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,9 +157,14 @@ class AttachmentService:
 
     async def load_document(self, attachment: Attachment) -> Document:
         """Read a stored attachment again (its text for a later request); an
-        audio file's is the transcript kept with it."""
-        if attachment.info.get("kind") == "audio":
-            return audio_document(attachment)
+        audio file's is the transcript kept with it (one without — kept by an
+        older export — is written down again)."""
+        if is_audio(attachment.name) or attachment.info.get("kind") == "audio":
+            kept = audio_document(attachment)
+            if kept.text or self._transcription is None:
+                return kept
+            data = await self._media.read(attachment.sha256)
+            return await self._transcribed(data, attachment.name)
         data = await self._media.read(attachment.sha256)
         return await asyncio.to_thread(
             read_document_bytes, data, attachment.name, max_bytes=max(len(data), 1)

@@ -1,18 +1,14 @@
 """A dictated clip as a file speech-to-text takes: raw PCM samples (what the
 microphone delivered, interleaved little-endian) wrapped in a WAV header in
-memory (integer samples with the standard library's ``wave``, float ones
-with a header of our own). Qt-free, so the window records and this module packs the bytes."""
+memory with the standard library's ``wave``. Qt-free, so the window records and this module packs the bytes."""
 
 from __future__ import annotations
 
 import io
-import struct
 import wave
 
 #: bytes per sample that WAV files hold (8-, 16-, 24- and 32-bit PCM)
 SAMPLE_WIDTHS = (1, 2, 3, 4)
-#: the WAV format tag of IEEE floating-point samples
-_IEEE_FLOAT = 3
 
 
 def wav_bytes(pcm: bytes, rate: int, channels: int, sample_width: int = 2) -> bytes:
@@ -28,31 +24,6 @@ def wav_bytes(pcm: bytes, rate: int, channels: int, sample_width: int = 2) -> by
         writer.setframerate(rate)
         writer.writeframes(pcm[:whole])
     return out.getvalue()
-
-
-def float_wav_bytes(pcm: bytes, rate: int, channels: int) -> bytes:
-    """A WAV file of 32-bit float samples (``wave`` writes integers only): a
-    microphone that records floats is sent as it recorded, with no
-    conversion sample by sample in Python."""
-    frame = _frame_size(rate, channels, 4)
-    data = pcm[: len(pcm) - len(pcm) % frame]
-    fmt = struct.pack("<HHIIHHH", _IEEE_FLOAT, channels, rate, rate * frame, frame, 32, 0)
-    fact = struct.pack("<I", len(data) // frame)
-    body = b"".join(
-        (
-            b"WAVE",
-            b"fmt ",
-            struct.pack("<I", len(fmt)),
-            fmt,
-            b"fact",
-            struct.pack("<I", len(fact)),
-            fact,
-            b"data",
-            struct.pack("<I", len(data)),
-            data,
-        )
-    )
-    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 def _frame_size(rate: int, channels: int, sample_width: int) -> int:

@@ -152,6 +152,7 @@ def _attachment_record(row: dict[str, Any]) -> AttachmentRecord | None:
             size=int(meta.get("size") or 0),
             kind="image" if meta.get("kind") == "image" else "file",
             available=False,
+            transcript=_transcript(meta),
         )
     if row["media_sha256"] is None:
         return None
@@ -163,7 +164,14 @@ def _attachment_record(row: dict[str, Any]) -> AttachmentRecord | None:
         size=int(size if size is not None else row["media_size"] or 0),
         kind="image" if row["kind"] == "image" else "file",
         available=True,
+        transcript=_transcript(info),
     )
+
+
+def _transcript(info: object) -> str | None:
+    """An audio attachment's kept transcript (``services/attachments.py``)."""
+    value = info.get("transcript") if isinstance(info, dict) else None
+    return value if isinstance(value, str) else None
 
 
 # writing --------------------------------------------------------------------
@@ -357,6 +365,8 @@ def _insert_attachment(
         media_repo.add_ref(conn, record.sha256, 1, batch.now)
         kind = "image" if record.kind == "image" else "file"
         sha256, data = record.sha256, {"size": record.size}
+        if record.transcript is not None:  # an audio file is read as what it says
+            data.update(kind="audio", transcript=record.transcript)
     else:
         kind, sha256 = "metadata", None
         data = {
@@ -368,6 +378,8 @@ def _insert_attachment(
                 "kind": record.kind,
             }
         }
+        if record.transcript is not None:
+            data["attachment"]["transcript"] = record.transcript
     conn.execute(
         "INSERT INTO message_parts(id, message_id, ordinal, kind, media_sha256, name, mime,"
         " data_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -142,3 +142,55 @@ async def test_the_attachment_limit_applies_before_anything_is_sent(
     with pytest.raises(MiraError, match=r"meeting\.mp3"):
         await services.attachments.prepare(long_memo)
     assert loopback.requests == []
+
+
+async def test_a_zip_export_carries_the_transcript_into_another_library(
+    services: Services,
+    loopback: LoopbackServer,
+    loop_provider: str,
+    stt: None,
+    memo: Path,
+    tmp_path: Path,
+) -> None:
+    loopback.enqueue(STT, json_reply({"text": SAID}))
+    prepared = await services.attachments.prepare(memo)
+    request = SendRequest("Summarise", provider=loop_provider, model="m", attachments=(prepared,))
+    first = await answered(loopback, services.chat.send(request))
+    assert first.thread_id is not None
+    document = await services.exports.thread_document(first.thread_id)
+    assert document["messages"][0]["attachments"][0]["transcript"] == SAID
+    target = tmp_path / "move.zip"
+    await services.exports.export_zip([first.thread_id], target, inner="json")
+    other = build_services(tmp_path / "other")  # no speech-to-text model there
+    try:
+        report = await other.imports.import_file(target)
+        (imported,) = report.imported
+        user = (await other.conversation.active_branch(imported.id))[0]
+        [stored] = (await other.attachments.attachments([user.id]))[user.id]
+        read = await other.attachments.load_document(stored)
+        assert read.kind == "audio" and read.text == SAID
+    finally:
+        await other.aclose()
+    assert len(requests_to(loopback, STT)) == 1
+
+
+async def test_an_audio_file_without_its_transcript_is_written_down_again(
+    services: Services, loopback: LoopbackServer, loop_provider: str, stt: None, memo: Path
+) -> None:
+    loopback.enqueue(STT, json_reply({"text": SAID}))
+    prepared = await services.attachments.prepare(memo)
+    request = SendRequest("Summarise", provider=loop_provider, model="m", attachments=(prepared,))
+    first = await answered(loopback, services.chat.send(request))
+    assert first.thread_id is not None
+    user = (await services.conversation.active_branch(first.thread_id))[0]
+    # as an export from before transcripts were kept would have left it
+    await services.store.worker.run(
+        lambda db: db.execute(
+            "UPDATE message_parts SET data_json = '{\"size\": 1}' WHERE message_id = ?", (user.id,)
+        )
+    )
+    [stored] = (await services.attachments.attachments([user.id]))[user.id]
+    loopback.enqueue(STT, json_reply({"text": "Heard again."}))
+    read = await services.attachments.load_document(stored)
+    assert read.kind == "audio" and read.text == "Heard again."
+    assert len(requests_to(loopback, STT)) == 2

@@ -1,18 +1,16 @@
 """A dictated clip packed as a WAV file in memory and read back with the
 standard library's ``wave``: its format, its samples (a trailing partial frame
-dropped), float samples kept as floats (a header of our own, read back chunk
-by chunk), and arguments that make no clip refused."""
+dropped), and arguments that make no clip refused."""
 
 from __future__ import annotations
 
 import io
 import struct
 import wave
-from array import array
 
 import pytest
 
-from mira_desktop.services.voice_clip import float_wav_bytes, wav_bytes
+from mira_desktop.services.voice_clip import wav_bytes
 
 
 def read_back(data: bytes) -> tuple[int, int, int, int, bytes]:
@@ -59,28 +57,6 @@ def test_no_samples_make_a_valid_empty_file() -> None:
     assert len(data) == 44  # the header alone
 
 
-def chunks(wav: bytes) -> dict[bytes, bytes]:
-    """The RIFF chunks of a WAV file by id (the reading of a player)."""
-    assert wav[:4] == b"RIFF" and wav[8:12] == b"WAVE"
-    assert struct.unpack("<I", wav[4:8])[0] == len(wav) - 8
-    found, at = {}, 12
-    while at < len(wav):
-        size = struct.unpack("<I", wav[at + 4 : at + 8])[0]
-        found[wav[at : at + 4]] = wav[at + 8 : at + 8 + size]
-        at += 8 + size
-    return found
-
-
-def test_float_samples_are_kept_as_floats_in_the_file() -> None:
-    pcm = array("f", [0.0, 0.5, -0.5, 1.0, -1.0, 0.25]).tobytes() + b"\x01\x02"
-    found = chunks(float_wav_bytes(pcm, 48_000, 2))
-    tag, channels, rate, byte_rate, align, bits, _extra = struct.unpack("<HHIIHHH", found[b"fmt "])
-    assert (tag, channels, rate, byte_rate, align, bits) == (3, 2, 48_000, 384_000, 8, 32)
-    assert struct.unpack("<I", found[b"fact"])[0] == 3  # frames
-    assert found[b"data"] == pcm[:24]  # the partial frame is dropped
-    assert array("f", found[b"data"]).tolist() == [0.0, 0.5, -0.5, 1.0, -1.0, 0.25]
-
-
 @pytest.mark.parametrize(
     ("rate", "channels", "width", "words"),
     [
@@ -96,6 +72,3 @@ def test_arguments_that_make_no_clip_are_refused(
 ) -> None:
     with pytest.raises(ValueError, match=words):
         wav_bytes(b"\0\0", rate, channels, width)
-    if width == 2:
-        with pytest.raises(ValueError, match=words):
-            float_wav_bytes(b"\0\0\0\0", rate, channels)

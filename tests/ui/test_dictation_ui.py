@@ -14,6 +14,7 @@ import email.parser
 import email.policy
 import io
 import wave
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -341,14 +342,15 @@ async def test_the_recording_stops_and_is_written_down_at_the_limit(
     assert len(pcm) == int(0.5 * SPEECH.bytes_per_second)
 
 
-def test_a_float_recording_is_sent_as_float_wav_and_levels_are_read_per_format() -> None:
+def test_a_float_recording_becomes_16_bit_wav_and_levels_are_read_per_format() -> None:
     fmt = PcmFormat(48_000, 2, "float32")
-    pcm = tone(0.1, fmt, loudness=0.5)
+    pcm = tone(0.1, fmt, loudness=0.5) + array("f", [1.5, -2.0]).tobytes()  # clipped
     clip = Clip(pcm, fmt, 0.1, peak_of(pcm, "float32"))
-    wav = wav_of(clip)
-    assert wav[:4] == b"RIFF" and wav[20:22] == (3).to_bytes(2, "little")  # IEEE float
-    assert wav.endswith(pcm) and len(wav) == len(pcm) + 58
-    assert 0.49 < clip.peak <= 0.5
+    shape, data = frames(wav_of(clip))
+    assert shape == (48_000, 2, 2) and len(data) == len(pcm) // 2
+    samples = array("h", data)
+    assert max(samples[:-2]) == pytest.approx(0.5 * 32767, abs=2)
+    assert list(samples[-2:]) == [32767, -32767] and clip.peak == 1.0
     assert peak_of(tone(0.1, loudness=0.25), "int16") == pytest.approx(0.25, abs=0.01)
     assert peak_of(bytes([128, 192, 64]), "uint8") == 0.5
     assert peak_of(b"", "int16") == 0.0
@@ -401,3 +403,52 @@ async def test_a_voice_memo_without_a_model_is_refused_with_the_reason(
 
 def fields_of(loopback: LoopbackServer, index: int) -> dict[str, str]:
     return uploaded(loopback.requests[index])[0]
+
+
+async def test_removing_a_voice_memo_while_it_is_written_down_stops_the_upload(
+    window: MainWindow, loopback: LoopbackServer, stt: None, tmp_path: Path
+) -> None:
+    from mira_desktop.services.voice_clip import wav_bytes
+
+    memo = tmp_path / "wrong memo.wav"
+    memo.write_bytes(wav_bytes(tone(0.4), 16_000, 1))
+    loopback.enqueue(STT, Reply(chunks=[Hang()], framing="chunked"))
+    window.composer_actions.attachments.add_paths([str(memo)])
+    await until(lambda: len(loopback.requests) == 1)
+    [chip] = window.composer.strip.chips()
+    chip.remove_button.click()
+    await until(lambda: loopback.disconnects >= 1)
+    await asyncio.sleep(0.1)
+    assert window.composer.strip.chips() == [] and not window.composer.attach_error.isVisible()
+    assert not any(p.is_file() for p in (window.services.data_dir / "media").rglob("*"))
+
+
+async def test_words_are_spaced_after_an_emoji_or_korean_and_a_saved_recording_gives_way(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    stt: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    composer = window.composer
+    composer.set_text("Thanks 👍")
+    composer.insert_dictation("see you")
+    assert composer.text() == "Thanks 👍 see you"
+    composer.set_text("안녕하세요")
+    composer.insert_dictation("반갑습니다")
+    assert composer.text() == "안녕하세요 반갑습니다"
+    composer.set_text("")
+    microphone = use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    loopback.enqueue(STT, openai_json_error(500, "overloaded", type="server_error"))
+    composer.mic_button.click()
+    await until(lambda: window.dictation_actions.state == "idle")
+    target = tmp_path / "kept.wav"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    composer.dictation_bar.save_button.click()
+    await until(lambda: window.dictation_actions.saved_to == str(target))
+    assert not window.dictation_actions.would_lose()
+    composer.mic_button.click()  # saved: a new recording may replace it
+    await until(lambda: window.dictation_actions.state == "recording")
+    assert microphone.opened == 2 and window.dictation_actions.clip is None
+    window.dictation_actions.cancel()

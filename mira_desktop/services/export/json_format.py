@@ -28,7 +28,7 @@ SCHEMA_FILE = ("export", "mira-thread.schema.json")
 
 
 def _attachment(record: AttachmentRecord) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "name": record.name,
         "mime": record.mime,
         "sha256": record.sha256,
@@ -36,6 +36,9 @@ def _attachment(record: AttachmentRecord) -> dict[str, Any]:
         "kind": record.kind,
         "available": record.available,
     }
+    if record.transcript is not None:
+        data["transcript"] = record.transcript
+    return data
 
 
 def _message(

@@ -110,6 +110,7 @@ def _attachments(item: dict[str, Any]) -> tuple[AttachmentRecord, ...]:
             sha256=a["sha256"],
             size=a["size"],
             kind="image" if a.get("kind") == "image" else "file",
+            transcript=a["transcript"] if isinstance(a.get("transcript"), str) else None,
         )
         for a in item.get("attachments") or ()
     )

@@ -10,6 +10,7 @@ The strip is hidden while it has no chips."""
 
 from __future__ import annotations
 
+import html
 import logging
 from dataclasses import dataclass
 
@@ -152,7 +153,10 @@ class AttachmentChip(QFrame):
         self.detail_label.setText(
             metrics.elidedText(info.detail, Qt.TextElideMode.ElideRight, width)
         )
-        self.setToolTip("\n".join(t for t in (info.name, info.detail, info.preview) if t))
+        tip = f"<b>{html.escape(info.name)}</b><br>{html.escape(info.detail)}"
+        if info.preview:  # rich text: Qt wraps it at a readable width
+            tip += f"<p>“{html.escape(info.preview)}”</p>"
+        self.setToolTip(tip)
         self._paint_icon()
 
     def _paint_icon(self) -> None:

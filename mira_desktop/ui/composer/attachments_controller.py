@@ -59,7 +59,7 @@ def chip_info(prepared: PreparedAttachment) -> ChipInfo:
     preview = ""
     if document.kind == "audio":
         text = " ".join(document.text.split())
-        preview = f"“{text[:PREVIEW_CHARS]}…”" if len(text) > PREVIEW_CHARS else f"“{text}”"
+        preview = text[:PREVIEW_CHARS] + "…" if len(text) > PREVIEW_CHARS else text
     return ChipInfo(prepared.name, f"{badge} · {size}", badge, preview=preview)
 
 
@@ -121,7 +121,9 @@ class AttachmentsController(QObject):
         if not self._reading:  # a new batch: the last one's refusals are old news
             self._show_refusals([])
         self._reading.add(key)
-        self._tasks.start(self._prepare(key, work))
+        # keyed: a chip removed while it is read stops its reading (an audio
+        # file is then not sent to be written down)
+        self._tasks.start(self._prepare(key, work), key=f"attachment:{key}")
 
     async def _prepare(self, key: str, work: Coroutine[Any, Any, PreparedAttachment]) -> None:
         strip = self._composer.strip
@@ -143,8 +145,11 @@ class AttachmentsController(QObject):
 
     # ---- removing, sending, restoring ------------------------------------------------
     def remove(self, key: str) -> None:
-        """✕ on a chip: the file it holds is discarded."""
+        """✕ on a chip: the file it holds is discarded; one still being read
+        stops being read."""
         self._composer.strip.remove_chip(key)
+        if key in self._reading:
+            self._tasks.cancel(f"attachment:{key}")
         prepared = self._ready.pop(key, None)
         if prepared is not None:
             self._tasks.start(self._service.discard(prepared))

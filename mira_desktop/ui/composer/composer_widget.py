@@ -339,7 +339,6 @@ class ComposerWidget(QWidget):
             cursor.removeSelectedText()
         position = cursor.position()  # in UTF-16 units, as the document counts
         before = self.editor.document().characterAt(position - 1) if position else ""
-        before = before if before not in ("\u2029", "\u2028") else "\n"  # paragraph ends
         if before and not before.isspace() and not _cjk(before) and not _cjk(text[:1]):
             text = " " + text
         cursor.insertText(text)
@@ -462,7 +461,22 @@ class ComposerWidget(QWidget):
         super().changeEvent(event)
 
 
+#: Han, kana, CJK punctuation and full-width forms: text written without
+#: spaces between words (Korean, emoji and a lone UTF-16 surrogate are not)
+_CJK_RANGES = (
+    (0x2E80, 0x2FDF),
+    (0x3000, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0xFF00, 0xFFEF),
+)
+
+
 def _cjk(char: str) -> bool:
-    """A character of Chinese, Japanese or Korean text (or their punctuation),
-    which dictated words join without a space."""
-    return bool(char) and ord(char) >= 0x2E80
+    """A character of Chinese or Japanese text (or their punctuation), which
+    dictated words join without a space."""
+    if not char:
+        return False
+    code = ord(char)
+    return any(low <= code <= high for low, high in _CJK_RANGES)

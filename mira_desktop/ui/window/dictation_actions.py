@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -54,13 +55,17 @@ TASK_KEY = "dictation"
 
 
 def wav_of(clip: Clip) -> bytes:
-    """The clip as a WAV file, its samples as recorded (integers, or 32-bit
-    floats, which speech-to-text servers read too). Run in a worker thread."""
-    from ...services.voice_clip import float_wav_bytes, wav_bytes
+    """The clip as a 16-bit WAV file, which every speech-to-text server reads
+    (whisper.cpp and Python's ``wave`` take no float WAV): 32-bit float
+    samples are converted — sample by sample, in the worker thread this runs
+    in; the recording's 24 MB cap keeps it to about a second."""
+    from ...services.voice_clip import wav_bytes
 
     fmt = clip.format
     if fmt.kind == "float32":
-        return float_wav_bytes(clip.pcm, fmt.rate, fmt.channels)
+        floats = array("f", clip.pcm)
+        ints = array("h", [int(max(-1.0, min(1.0, x)) * 32767) for x in floats])
+        return wav_bytes(ints.tobytes(), fmt.rate, fmt.channels, 2)
     return wav_bytes(clip.pcm, fmt.rate, fmt.channels, fmt.sample_width)
 
 
@@ -87,6 +92,8 @@ class DictationActions(WindowActions):
         self._shown_second = -1  # the recording's second the line under the box shows
         #: the recording not written down yet (kept for Try again / Save recording…)
         self.clip: Clip | None = None
+        #: where the kept recording was saved (then a new one may replace it)
+        self.saved_to: str | None = None
         self._wav: bytes | None = None
         self._bar_action: Callable[[], None] | None = None
         composer = window.composer
@@ -115,7 +122,7 @@ class DictationActions(WindowActions):
         if self.state == "idle":
             if self._w.composer.enabled_reason() is not None:
                 return  # the composer says why it takes nothing now
-            if self.clip is not None:
+            if self.clip is not None and self.saved_to is None:
                 self._offer_again(
                     self.tr(
                         "The last recording has not been written down yet: try again, save "
@@ -181,7 +188,7 @@ class DictationActions(WindowActions):
         if status == Qt.PermissionStatus.Granted:
             self._record()
         elif status == Qt.PermissionStatus.Undetermined and not asked:
-            app.requestPermission(permission, self, lambda _p: self._ask_permission(asked=True))
+            app.requestPermission(permission, self, lambda _p: self._after_asking())
         elif self.state == "starting":
             self.state = "idle"
             if sys.platform == "darwin" and not getattr(sys, "frozen", False):
@@ -195,6 +202,16 @@ class DictationActions(WindowActions):
                     "settings (Microphone), then try again."
                 )
             self._say(text, error=True)
+
+    def _after_asking(self) -> None:
+        """The system's answer (outside the starting task): never stuck in "starting"."""
+        try:
+            self._ask_permission(asked=True)
+        except Exception as exc:
+            log.exception("dictation could not start")
+            if self.state == "starting":
+                self.state = "idle"
+                self._say(error_line(exc), error=True)
 
     def _record(self) -> None:
         if self.state != "starting":
@@ -212,7 +229,8 @@ class DictationActions(WindowActions):
             self.state = "idle"
             self._say(str(exc), error=True)
             return
-        self.clip, self._wav = None, None  # a kept recording gives way to a new one
+        self.clip, self._wav = None, None  # a saved one gives way to the new recording
+        self.saved_to = None
         self._set_state("recording")
         self._shown_second = -1
         self._on_progress(0.0, 0.0)
@@ -244,7 +262,7 @@ class DictationActions(WindowActions):
         if clip is None or clip.seconds < MIN_SECONDS:
             self._say(message, error=True)
             return
-        self.clip, self._wav = clip, None
+        self.clip, self._wav, self.saved_to = clip, None, None
         self._say(
             message,
             error=True,
@@ -262,7 +280,7 @@ class DictationActions(WindowActions):
         if clip is None or clip.seconds < MIN_SECONDS:
             self._say(self.tr("The recording was too short to write down."))
             return
-        self.clip, self._wav = clip, None
+        self.clip, self._wav, self.saved_to = clip, None, None
         if clip.peak < SILENCE_PEAK:
             self._say(
                 self.tr(
@@ -366,6 +384,8 @@ class DictationActions(WindowActions):
             )
             return
         log.info("recording saved to %s", path)
+        if self.clip is clip:
+            self.saved_to = path
         if not self._may_say(clip):
             return
         self._say(
@@ -383,7 +403,8 @@ class DictationActions(WindowActions):
     def would_lose(self) -> bool:
         """Whether closing now would lose something said: a recording, one
         being written down, or one kept after a failure."""
-        return self.state in ("recording", "transcribing") or self.clip is not None
+        kept = self.clip is not None and self.saved_to is None
+        return self.state in ("recording", "transcribing") or kept
 
     def may_close(self) -> bool:
         """Ask before a close that would lose what was said (True: close)."""
