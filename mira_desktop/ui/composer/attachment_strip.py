@@ -10,7 +10,6 @@ The strip is hidden while it has no chips."""
 
 from __future__ import annotations
 
-import html
 import logging
 from dataclasses import dataclass
 
@@ -153,6 +152,8 @@ class AttachmentChip(QFrame):
         self.detail_label.setText(
             metrics.elidedText(info.detail, Qt.TextElideMode.ElideRight, width)
         )
+        import html  # with the first ready chip (the first frame has none)
+
         tip = f"<b>{html.escape(info.name)}</b><br>{html.escape(info.detail)}"
         if info.preview:  # rich text: Qt wraps it at a readable width
             tip += f"<p>“{html.escape(info.preview)}”</p>"
