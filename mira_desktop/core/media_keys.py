@@ -13,3 +13,5 @@ IMAGE_KEY = "image"
 IMAGE_MODEL_KEY = "media.image_model"
 #: the setting naming the speech-to-text model: {"provider": name, "model": name}
 TRANSCRIPTION_MODEL_KEY = "media.transcription_model"
+#: the setting that sends dictated words at once (a spoken conversation): bool
+SEND_DICTATION_KEY = "media.send_dictation"

@@ -3,7 +3,7 @@ resolving a picked relative path safely.
 
 The walk skips hidden folders, VCS and dependency folders (``.git``,
 ``node_modules``, virtual environments, caches, build output) and binaries
-that cannot be attached; it never follows a symbolic link to a folder, and a
+that cannot be attached (audio can: it is attached as what is said in it); it never follows a symbolic link to a folder, and a
 linked file counts only when its target is inside the root. Matching is a
 case-insensitive substring of the relative path; names that match rank before
 folders that match. Without a keyword (a bare ``@``) the most recently
@@ -29,7 +29,7 @@ SKIPPED_DIRS = frozenset(
 BINARY_EXTENSIONS = frozenset({
     "exe", "dll", "so", "dylib", "o", "a", "lib", "obj", "class", "jar", "war", "pyc", "pyo",
     "whl", "egg", "bin", "dat", "iso", "img", "dmg", "zip", "gz", "tgz", "bz2", "xz", "zst",
-    "7z", "rar", "tar", "mp3", "mp4", "m4a", "wav", "flac", "ogg", "mov", "avi", "mkv", "webm",
+    "7z", "rar", "tar", "mov", "avi", "mkv",
     "ttf", "otf", "woff", "woff2", "eot", "sqlite", "sqlite3", "db", "pdb", "ico", "icns",
     "psd", "ai", "sketch",
 })

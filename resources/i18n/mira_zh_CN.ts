@@ -1421,6 +1421,10 @@ Repair: {fix}</source>
             <source>Dictation (the microphone beside the message box) is written down by this provider's /audio/transcriptions endpoint (OpenAI-compatible)</source>
             <translation>语音输入（消息框旁的麦克风）由该服务商的 /audio/transcriptions 接口（OpenAI 兼容）转写为文字</translation>
         </message>
+        <message>
+            <source>Send dictated words at once (with Read answers aloud: a spoken conversation)</source>
+            <translation>语音输入的文字立即发送（配合“朗读回答”即可语音对话）</translation>
+        </message>
     </context>
     <context>
         <name>GroupedThreadModel</name>

@@ -181,6 +181,13 @@ async def test_search_matches_paths_and_skips_hidden_and_ignored(workspace: Path
     assert await search_workspace_files(workspace, "", limit=2) == everything[:2]
 
 
+async def test_search_offers_audio_files_but_not_videos(tmp_path: Path) -> None:
+    for name in ("standup.m4a", "standup.mov", "standup.zip", "standup notes.md"):
+        (tmp_path / name).write_bytes(b"\0")
+    found = await search_workspace_files(tmp_path, "standup")
+    assert sorted(found) == ["standup notes.md", "standup.m4a"]
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
 async def test_search_never_follows_links_out_of_the_root(workspace: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"

@@ -452,3 +452,21 @@ async def test_words_are_spaced_after_an_emoji_or_korean_and_a_saved_recording_g
     await until(lambda: window.dictation_actions.state == "recording")
     assert microphone.opened == 2 and window.dictation_actions.clip is None
     window.dictation_actions.cancel()
+
+
+async def test_dictated_words_can_be_sent_at_once(
+    window: MainWindow, services: Services, loopback: LoopbackServer, stt: None
+) -> None:
+    from mira_desktop.core.media_keys import SEND_DICTATION_KEY
+    from tests.support.loopback import openai_stream
+
+    await services.settings.set(SEND_DICTATION_KEY, True)
+    use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    loopback.enqueue(STT, json_reply({"text": "What is the capital of Peru?"}))
+    loopback.enqueue("/v1/chat/completions", openai_stream(["Lima."]))
+    window.composer.mic_button.click()
+    await until(lambda: len(loopback.requests) == 2)
+    question = loopback.requests[1].json["messages"][-1]["content"]
+    assert question == "What is the capital of Peru?" and window.composer.text() == ""
+    await until(lambda: not window.chat.is_running(window.presenter.key))

@@ -30,6 +30,8 @@ async def test_chat_and_data_settings_are_saved_at_once(qtbot, services: Service
     assert tab.auto_title.isChecked() and tab.summary_turns.value() == 0
     assert tab.folder_label.text() == str(services.data_dir)
 
+    assert not tab.send_dictation.isChecked()
+    tab.send_dictation.setChecked(True)
     tab.auto_title.setChecked(False)
     tab.max_mb.setValue(20)
     tab.purge_days.setValue(0)
@@ -42,6 +44,7 @@ async def test_chat_and_data_settings_are_saved_at_once(qtbot, services: Service
             await get("attachments.max_mb"),
             await get("trash.purge_days"),
             await get("summary.auto_refresh_turns"),
+            await get("media.send_dictation"),
         )
 
     values: list[tuple[object, ...]] = []
@@ -49,7 +52,7 @@ async def test_chat_and_data_settings_are_saved_at_once(qtbot, services: Service
     async def poll() -> None:
         while True:
             values.append(await saved())
-            if values[-1] == (False, 20, 0, 5):
+            if values[-1] == (False, 20, 0, 5, True):
                 return
             await asyncio.sleep(0.02)
 

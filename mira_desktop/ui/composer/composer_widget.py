@@ -365,6 +365,10 @@ class ComposerWidget(QWidget):
             self.files_chosen.emit(list(paths))
 
     # ---- behaviour ----------------------------------------------------------
+    def submit(self) -> None:
+        """Send what is written, as Enter would (dictation sent at once)."""
+        self._submit()
+
     def _submit(self) -> None:
         if self._reason is not None or self.confirm_bar.is_asking():
             return

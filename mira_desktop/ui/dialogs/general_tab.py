@@ -2,7 +2,8 @@
 automatic purge, the context summary's automatic refresh, the image model that
 illustrates answers (PRODUCT.md §10: an OpenAI-compatible provider and a model
 name), the speech-to-text model that writes down dictation (the same kind of
-choice), and where the data folder is (PRODUCT.md §12). Each change is saved at
+choice) and whether dictated words are sent at once, and where the data
+folder is (PRODUCT.md §12). Each change is saved at
 once through the settings service.
 
 The data folder is shown and can be changed (Change…): a running window holds
@@ -36,7 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.errors import MiraError
-from mira_desktop.core.media_keys import IMAGE_MODEL_KEY, TRANSCRIPTION_MODEL_KEY
+from mira_desktop.core.media_keys import (
+    IMAGE_MODEL_KEY,
+    SEND_DICTATION_KEY,
+    TRANSCRIPTION_MODEL_KEY,
+)
 from mira_desktop.core.models import ProviderKind
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
@@ -72,6 +77,8 @@ class GeneralTab(QWidget):
         self._data_folder = data_folder
         self._change_task: asyncio.Future[None] | None = None
         self.auto_title = QCheckBox(self)
+        self.send_dictation = QCheckBox(self)
+        self.send_dictation.setObjectName("SendDictation")
         self.max_mb = self._spin(1, 200)
         self.purge_days = self._spin(0, 3650)
         self.summary_turns = self._spin(0, 100)
@@ -125,6 +132,7 @@ class GeneralTab(QWidget):
             row.addWidget(provider, 0)
             row.addWidget(model, 1)
             form.addRow(label, row)
+        form.addRow("", self.send_dictation)
         folder = QHBoxLayout()
         folder.addWidget(self.folder_label, 1)
         folder.addWidget(self.open_folder)
@@ -139,6 +147,7 @@ class GeneralTab(QWidget):
 
     def _connect(self) -> None:
         self.auto_title.toggled.connect(self._on_auto_title)
+        self.send_dictation.toggled.connect(self._on_send_dictation)
         self.max_mb.valueChanged.connect(self._on_max_mb)
         self.purge_days.valueChanged.connect(self._on_purge_days)
         self.summary_turns.valueChanged.connect(self._on_summary_turns)
@@ -166,6 +175,10 @@ class GeneralTab(QWidget):
         self.purge_days.setValue(values[2])
         self.summary_turns.setValue(values[3])
         del blockers
+        with QSignalBlocker(self.send_dictation):
+            self.send_dictation.setChecked(
+                bool(await self._settings.get(SEND_DICTATION_KEY, False))
+            )
         providers = await self._providers.list_providers() if self._providers else []
         names = [p.name for p in providers if p.kind is ProviderKind.OPENAI]
         for key in self._choices:
@@ -199,6 +212,10 @@ class GeneralTab(QWidget):
     @qasync.asyncSlot(bool)
     async def _on_auto_title(self, checked: bool) -> None:
         await guarded(self, self._save(AUTO_TITLE_KEY, checked))
+
+    @qasync.asyncSlot(bool)
+    async def _on_send_dictation(self, checked: bool) -> None:
+        await guarded(self, self._save(SEND_DICTATION_KEY, checked))
 
     @qasync.asyncSlot(int)
     async def _on_max_mb(self, value: int) -> None:
@@ -294,6 +311,9 @@ class GeneralTab(QWidget):
             self.tr("Illustrated answers use this provider's image endpoint (OpenAI-compatible)")
         )
         self.stt_model.setPlaceholderText(self.tr("model, e.g. whisper-1"))
+        self.send_dictation.setText(
+            self.tr("Send dictated words at once (with Read answers aloud: a spoken conversation)")
+        )
         self.stt_provider.setToolTip(
             self.tr(
                 "Dictation (the microphone beside the message box) is written down by this "

@@ -27,6 +27,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from ...core.errors import MiraError
+from ...core.media_keys import SEND_DICTATION_KEY
 from ..composer.dictation_bar import SHORTCUT, clock, shortcut_text
 from ..composer.voice_recorder import (
     MAX_SECONDS,
@@ -94,6 +95,8 @@ class DictationActions(WindowActions):
         self.clip: Clip | None = None
         #: where the kept recording was saved (then a new one may replace it)
         self.saved_to: str | None = None
+        #: send the words once written down (Settings → Chat & data), read at each start
+        self._send_after = False
         self._wav: bytes | None = None
         self._bar_action: Callable[[], None] | None = None
         composer = window.composer
@@ -163,6 +166,7 @@ class DictationActions(WindowActions):
 
     async def _start(self) -> None:
         chosen = await self._services.transcription.transcription_model()
+        self._send_after = bool(await self._services.settings.get(SEND_DICTATION_KEY, False))
         if self.state != "starting":
             return
         if chosen is None:
@@ -329,8 +333,11 @@ class DictationActions(WindowActions):
         self.clip, self._wav = None, None
         self._set_state("idle")
         self._w.composer.dictation_bar.clear()
-        self._w.composer.insert_dictation(transcript.text)
+        composer = self._w.composer
+        composer.insert_dictation(transcript.text)
         log.info("dictation written down: %d characters", len(transcript.text))
+        if self._send_after and composer.enabled_reason() is None:
+            composer.submit()  # a spoken conversation: the words go at once
 
     def _offer_again(self, reason: str) -> None:
         self._say(
