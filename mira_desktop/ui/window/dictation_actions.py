@@ -58,14 +58,17 @@ TASK_KEY = "dictation"
 def wav_of(clip: Clip) -> bytes:
     """The clip as a 16-bit WAV file, which every speech-to-text server reads
     (whisper.cpp and Python's ``wave`` take no float WAV): 32-bit float
-    samples are converted — sample by sample, in the worker thread this runs
-    in; the recording's 24 MB cap keeps it to about a second."""
+    samples are converted in the worker thread this runs in, with C-level
+    loops (``map`` of built-ins: ~1 s at the recording's 24 MB cap, 2.4 s
+    with a Python comprehension); only a clip that clips is clamped first."""
     from ...services.voice_clip import wav_bytes
 
     fmt = clip.format
     if fmt.kind == "float32":
         floats = array("f", clip.pcm)
-        ints = array("h", [int(max(-1.0, min(1.0, x)) * 32767) for x in floats])
+        if max(floats, default=0.0) > 1.0 or min(floats, default=0.0) < -1.0:
+            floats = array("f", [1.0 if x > 1.0 else -1.0 if x < -1.0 else x for x in floats])
+        ints = array("h", map(int, map((32767.0).__mul__, floats)))
         return wav_bytes(ints.tobytes(), fmt.rate, fmt.channels, 2)
     return wav_bytes(clip.pcm, fmt.rate, fmt.channels, fmt.sample_width)
 
