@@ -310,6 +310,22 @@ def _mode(plan: bool) -> str:
     return PLAN_MODE if plan else CHAT_MODE
 
 
+#: characters of an audio file's transcript the message's data keeps (the
+#: timeline shows them on hover; the whole of it stays with the attachment)
+TRANSCRIPT_EXCERPT = 600
+
+
 def _file_summary(file: TurnFile) -> dict[str, object]:
     a = file.attachment
-    return {"name": a.name, "mime": a.mime, "size": a.size, "kind": str(a.kind), "sha256": a.sha256}
+    summary: dict[str, object] = {
+        "name": a.name,
+        "mime": a.mime,
+        "size": a.size,
+        "kind": str(a.kind),
+        "sha256": a.sha256,
+    }
+    transcript = a.info.get("transcript")
+    if isinstance(transcript, str) and transcript:  # what the model read of an audio file
+        cut = transcript[:TRANSCRIPT_EXCERPT]
+        summary["transcript"] = cut + "…" if len(transcript) > TRANSCRIPT_EXCERPT else cut
+    return summary

@@ -3382,6 +3382,10 @@ Your chats will appear here.</source>
             <source>Edit (the answer is kept as a version)</source>
             <translation>编辑（原回答会作为一个版本保留）</translation>
         </message>
+        <message>
+            <source>{0}, as written down:</source>
+            <translation>{0}（转写的文字）：</translation>
+        </message>
     </context>
     <context>
         <name>VersionSwitcher</name>

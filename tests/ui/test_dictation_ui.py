@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.media_keys import TRANSCRIPTION_MODEL_KEY
@@ -388,6 +388,13 @@ async def test_a_voice_memo_attached_is_written_down_on_its_chip_and_sent_as_wor
     await until(lambda: len(loopback.requests) == 2)
     content = loopback.requests[1].json["messages"][-1]["content"]
     assert said in content and content.endswith("What should I remember?")
+    # the question's files line shows, on hover, what the model read
+    await until(lambda: len(window.timeline.message_ids()) >= 1)
+    files = window.timeline.message_widget(window.timeline.message_ids()[0]).findChild(
+        QLabel, "messageAttachments"
+    )
+    assert files is not None and "voice memo.wav" in files.text()
+    assert "voice memo.wav, as written down:" in files.toolTip() and said in files.toolTip()
 
 
 async def test_a_voice_memo_without_a_model_is_refused_with_the_reason(

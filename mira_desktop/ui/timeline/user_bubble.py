@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QWidget
 
@@ -98,6 +98,7 @@ class UserMessageWidget(MessageWidget):
         self._bubble.setVisible(self._has_text())  # pictures alone: no empty bubble
         files = attachment_line(self._state.message.data)
         self._files.setText(files)
+        self._files.setToolTip(transcripts_tip(self._state.message.data))
         self._files.setVisible(bool(files))
         self._apply_thumbs()
         label, full = local_time(self._state.message.created_at)
@@ -299,6 +300,20 @@ def attachment_line(data: dict[str, Any] | None) -> str:
         size = _size(int(item.get("size") or 0)).replace(" ", "\u00a0")
         parts.append(f"{item.get('name', '?')}\u00a0({size})")
     return ",  ".join(parts)
+
+
+def transcripts_tip(data: dict[str, Any] | None) -> str:
+    """The tooltip of the files' line: what the model read of each audio file
+    (its transcript's start), as rich text that Qt wraps; "" without one."""
+    blocks = []
+    for item in (data or {}).get("attachments") or []:
+        if isinstance(item, dict) and isinstance(item.get("transcript"), str):
+            import html  # with the first audio file shown
+
+            name, said = html.escape(str(item.get("name") or "")), html.escape(item["transcript"])
+            heading = QCoreApplication.translate("UserMessageWidget", "{0}, as written down:")
+            blocks.append(f"<p><b>{heading.format(name)}</b><br>“{said}”</p>")
+    return "".join(blocks)
 
 
 def picture_hashes(data: dict[str, Any] | None) -> list[tuple[str, str]]:
