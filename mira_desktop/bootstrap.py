@@ -210,7 +210,13 @@ class Services:
     def knowledge(self) -> KnowledgeBaseService:
         from .services.kb import KnowledgeBaseService
 
-        return KnowledgeBaseService(self.kb_store, self.providers)
+        transcription = self.deferred("transcription")
+
+        async def transcribe(data: bytes, name: str) -> str:
+            """An audio file named on its own is indexed as what is said in it."""
+            return (await transcription.transcribe(data, name)).text
+
+        return KnowledgeBaseService(self.kb_store, self.providers, transcriber=transcribe)
 
     @_service
     def rag(self) -> RagService:

@@ -16,20 +16,28 @@ was about to be written.
 Cancellation (any object with ``is_set()``, e.g. ``threading.Event``) is
 checked before and after each file's work: documents already written stay,
 the one in progress is never written, so the base is always consistent.
-Progress goes to a callback as :class:`IngestProgress` steps."""
+Progress goes to a callback as :class:`IngestProgress` steps.
+
+An audio file named on its own (a recorded lecture or meeting; not one found
+in a folder, where a music collection would be sent off to be transcribed)
+is indexed as what is said in it: the worker thread reads it and asks the
+speech-to-text model on the event loop (``transcriber``), once per change of
+the file."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ...core.errors import MiraError
+from ...core.audio_formats import AUDIO_TYPES
+from ...core.errors import MiraError, ReaderError, worded
 from ...core.knowledge import (
     ChunkInput,
     DocumentInput,
@@ -57,6 +65,8 @@ _OFFICE = frozenset({"pdf", "docx", "pptx", "xlsx"})
 
 Reader = Callable[[Path], Document]
 ProgressCallback = Callable[[IngestProgress], None]
+#: what is said in an audio file's bytes (named), written down by a model
+Transcriber = Callable[[bytes, str], Coroutine[Any, Any, str]]
 
 
 class CancelToken(Protocol):
@@ -100,8 +110,14 @@ def _walk(root: Path, files: dict[Path, None], skipped: list[tuple[str, str]]) -
             path = Path(folder) / name
             if indexable(name) and path.is_file():
                 files[path] = None
+            elif is_audio(name):
+                skipped.append((str(path), "audio: add the file itself to have it written down"))
             else:
                 skipped.append((str(path), "unsupported type"))
+
+
+def is_audio(name: str) -> bool:
+    return Path(name).suffix.lower() in AUDIO_TYPES
 
 
 @dataclass
@@ -164,10 +180,12 @@ class Ingestor:
         store: KnowledgeStore,
         embeddings: EmbeddingClient | None = None,
         reader: Reader = default_reader,
+        transcriber: Transcriber | None = None,
     ) -> None:
         self._store = store
         self._embeddings = embeddings
         self._reader = reader
+        self._transcriber = transcriber
 
     async def ingest(
         self,
@@ -185,11 +203,12 @@ class Ingestor:
         tally = _Tally(removed=removed)
         total = len(files)
         settings = _chunk_settings(kb)
+        loop = asyncio.get_running_loop()
 
         def read(i: int) -> asyncio.Task[_Read]:
             path = files[i]
             return asyncio.ensure_future(
-                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings)
+                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings, loop)
             )
 
         ahead: asyncio.Task[_Read] | None = None  # the next file, read while one is written
@@ -262,7 +281,13 @@ class Ingestor:
         return tally.wrote(stored, new=known is None)
 
     def _read(
-        self, path: Path, known: KbDocument | None, force: bool, size: int, overlap: int
+        self,
+        path: Path,
+        known: KbDocument | None,
+        force: bool,
+        size: int,
+        overlap: int,
+        loop: asyncio.AbstractEventLoop,
     ) -> _Read:
         """Stat, read and chunk one file (in a worker thread); a file of the
         size and time already indexed is not read, unless ``force``."""
@@ -273,11 +298,32 @@ class Ingestor:
         if not force and known and known.size == stat.st_size and known.mtime == stat.st_mtime:
             return _Read(stat)
         try:
-            document = self._reader(path)
+            if is_audio(path.name) and self._transcriber is not None:
+                document = self._heard(path, loop)
+            else:
+                document = self._reader(path)
             chunks = chunk_document(document, size=size, overlap=overlap)
         except MiraError as exc:
             return _Read(stat, error=exc.message, cause=exc)
         return _Read(stat, document, chunks, forced=force)
+
+    def _heard(self, path: Path, loop: asyncio.AbstractEventLoop) -> Document:
+        """An audio file as what is said in it (in the worker thread: the
+        model is asked on the event loop, this thread waits for the words)."""
+        assert self._transcriber is not None
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise worded(
+                ReaderError,
+                'Cannot read "{path}": {detail}.',
+                {"path": path.name, "detail": exc.strerror or exc},
+            ) from exc
+        heard = asyncio.run_coroutine_threadsafe(self._transcriber(data, path.name), loop)
+        text = heard.result()
+        sha256 = hashlib.sha256(data).hexdigest()
+        mime = AUDIO_TYPES[path.suffix.lower()]
+        return Document(path.name, mime, "audio", len(data), sha256, text=text)
 
     async def _with_vectors(
         self, kb: KnowledgeBase, chunks: Sequence[Chunk], tally: _Tally

@@ -29,7 +29,15 @@ from ...core.knowledge import (
     ModelRef,
 )
 from .embedding import EmbeddingClient, ProviderLookup
-from .ingest import CancelToken, Ingestor, ProgressCallback, Reader, collect_files, default_reader
+from .ingest import (
+    CancelToken,
+    Ingestor,
+    ProgressCallback,
+    Reader,
+    Transcriber,
+    collect_files,
+    default_reader,
+)
 from .retrieval import Retriever, SearchResult
 
 if TYPE_CHECKING:
@@ -49,10 +57,11 @@ class KnowledgeBaseService:
         providers: ProviderLookup | None = None,
         *,
         reader: Reader = default_reader,
+        transcriber: Transcriber | None = None,
     ) -> None:
         self._store = store
         self._embeddings = EmbeddingClient(providers) if providers is not None else None
-        self._ingestor = Ingestor(store, self._embeddings, reader)
+        self._ingestor = Ingestor(store, self._embeddings, reader, transcriber)
         self.retriever = Retriever(store, self._embeddings)
         self._locks: dict[str, asyncio.Lock] = {}
 
