@@ -1422,8 +1422,12 @@ Repair: {fix}</source>
             <translation>语音输入（消息框旁的麦克风）由该服务商的 /audio/transcriptions 接口（OpenAI 兼容）转写为文字</translation>
         </message>
         <message>
-            <source>Send dictated words at once (with Read answers aloud: a spoken conversation)</source>
-            <translation>语音输入的文字立即发送（配合“朗读回答”即可语音对话）</translation>
+            <source>Send dictated words at once</source>
+            <translation>语音输入的文字立即发送</translation>
+        </message>
+        <message>
+            <source>The words are sent as soon as they are written down; with Read answers aloud (the ⋯ menu) the answer is spoken back: a conversation by voice</source>
+            <translation>文字一写下就立即发送；配合“朗读回答”（⋯ 菜单），回答会被读出来：用语音对话</translation>
         </message>
     </context>
     <context>

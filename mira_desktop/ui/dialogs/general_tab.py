@@ -311,8 +311,12 @@ class GeneralTab(QWidget):
             self.tr("Illustrated answers use this provider's image endpoint (OpenAI-compatible)")
         )
         self.stt_model.setPlaceholderText(self.tr("model, e.g. whisper-1"))
-        self.send_dictation.setText(
-            self.tr("Send dictated words at once (with Read answers aloud: a spoken conversation)")
+        self.send_dictation.setText(self.tr("Send dictated words at once"))
+        self.send_dictation.setToolTip(
+            self.tr(
+                "The words are sent as soon as they are written down; with Read answers "
+                "aloud (the ⋯ menu) the answer is spoken back: a conversation by voice"
+            )
         )
         self.stt_provider.setToolTip(
             self.tr(
