@@ -20,9 +20,11 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ..bootstrap import Services
+from ..core.audio_formats import AUDIO_SKIPPED
 from ..core.knowledge import IngestProgress, IngestReport, KnowledgeBaseStats, location_label
 from ..loop_signals import add_handler
 from ..services.readers import human_size
@@ -177,7 +179,18 @@ def _summary(report: IngestReport, kb_name: str) -> str:
         + (" (cancelled)" if report.cancelled else "")
         + "."
     ]
-    lines += [f"  failed: {failure.path}: {failure.error}" for failure in report.failed]
+    lines += [
+        f"  failed: {failure.path}: {failure.error}"
+        + (f" ({failure.cause.hint})" if failure.cause is not None and failure.cause.hint else "")
+        for failure in report.failed
+    ]
+    audio = [path for path, why in report.skipped if why == AUDIO_SKIPPED]
+    if audio:
+        lines.append(
+            f"  skipped {len(audio)} audio file(s) found in folders (name each file to have it "
+            f"written down): {', '.join(Path(p).name for p in audio[:5])}"
+            + (" …" if len(audio) > 5 else "")
+        )
     lines += [f"  warning: {warning}" for warning in report.warnings]
     return "\n".join(lines)
 

@@ -22,3 +22,7 @@ AUDIO_TYPES: dict[str, str] = {
     ".wav": "audio/wav",
     ".webm": "audio/webm",
 }
+
+#: why a knowledge base skips audio found while walking a folder (a music
+#: collection is not sent off to be transcribed unasked); in ``IngestReport.skipped``
+AUDIO_SKIPPED = "audio: add the file itself to have it written down"

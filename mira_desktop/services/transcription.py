@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _NO_MODEL_HINT = (
-    "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible provider)."
+    "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible provider), "
+    "or with `mira-desktop provider transcription-model PROVIDER MODEL`."
 )
 _MB = 1024 * 1024
 

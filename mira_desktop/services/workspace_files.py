@@ -3,7 +3,8 @@ resolving a picked relative path safely.
 
 The walk skips hidden folders, VCS and dependency folders (``.git``,
 ``node_modules``, virtual environments, caches, build output) and binaries
-that cannot be attached (audio can: it is attached as what is said in it); it never follows a symbolic link to a folder, and a
+that cannot be attached (audio can: it is attached as what is said in it;
+videos stay out, though a dropped one is written down too); it never follows a symbolic link to a folder, and a
 linked file counts only when its target is inside the root. Matching is a
 case-insensitive substring of the relative path; names that match rank before
 folders that match. Without a keyword (a bare ``@``) the most recently
@@ -29,7 +30,7 @@ SKIPPED_DIRS = frozenset(
 BINARY_EXTENSIONS = frozenset({
     "exe", "dll", "so", "dylib", "o", "a", "lib", "obj", "class", "jar", "war", "pyc", "pyo",
     "whl", "egg", "bin", "dat", "iso", "img", "dmg", "zip", "gz", "tgz", "bz2", "xz", "zst",
-    "7z", "rar", "tar", "mov", "avi", "mkv",
+    "7z", "rar", "tar", "mov", "avi", "mkv", "mp4", "webm",
     "ttf", "otf", "woff", "woff2", "eot", "sqlite", "sqlite3", "db", "pdb", "ico", "icns",
     "psd", "ai", "sketch",
 })

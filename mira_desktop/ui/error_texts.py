@@ -112,7 +112,7 @@ def known_texts() -> tuple[str, ...]:
         _tr("No speech-to-text model is chosen."),
         _tr(
             "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible "
-            "provider)."
+            "provider), or with `mira-desktop provider transcription-model PROVIDER MODEL`."
         ),
         _tr('The speech-to-text model\'s provider "{provider}" is gone.'),
         _tr("Name both the provider and the speech-to-text model, or neither."),

@@ -484,6 +484,14 @@ Recover now? The damaged file is kept in the backups folder, and what can still 
             <source>What you dictated has not been written down yet. Quit anyway and lose it? (No keeps it: Save recording… under the message box keeps it as a file.)</source>
             <translation>您说的话还没有写下。仍然退出并丢弃它吗？（选“否”会保留它：消息框下方的“保存录音…”可以把它存为文件。）</translation>
         </message>
+        <message>
+            <source>Not sent: another conversation is open. The words are in the box.</source>
+            <translation>未发送：当前打开的是另一个对话。文字已放在消息框中。</translation>
+        </message>
+        <message>
+            <source>Not sent yet: the message box is waiting. Press Enter to send.</source>
+            <translation>尚未发送：消息框正在等待。按 Enter 发送。</translation>
+        </message>
     </context>
     <context>
         <name>DictationBar</name>
@@ -654,6 +662,10 @@ Repair: {fix}</source>
         <message>
             <source>Cancel</source>
             <translation>取消</translation>
+        </message>
+        <message>
+            <source>Audio files in folders are not written down: add each file itself ({0}).</source>
+            <translation>文件夹中的音频文件不会被转写：请逐个添加这些文件（{0}）。</translation>
         </message>
     </context>
     <context>
@@ -1233,10 +1245,6 @@ Repair: {fix}</source>
             <translation>尚未选择语音转文字模型。</translation>
         </message>
         <message>
-            <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider).</source>
-            <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商）。</translation>
-        </message>
-        <message>
             <source>The speech-to-text model's provider "{provider}" is gone.</source>
             <translation>语音转文字模型的服务商“{provider}”已不存在。</translation>
         </message>
@@ -1295,6 +1303,10 @@ Repair: {fix}</source>
         <message>
             <source>Check that the file exists and can be read.</source>
             <translation>请确认文件存在并且可读。</translation>
+        </message>
+        <message>
+            <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider), or with `mira-desktop provider transcription-model PROVIDER MODEL`.</source>
+            <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商），或使用 `mira-desktop provider transcription-model PROVIDER MODEL`。</translation>
         </message>
     </context>
     <context>

@@ -103,3 +103,18 @@ def test_transcribe_says_why_it_cannot(
     )
     gone = cli(data_dir, "transcribe", str(tmp_path / "gone.wav"))
     assert gone.returncode == 1 and "gone.wav" in gone.stderr and "Cannot read" in gone.stderr
+
+
+def test_kb_add_says_which_audio_files_of_a_folder_it_left_out(data_dir: Path) -> None:
+    folder = data_dir.parent / "course"
+    folder.mkdir()
+    (folder / "notes.md").write_text("# Week 1\nThe Calvin cycle fixes carbon.\n")
+    recording(folder, "lecture 1.wav")
+    assert cli(data_dir, "kb", "create", "Course").returncode == 0
+    done = cli(data_dir, "kb", "add", "Course", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout
+    assert (
+        "skipped 1 audio file(s) found in folders (name each file to have it written down): "
+        "lecture 1.wav"
+    ) in done.stdout

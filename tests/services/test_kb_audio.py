@@ -8,7 +8,9 @@ model the file fails with the reason and the others are still indexed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.media_keys import TRANSCRIPTION_MODEL_KEY
 from mira_desktop.services.voice_clip import wav_bytes
 from tests.support.loopback import LoopbackServer, json_reply
+from tests.support.replies import Hang, Reply
 
 STT = "/v1/audio/transcriptions"
 LECTURE = (
@@ -54,10 +57,12 @@ async def test_a_named_recording_is_indexed_as_what_is_said_in_it(
     assert "chlorophyll absorbs light" in result.hits[0].chunk.text
     again = await services.knowledge.add(kb.id, [lecture])
     assert again.unchanged == 1 and uploads(loopback) == 1  # not heard twice
-    os.utime(lecture, (1_700_000_000, 1_700_000_000))  # touched, same bytes
-    loopback.enqueue(STT, json_reply({"text": LECTURE}))
-    await services.knowledge.add(kb.id, [lecture])
-    assert uploads(loopback) == 2  # read again, found the same: kept as it was
+    os.utime(lecture, (1_700_000_000, 1_700_000_000))  # touched (synced, copied back)
+    touched = await services.knowledge.add(kb.id, [lecture])
+    assert touched.unchanged == 1 and uploads(loopback) == 1  # the same bytes: not sent again
+    full = await services.knowledge.reindex(kb.id, full=True)
+    assert not full.failed and uploads(loopback) == 1
+    assert (await services.knowledge.search(kb.id, "Calvin cycle")).hits  # passages kept
 
 
 async def test_audio_in_a_folder_is_skipped_with_the_reason(
@@ -88,3 +93,31 @@ async def test_without_a_model_the_recording_fails_and_the_rest_is_indexed(
     assert failure.error == "No speech-to-text model is chosen."
     assert failure.cause is not None and failure.cause.code == "config"
     assert loopback.requests == []
+
+
+async def test_a_cancel_stops_a_transcription_under_way(
+    services: Services, loopback: LoopbackServer, stt: None, tmp_path: Path
+) -> None:
+    lecture = audio(tmp_path / "long lecture.wav")
+    kb = await services.knowledge.create("Biology")
+    loopback.enqueue(STT, Reply(chunks=[Hang()], framing="chunked"))
+    cancel = threading.Event()
+    adding = asyncio.ensure_future(services.knowledge.add(kb.id, [lecture], cancel=cancel))
+    await asyncio.to_thread(loopback.wait_for_requests, 1)
+    cancel.set()
+    report = await asyncio.wait_for(adding, 5)
+    assert report.cancelled and report.added == 0
+    assert await asyncio.to_thread(loopback.wait_for_disconnect, 5.0)  # the upload dropped
+    assert (await services.knowledge.search(kb.id, "photosynthesis")).hits == ()
+
+
+async def test_a_recording_past_the_endpoints_limit_is_refused_before_anything_is_sent(
+    services: Services, loopback: LoopbackServer, stt: None, tmp_path: Path
+) -> None:
+    meeting = tmp_path / "all-hands.m4a"
+    with meeting.open("wb") as out:
+        out.truncate(26 * 1024 * 1024)  # sparse: nothing is written
+    kb = await services.knowledge.create("Meetings")
+    report = await services.knowledge.add(kb.id, [meeting])
+    [failure] = report.failed
+    assert "speech-to-text takes at most 25 MB" in failure.error and uploads(loopback) == 0

@@ -27,7 +27,8 @@ from tests.support.loopback import LoopbackServer, json_reply, openai_json_error
 
 TRANSCRIPTIONS = "/v1/audio/transcriptions"
 NO_MODEL_HINT = (
-    "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible provider)."
+    "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible provider), "
+    "or with `mira-desktop provider transcription-model PROVIDER MODEL`."
 )
 
 

@@ -477,3 +477,35 @@ async def test_dictated_words_can_be_sent_at_once(
     question = loopback.requests[1].json["messages"][-1]["content"]
     assert question == "What is the capital of Peru?" and window.composer.text() == ""
     await until(lambda: not window.chat.is_running(window.presenter.key))
+
+
+async def test_words_sent_at_once_stay_out_of_another_conversation(
+    window: MainWindow, services: Services, loopback: LoopbackServer, stt: None
+) -> None:
+    from mira_desktop.core.media_keys import SEND_DICTATION_KEY
+    from tests.services.seed import make_thread
+    from tests.support.replies import Pause
+
+    await services.settings.set(SEND_DICTATION_KEY, True)
+    other = await make_thread(services, "Another chat", ["hello"])
+    first = window.presenter.key
+    use(window, PlayedMicrophone(tone(0.5)))
+    await record(window, 0.5)
+    body = b'{"text": "Add this to the first chat."}'
+    loopback.enqueue(STT, Reply(headers={"content-type": "application/json"}, chunks=[Pause(0.5), body]))  # fmt: skip
+    window.composer.mic_button.click()
+    await until(lambda: len(loopback.requests) == 1)
+    window.history_actions.open_thread(other.id)  # another conversation meanwhile
+    await until(lambda: window.presenter.key == other.id)
+    assert other.id != first
+    await until(lambda: window.composer.text() == "Add this to the first chat.")
+    assert "another conversation is open" in window.composer.dictation_bar.label.text()
+    await asyncio.sleep(0.2)
+    assert len(loopback.requests) == 1  # nothing sent
+
+
+def test_a_drivers_nan_samples_do_not_make_a_recording_unsendable() -> None:
+    fmt = PcmFormat(16_000, 1, "float32")
+    pcm = array("f", [0.5, float("nan"), -0.25, float("inf"), float("-inf")]).tobytes()
+    _shape, data = frames(wav_of(Clip(pcm, fmt, 0.0003, 1.0)))
+    assert list(array("h", data)) == [16383, 32767, -8191, 32767, -32767]

@@ -469,3 +469,23 @@ async def test_a_document_that_can_no_longer_be_read_says_why_in_the_interface_l
         assert (doc.status, doc.error, doc.error_detail) == ("indexed", None, None)
     finally:
         install_translator(app, "en", cache_dir=tmp_path / "qm")
+
+
+async def test_audio_in_an_added_folder_is_said_to_be_skipped(
+    window: MainWindow, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "course"
+    folder.mkdir()
+    (folder / "notes.md").write_text("# Week 1\nThe Calvin cycle fixes carbon.\n")
+    (folder / "lecture 1.mp3").write_bytes(b"\xff\xfb" * 64)
+    dialog = await open_manager(window)
+    dialog.name_edit.setText("Course")
+    dialog.create_button.click()
+    await until(lambda: dialog.base_names() == ["Course"])
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    results = job_results(dialog)
+    dialog.documents.add_folder_button.click()
+    report = await finished(results)
+    assert isinstance(report, IngestReport) and report.added == 1
+    await until(lambda: "Audio files in folders are not written down" in dialog.status.text())
+    assert "(lecture 1.mp3)" in dialog.status.text()

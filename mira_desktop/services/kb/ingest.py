@@ -20,9 +20,10 @@ Progress goes to a callback as :class:`IngestProgress` steps.
 
 An audio file named on its own (a recorded lecture or meeting; not one found
 in a folder, where a music collection would be sent off to be transcribed)
-is indexed as what is said in it: the worker thread reads it and asks the
-speech-to-text model on the event loop (``transcriber``), once per change of
-the file."""
+is indexed as what is said in it: the worker thread reads and hashes it (the
+same content as indexed is not sent again, whatever its time), then the
+speech-to-text model (``transcriber``) is awaited here on the event loop —
+a cancel stops it at once, and nothing waits on a thread."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...core.audio_formats import AUDIO_TYPES
+from ...core.audio_formats import AUDIO_SKIPPED, AUDIO_TYPES
 from ...core.errors import MiraError, ReaderError, worded
 from ...core.knowledge import (
     ChunkInput,
@@ -61,6 +62,8 @@ log = logging.getLogger(__name__)
 
 #: Knowledge-base files may be larger than chat attachments.
 KB_MAX_BYTES = 64 * 1024 * 1024
+#: how often a transcription under way looks at the cancel token (seconds)
+CANCEL_POLL_S = 0.2
 _OFFICE = frozenset({"pdf", "docx", "pptx", "xlsx"})
 
 Reader = Callable[[Path], Document]
@@ -110,14 +113,41 @@ def _walk(root: Path, files: dict[Path, None], skipped: list[tuple[str, str]]) -
             path = Path(folder) / name
             if indexable(name) and path.is_file():
                 files[path] = None
-            elif is_audio(name):
-                skipped.append((str(path), "audio: add the file itself to have it written down"))
+            elif is_audio(name) and Path(name).suffix.lower() not in _VIDEOS:
+                skipped.append((str(path), AUDIO_SKIPPED))
             else:
                 skipped.append((str(path), "unsupported type"))
 
 
 def is_audio(name: str) -> bool:
     return Path(name).suffix.lower() in AUDIO_TYPES
+
+
+#: containers speech-to-text takes that are mostly videos (skipped in folders as such)
+_VIDEOS = frozenset({".mp4", ".mpeg", ".webm"})
+
+
+def _audio(path: Path, stat: os.stat_result, known: KbDocument | None, force: bool) -> _Read:
+    """An audio file read and hashed (in the worker thread), to be written
+    down on the event loop; the content already indexed is not sent again
+    (a touched or copied-back file, a full re-index), and a file the endpoint
+    would refuse for its size is not read at all."""
+    from ..transcription import check_size  # refuses past the 25 MB the endpoints take
+
+    check_size(stat.st_size)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise worded(
+            ReaderError,
+            'Cannot read "{path}": {detail}.',
+            {"path": path.name, "detail": exc.strerror or exc},
+        ) from exc
+    sha256 = hashlib.sha256(data).hexdigest()
+    if known is not None and known.sha256 == sha256:  # its passages stay as they are
+        same = Document(path.name, AUDIO_TYPES[path.suffix.lower()], "audio", len(data), sha256)
+        return _Read(stat, same)
+    return _Read(stat, audio=data, sha256=sha256, forced=force)
 
 
 @dataclass
@@ -170,6 +200,9 @@ class _Read:
     error: str | None = None
     cause: MiraError | None = None
     forced: bool = False  # read again on purpose: indexed even with the same content
+    #: an audio file's bytes and hash, to be written down on the event loop
+    audio: bytes | None = None
+    sha256: str = ""
 
 
 class Ingestor:
@@ -203,12 +236,11 @@ class Ingestor:
         tally = _Tally(removed=removed)
         total = len(files)
         settings = _chunk_settings(kb)
-        loop = asyncio.get_running_loop()
 
         def read(i: int) -> asyncio.Task[_Read]:
             path = files[i]
             return asyncio.ensure_future(
-                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings, loop)
+                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings)
             )
 
         ahead: asyncio.Task[_Read] | None = None  # the next file, read while one is written
@@ -225,6 +257,11 @@ class Ingestor:
                 _notify(progress, done, total, path, IngestStatus.READING)
                 task, ahead = (ahead or read(done)), None
                 found = await task
+                if found.audio is not None:  # written down here, where a cancel reaches it
+                    heard = await self._hear(path, found, settings, cancel)
+                    if heard is None:
+                        return tally.report(skipped, cancelled=True)
+                    found = heard
                 status, message = await self._one(
                     kb,
                     path,
@@ -281,13 +318,7 @@ class Ingestor:
         return tally.wrote(stored, new=known is None)
 
     def _read(
-        self,
-        path: Path,
-        known: KbDocument | None,
-        force: bool,
-        size: int,
-        overlap: int,
-        loop: asyncio.AbstractEventLoop,
+        self, path: Path, known: KbDocument | None, force: bool, size: int, overlap: int
     ) -> _Read:
         """Stat, read and chunk one file (in a worker thread); a file of the
         size and time already indexed is not read, unless ``force``."""
@@ -299,31 +330,42 @@ class Ingestor:
             return _Read(stat)
         try:
             if is_audio(path.name) and self._transcriber is not None:
-                document = self._heard(path, loop)
-            else:
-                document = self._reader(path)
+                return _audio(path, stat, known, force)
+            document = self._reader(path)
             chunks = chunk_document(document, size=size, overlap=overlap)
         except MiraError as exc:
             return _Read(stat, error=exc.message, cause=exc)
         return _Read(stat, document, chunks, forced=force)
 
-    def _heard(self, path: Path, loop: asyncio.AbstractEventLoop) -> Document:
-        """An audio file as what is said in it (in the worker thread: the
-        model is asked on the event loop, this thread waits for the words)."""
-        assert self._transcriber is not None
+    async def _hear(
+        self,
+        path: Path,
+        found: _Read,
+        settings: tuple[int, int],
+        cancel: CancelToken | None,
+    ) -> _Read | None:
+        """The audio ``found`` read as what is said in it: the model is
+        awaited, the cancel token looked at while it works (None: cancelled,
+        the request dropped); a refusal fails this file only."""
+        assert self._transcriber is not None and found.audio is not None
+        work = asyncio.ensure_future(self._transcriber(found.audio, path.name))
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise worded(
-                ReaderError,
-                'Cannot read "{path}": {detail}.',
-                {"path": path.name, "detail": exc.strerror or exc},
-            ) from exc
-        heard = asyncio.run_coroutine_threadsafe(self._transcriber(data, path.name), loop)
-        text = heard.result()
-        sha256 = hashlib.sha256(data).hexdigest()
+            while not work.done():
+                if cancel is not None and cancel.is_set():
+                    return None
+                await asyncio.wait({work}, timeout=CANCEL_POLL_S)
+            text = work.result()
+        except MiraError as exc:
+            return _Read(found.stat, error=exc.message, cause=exc)
+        except Exception as exc:  # a closed client at shut-down, a bug: this file fails
+            log.warning("transcribing %s failed", path.name, exc_info=exc)
+            return _Read(found.stat, error=str(exc) or type(exc).__name__)
+        finally:
+            work.cancel()  # a no-op once done; else the upload stops with us
         mime = AUDIO_TYPES[path.suffix.lower()]
-        return Document(path.name, mime, "audio", len(data), sha256, text=text)
+        document = Document(path.name, mime, "audio", len(found.audio), found.sha256, text=text)
+        chunks = chunk_document(document, size=settings[0], overlap=settings[1])
+        return _Read(found.stat, document, chunks, forced=found.forced)
 
     async def _with_vectors(
         self, kb: KnowledgeBase, chunks: Sequence[Chunk], tally: _Tally

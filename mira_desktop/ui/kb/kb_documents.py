@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.audio_formats import AUDIO_SKIPPED
 from ...core.errors import MiraError, error_from_dict
 from ...core.knowledge import IngestProgress, IngestReport, KbDocument
 from ..dialogs.async_guard import guarded
@@ -271,6 +272,11 @@ class DocumentsPane(QWidget):
                 for f in report.failed[:3]
             )
             text += " " + self.tr("Could not read: {0}").format(failed)
+        audio = [Path(p).name for p, why in report.skipped if why == AUDIO_SKIPPED]
+        if audio:
+            text += " " + self.tr(
+                "Audio files in folders are not written down: add each file itself ({0})."
+            ).format(", ".join(audio[:3]) + (" …" if len(audio) > 3 else ""))
         if report.cancelled:
             text += " " + self.tr("Cancelled: what was indexed before stays.")
         return text

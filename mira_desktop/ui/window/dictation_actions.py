@@ -20,6 +20,7 @@ import logging
 import sys
 from array import array
 from collections.abc import Callable
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import shiboken6
@@ -59,16 +60,17 @@ def wav_of(clip: Clip) -> bytes:
     """The clip as a 16-bit WAV file, which every speech-to-text server reads
     (whisper.cpp and Python's ``wave`` take no float WAV): 32-bit float
     samples are converted in the worker thread this runs in, with C-level
-    loops (``map`` of built-ins: ~1 s at the recording's 24 MB cap, 2.4 s
-    with a Python comprehension); only a clip that clips is clamped first."""
+    loops (``map`` of built-ins: ~1.5 s at the recording's 24 MB cap, 2.4 s
+    with a Python comprehension). Each sample is clamped to ±1 on the way;
+    ``min(1.0, nan)`` is 1.0, so a driver's NaN becomes a loud sample, not an
+    error that would leave the recording unsendable and unsavable."""
     from ...services.voice_clip import wav_bytes
 
     fmt = clip.format
     if fmt.kind == "float32":
         floats = array("f", clip.pcm)
-        if max(floats, default=0.0) > 1.0 or min(floats, default=0.0) < -1.0:
-            floats = array("f", [1.0 if x > 1.0 else -1.0 if x < -1.0 else x for x in floats])
-        ints = array("h", map(int, map((32767.0).__mul__, floats)))
+        clamped = map(max, repeat(-1.0), map(min, repeat(1.0), floats))
+        ints = array("h", map(int, map((32767.0).__mul__, clamped)))
         return wav_bytes(ints.tobytes(), fmt.rate, fmt.channels, 2)
     return wav_bytes(clip.pcm, fmt.rate, fmt.channels, fmt.sample_width)
 
@@ -100,6 +102,7 @@ class DictationActions(WindowActions):
         self.saved_to: str | None = None
         #: send the words once written down (Settings → Chat & data), read at each start
         self._send_after = False
+        self._dictated_in: str | None = None
         self._wav: bytes | None = None
         self._bar_action: Callable[[], None] | None = None
         composer = window.composer
@@ -282,6 +285,7 @@ class DictationActions(WindowActions):
         if self.state != "recording" or self.recorder is None:
             return
         self.state = "stopping"  # the recorder's last bytes must not finish it twice
+        self._dictated_in = self._p.key  # the conversation the words are meant for
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
@@ -339,8 +343,14 @@ class DictationActions(WindowActions):
         composer = self._w.composer
         composer.insert_dictation(transcript.text)
         log.info("dictation written down: %d characters", len(transcript.text))
-        if self._send_after and composer.enabled_reason() is None:
+        if not self._send_after:
+            return
+        if self._p.key != self._dictated_in:  # another conversation now: not sent there
+            self._say(self.tr("Not sent: another conversation is open. The words are in the box."))
+        elif composer.enabled_reason() is None:
             composer.submit()  # a spoken conversation: the words go at once
+            if composer.text().strip():  # a file still being read, a question above
+                self._say(self.tr("Not sent yet: the message box is waiting. Press Enter to send."))
 
     def _offer_again(self, reason: str) -> None:
         self._say(
