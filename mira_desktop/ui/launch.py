@@ -246,6 +246,7 @@ async def _main(
     finally:
         if window is not None:  # its tasks (the chores too) end before the database
             await window.tasks.close()
+            await window.thread_model.aclose()
         await services.aclose()
 
 

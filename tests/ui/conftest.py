@@ -88,6 +88,7 @@ async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
     await win.start()
     yield win
     await win.tasks.cancel_all()
+    await win.thread_model.aclose()  # a count asked as the test ended
 
 
 @pytest.fixture

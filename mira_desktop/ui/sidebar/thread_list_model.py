@@ -175,6 +175,16 @@ class ThreadListModel(QAbstractListModel):
     def is_loading(self) -> bool:
         return self._pending is not None
 
+    async def aclose(self) -> None:
+        """Cancel what the model still loads and wait for it to end (the window
+        closes before the database): a count asked just before is not left for
+        a closed loop to drop unrun."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
     async def wait_idle(self) -> None:
         """Wait until no page is being fetched (for controllers and tests)."""
         while self._pending is not None:
