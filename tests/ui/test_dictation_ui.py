@@ -509,3 +509,25 @@ def test_a_drivers_nan_samples_do_not_make_a_recording_unsendable() -> None:
     pcm = array("f", [0.5, float("nan"), -0.25, float("inf"), float("-inf")]).tobytes()
     _shape, data = frames(wav_of(Clip(pcm, fmt, 0.0003, 1.0)))
     assert list(array("h", data)) == [16383, 32767, -8191, 32767, -32767]
+
+
+async def test_the_line_under_the_box_follows_a_change_of_language(
+    window: MainWindow, loopback: LoopbackServer, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from mira_desktop.ui.i18n import install_translator
+
+    window.composer.mic_button.click()  # no model chosen: said, with Settings…
+    bar = window.composer.dictation_bar
+    await until(bar.isVisible)
+    assert bar.label.text().startswith("Choose a speech-to-text model")
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    install_translator(app, "zh_CN", cache_dir=tmp_path / "qm")
+    try:
+        await until(lambda: bar.label.text().startswith("要使用语音输入"))
+        assert bar.action_button.text() == "设置…"
+    finally:
+        install_translator(app, "en", cache_dir=tmp_path / "qm")
+    await until(lambda: bar.label.text().startswith("Choose a speech-to-text model"))

@@ -55,6 +55,11 @@ MIN_SECONDS = 0.3
 SILENCE_PEAK = 16 / 32768
 TASK_KEY = "dictation"
 
+#: a text of the line under the box, worded when shown (in the language of the moment)
+Text = Callable[[], str]
+#: ``_say``'s arguments: the text, error, the action (label, call), can save, can close
+Message = tuple[Text, bool, tuple[Text, Callable[[], None]] | None, bool, bool]
+
 
 def wav_of(clip: Clip) -> bytes:
     """The clip as a 16-bit WAV file, which every speech-to-text server reads
@@ -105,6 +110,8 @@ class DictationActions(WindowActions):
         self._dictated_in: str | None = None
         self._wav: bytes | None = None
         self._bar_action: Callable[[], None] | None = None
+        #: what the line under the box says (``_say``'s arguments), for a new language
+        self._message: Message | None = None
         composer = window.composer
         composer.mic_clicked.connect(self.toggle)
         composer.dictation_cancel_requested.connect(self.cancel)
@@ -121,6 +128,8 @@ class DictationActions(WindowActions):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._w and event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+            if self._w.composer.dictation_bar.isVisible():
+                self._show()  # the line under the box, in the new language
         return False
 
     # ---- the microphone ----------------------------------------------------------------
@@ -133,7 +142,7 @@ class DictationActions(WindowActions):
                 return  # the composer says why it takes nothing now
             if self.clip is not None and self.saved_to is None:
                 self._offer_again(
-                    self.tr(
+                    lambda: self.tr(
                         "The last recording has not been written down yet: try again, save "
                         "it, or discard it (✕) before recording again."
                     )
@@ -148,7 +157,7 @@ class DictationActions(WindowActions):
         elif self.state == "transcribing":
             self._tasks.cancel(TASK_KEY)
             self._set_state("idle")
-            self._offer_again(self.tr("Stopped before your words were written down."))
+            self._offer_again(lambda: self.tr("Stopped before your words were written down."))
 
     def cancel(self) -> None:
         """Esc: a recording is discarded; writing down stops (the recording kept)."""
@@ -168,7 +177,7 @@ class DictationActions(WindowActions):
                 self.state = "idle"
                 if not isinstance(exc, MiraError):
                     log.exception("dictation could not start")
-                self._say(error_line(exc), error=True)
+                self._say(lambda exc=exc: error_line(exc), error=True)
 
     async def _start(self) -> None:
         chosen = await self._services.transcription.transcription_model()
@@ -178,12 +187,12 @@ class DictationActions(WindowActions):
         if chosen is None:
             self.state = "idle"
             self._say(
-                self.tr(
+                lambda: self.tr(
                     "Choose a speech-to-text model to dictate: Settings → Chat & data "
                     "(an OpenAI-compatible server, e.g. whisper-1)."
                 ),
                 error=True,
-                action=(self.tr("Settings…"), self._open_settings),
+                action=(lambda: self.tr("Settings…"), self._open_settings),
             )
             return
         self._ask_permission()
@@ -202,16 +211,21 @@ class DictationActions(WindowActions):
         elif self.state == "starting":
             self.state = "idle"
             if sys.platform == "darwin" and not getattr(sys, "frozen", False):
-                text = self.tr(
-                    "macOS lets only an application that says why it records use the "
-                    "microphone: start Mira from Mira Desktop.app to dictate."
+                self._say(
+                    lambda: self.tr(
+                        "macOS lets only an application that says why it records use the "
+                        "microphone: start Mira from Mira Desktop.app to dictate."
+                    ),
+                    error=True,
                 )
             else:
-                text = self.tr(
-                    "Mira may not use the microphone. Allow it in your system's privacy "
-                    "settings (Microphone), then try again."
+                self._say(
+                    lambda: self.tr(
+                        "Mira may not use the microphone. Allow it in your system's privacy "
+                        "settings (Microphone), then try again."
+                    ),
+                    error=True,
                 )
-            self._say(text, error=True)
 
     def _after_asking(self) -> None:
         """The system's answer (outside the starting task): never stuck in "starting"."""
@@ -221,7 +235,7 @@ class DictationActions(WindowActions):
             log.exception("dictation could not start")
             if self.state == "starting":
                 self.state = "idle"
-                self._say(error_line(exc), error=True)
+                self._say(lambda exc=exc: error_line(exc), error=True)
 
     def _record(self) -> None:
         if self.state != "starting":
@@ -237,7 +251,7 @@ class DictationActions(WindowActions):
             self.recorder.start()
         except MicrophoneError as exc:
             self.state = "idle"
-            self._say(str(exc), error=True)
+            self._say(lambda exc=exc: str(exc), error=True)
             return
         self.clip, self._wav = None, None  # a saved one gives way to the new recording
         self.saved_to = None
@@ -263,20 +277,20 @@ class DictationActions(WindowActions):
                 "Listening… {0} — click the microphone again (or press {1}) to write it "
                 "down; Esc discards."
             ).format(clock(seconds), shortcut_text())
-        self._say(text)
+        self._say(lambda text=text: text)
 
     def _on_input_failed(self, message: str) -> None:
         assert self.recorder is not None
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
-            self._say(message, error=True)
+            self._say(lambda message=message: message, error=True)
             return
         self.clip, self._wav, self.saved_to = clip, None, None
         self._say(
-            message,
+            lambda message=message: message,
             error=True,
-            action=(self.tr("Write down what was recorded"), self._transcribe_kept),
+            action=(lambda: self.tr("Write down what was recorded"), self._transcribe_kept),
             can_save=True,
         )
 
@@ -289,17 +303,17 @@ class DictationActions(WindowActions):
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
-            self._say(self.tr("The recording was too short to write down."))
+            self._say(lambda: self.tr("The recording was too short to write down."))
             return
         self.clip, self._wav, self.saved_to = clip, None, None
         if clip.peak < SILENCE_PEAK:
             self._say(
-                self.tr(
+                lambda: self.tr(
                     "Only silence was recorded. Is the right microphone chosen, and not "
                     "muted, in your system's sound settings?"
                 ),
                 error=True,
-                action=(self.tr("Write it down anyway"), self._transcribe_kept),
+                action=(lambda: self.tr("Write it down anyway"), self._transcribe_kept),
                 can_save=True,
             )
             return
@@ -312,8 +326,8 @@ class DictationActions(WindowActions):
             return
         self._set_state("transcribing")
         self._say(
-            self.tr("Writing down {0} of speech…").format(clock(max(clip.seconds, 1.0))),
-            action=(self.tr("Stop"), self.toggle),
+            lambda: self.tr("Writing down {0} of speech…").format(clock(max(clip.seconds, 1.0))),
+            action=(lambda: self.tr("Stop"), self.toggle),
             can_close=False,
         )
         self._tasks.start(self._transcribe(clip), key=TASK_KEY)
@@ -327,13 +341,13 @@ class DictationActions(WindowActions):
             log.info("dictation not written down: %s", exc.message)
             if self.clip is clip and shiboken6.isValid(self._w):
                 self._set_state("idle")
-                self._offer_again(error_line(exc))
+                self._offer_again(lambda exc=exc: error_line(exc))
             return
         except Exception as exc:  # a bug: said, and the recording kept
             log.exception("dictation failed")
             if self.clip is clip and shiboken6.isValid(self._w):
                 self._set_state("idle")
-                self._offer_again(error_line(exc))
+                self._offer_again(lambda exc=exc: error_line(exc))
             return
         if self.clip is not clip or not shiboken6.isValid(self._w):
             return
@@ -346,17 +360,23 @@ class DictationActions(WindowActions):
         if not self._send_after:
             return
         if self._p.key != self._dictated_in:  # another conversation now: not sent there
-            self._say(self.tr("Not sent: another conversation is open. The words are in the box."))
+            self._say(
+                lambda: self.tr("Not sent: another conversation is open. The words are in the box.")
+            )
         elif composer.enabled_reason() is None:
             composer.submit()  # a spoken conversation: the words go at once
             if composer.text().strip():  # a file still being read, a question above
-                self._say(self.tr("Not sent yet: the message box is waiting. Press Enter to send."))
+                self._say(
+                    lambda: self.tr(
+                        "Not sent yet: the message box is waiting. Press Enter to send."
+                    )
+                )
 
-    def _offer_again(self, reason: str) -> None:
+    def _offer_again(self, reason: Text) -> None:
         self._say(
             reason,
             error=True,
-            action=(self.tr("Try again"), self._transcribe_kept),
+            action=(lambda: self.tr("Try again"), self._transcribe_kept),
             can_save=True,
         )
 
@@ -395,11 +415,11 @@ class DictationActions(WindowActions):
             if not self._may_say(clip):
                 return
             self._say(
-                self.tr("The recording could not be saved to {0}: {1}").format(
-                    path, exc.strerror or exc
-                ),
+                lambda exc=exc, path=path: self.tr(
+                    "The recording could not be saved to {0}: {1}"
+                ).format(path, exc.strerror or exc),
                 error=True,
-                action=(self.tr("Try again"), self._transcribe_kept),
+                action=(lambda: self.tr("Try again"), self._transcribe_kept),
                 can_save=True,
             )
             return
@@ -409,8 +429,8 @@ class DictationActions(WindowActions):
         if not self._may_say(clip):
             return
         self._say(
-            self.tr("The recording was saved to {0}.").format(path),
-            action=(self.tr("Try again"), self._transcribe_kept),
+            lambda path=path: self.tr("The recording was saved to {0}.").format(path),
+            action=(lambda: self.tr("Try again"), self._transcribe_kept),
             can_save=True,
         )
 
@@ -458,18 +478,27 @@ class DictationActions(WindowActions):
 
     def _say(
         self,
-        text: str,
+        text: Text,
         *,
         error: bool = False,
-        action: tuple[str, Callable[[], None]] | None = None,
+        action: tuple[Text, Callable[[], None]] | None = None,
         can_save: bool = False,
         can_close: bool = True,
     ) -> None:
+        """The line under the box; texts are given as functions, so that a
+        change of language words the line again (:meth:`_show`)."""
+        self._message = (text, error, action, can_save, can_close)
+        self._show()
+
+    def _show(self) -> None:
+        if self._message is None:
+            return
+        text, error, action, can_save, can_close = self._message
         self._bar_action = action[1] if action else None
         self._w.composer.dictation_bar.show_message(
-            text,
+            text(),
             error=error,
-            action=action[0] if action else None,
+            action=action[0]() if action else None,
             can_save=can_save and self.clip is not None,
             can_close=can_close,
         )
