@@ -63,10 +63,7 @@ class ImageService(AnswerMediaMaker):
 
     async def image_model(self) -> tuple[str, str] | None:
         """The (provider, model) images are asked of, None until chosen."""
-        value = await self._settings.get(IMAGE_MODEL_KEY)
-        if isinstance(value, dict) and value.get("provider") and value.get("model"):
-            return str(value["provider"]), str(value["model"])
-        return None
+        return await self._settings.model_choice(IMAGE_MODEL_KEY)
 
     async def set_image_model(self, provider: str | None, model: str | None) -> None:
         """Choose the image model (both empty: none). The provider must exist."""

@@ -31,5 +31,13 @@ class SettingsService:
             return DEFAULTS.get(key, default) if default is None else default
         return value
 
+    async def model_choice(self, key: str) -> tuple[str, str] | None:
+        """A ``{"provider": …, "model": …}`` setting (the image model, the
+        speech-to-text model) as a pair; None until both are chosen."""
+        value = await self.get(key)
+        if isinstance(value, dict) and value.get("provider") and value.get("model"):
+            return str(value["provider"]), str(value["model"])
+        return None
+
     async def set(self, key: str, value: Any) -> None:
         await self._store.set_setting(key, value)

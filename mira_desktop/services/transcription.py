@@ -62,10 +62,7 @@ class TranscriptionService:
 
     async def transcription_model(self) -> tuple[str, str] | None:
         """The (provider, model) speech is sent to, None until chosen."""
-        value = await self._settings.get(TRANSCRIPTION_MODEL_KEY)
-        if isinstance(value, dict) and value.get("provider") and value.get("model"):
-            return str(value["provider"]), str(value["model"])
-        return None
+        return await self._settings.model_choice(TRANSCRIPTION_MODEL_KEY)
 
     async def set_transcription_model(self, provider: str | None, model: str | None) -> None:
         """Choose the speech-to-text model (both empty: none). The provider

@@ -48,6 +48,16 @@ async def answered(loopback: LoopbackServer, events: Any) -> Completed:
     return final
 
 
+async def sent_memo(
+    services: Services, loopback: LoopbackServer, provider: str, memo: Path
+) -> Completed:
+    """``memo`` attached (written down as SAID) and sent with a question."""
+    loopback.enqueue(STT, json_reply({"text": SAID}))
+    prepared = await services.attachments.prepare(memo)
+    request = SendRequest("Summarise", provider=provider, model="m", attachments=(prepared,))
+    return await answered(loopback, services.chat.send(request))
+
+
 def requests_to(loopback: LoopbackServer, path: str) -> list[Any]:
     return [r for r in loopback.requests if r.path == path]
 
@@ -96,10 +106,7 @@ async def test_the_transcript_survives_a_restart(
     memo: Path,
     data_dir: Path,
 ) -> None:
-    loopback.enqueue(STT, json_reply({"text": SAID}))
-    prepared = await services.attachments.prepare(memo)
-    request = SendRequest("Summarise", provider=loop_provider, model="m", attachments=(prepared,))
-    first = await answered(loopback, services.chat.send(request))
+    first = await sent_memo(services, loopback, loop_provider, memo)
     reopened = build_services(data_dir)  # another process's view: read from the file
     try:
         assert first.thread_id is not None
@@ -152,10 +159,7 @@ async def test_a_zip_export_carries_the_transcript_into_another_library(
     memo: Path,
     tmp_path: Path,
 ) -> None:
-    loopback.enqueue(STT, json_reply({"text": SAID}))
-    prepared = await services.attachments.prepare(memo)
-    request = SendRequest("Summarise", provider=loop_provider, model="m", attachments=(prepared,))
-    first = await answered(loopback, services.chat.send(request))
+    first = await sent_memo(services, loopback, loop_provider, memo)
     assert first.thread_id is not None
     document = await services.exports.thread_document(first.thread_id)
     assert document["messages"][0]["attachments"][0]["transcript"] == SAID
@@ -177,10 +181,7 @@ async def test_a_zip_export_carries_the_transcript_into_another_library(
 async def test_an_audio_file_without_its_transcript_is_written_down_again(
     services: Services, loopback: LoopbackServer, loop_provider: str, stt: None, memo: Path
 ) -> None:
-    loopback.enqueue(STT, json_reply({"text": SAID}))
-    prepared = await services.attachments.prepare(memo)
-    request = SendRequest("Summarise", provider=loop_provider, model="m", attachments=(prepared,))
-    first = await answered(loopback, services.chat.send(request))
+    first = await sent_memo(services, loopback, loop_provider, memo)
     assert first.thread_id is not None
     user = (await services.conversation.active_branch(first.thread_id))[0]
     # as an export from before transcripts were kept would have left it

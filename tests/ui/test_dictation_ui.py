@@ -118,16 +118,26 @@ async def test_dictated_words_are_written_where_the_cursor_is(
     assert shape == (16_000, 1, 2) and pcm.startswith(spoken)
 
 
-async def test_words_join_chinese_text_without_a_space_and_replace_a_selection(
-    window: MainWindow,
+@pytest.mark.parametrize(
+    ("before", "said", "after"),
+    [
+        ("你好", "今天天气很好", "你好今天天气很好"),  # Chinese joins without a space
+        ("Hello\n", "world", "Hello\nworld"),  # a new line needs none
+        ("Thanks 👍", "see you", "Thanks 👍 see you"),  # an emoji is not Chinese
+        ("안녕하세요", "반갑습니다", "안녕하세요 반갑습니다"),  # Korean spaces its words
+        ("Note:", "buy milk", "Note: buy milk"),
+    ],
+)
+async def test_dictated_words_join_the_text_before_them(
+    window: MainWindow, before: str, said: str, after: str
 ) -> None:
+    window.composer.set_text(before)
+    window.composer.insert_dictation(said)
+    assert window.composer.text() == after
+
+
+async def test_dictated_words_replace_a_selection(window: MainWindow) -> None:
     composer = window.composer
-    composer.set_text("你好")
-    composer.insert_dictation("今天天气很好")
-    assert composer.text() == "你好今天天气很好"
-    composer.set_text("Hello\n")
-    composer.insert_dictation("world")
-    assert composer.text() == "Hello\nworld"
     composer.set_text("a b c")
     cursor = composer.editor.textCursor()
     cursor.setPosition(2)
@@ -430,7 +440,7 @@ async def test_removing_a_voice_memo_while_it_is_written_down_stops_the_upload(
     assert not any(p.is_file() for p in (window.services.data_dir / "media").rglob("*"))
 
 
-async def test_words_are_spaced_after_an_emoji_or_korean_and_a_saved_recording_gives_way(
+async def test_a_saved_recording_gives_way_to_a_new_one(
     window: MainWindow,
     loopback: LoopbackServer,
     stt: None,
@@ -438,13 +448,6 @@ async def test_words_are_spaced_after_an_emoji_or_korean_and_a_saved_recording_g
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     composer = window.composer
-    composer.set_text("Thanks 👍")
-    composer.insert_dictation("see you")
-    assert composer.text() == "Thanks 👍 see you"
-    composer.set_text("안녕하세요")
-    composer.insert_dictation("반갑습니다")
-    assert composer.text() == "안녕하세요 반갑습니다"
-    composer.set_text("")
     microphone = use(window, PlayedMicrophone(tone(0.5)))
     await record(window, 0.5)
     loopback.enqueue(STT, openai_json_error(500, "overloaded", type="server_error"))
