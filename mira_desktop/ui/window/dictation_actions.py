@@ -256,6 +256,7 @@ class DictationActions(WindowActions):
         self.clip, self._wav = None, None  # a saved one gives way to the new recording
         self.saved_to = None
         self._set_state("recording")
+        self._dictated_in = self._p.key  # the conversation the words are meant for
         self._shown_second = -1
         self._on_progress(0.0, 0.0)
 
@@ -299,7 +300,6 @@ class DictationActions(WindowActions):
         if self.state != "recording" or self.recorder is None:
             return
         self.state = "stopping"  # the recorder's last bytes must not finish it twice
-        self._dictated_in = self._p.key  # the conversation the words are meant for
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
