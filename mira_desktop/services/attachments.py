@@ -7,7 +7,7 @@
   audio file (a voice memo, a recorded meeting) is attached as what was said
   in it: the speech-to-text model writes it down once, the transcript is kept
   with the attachment (``info["transcript"]``) and read from there by every
-  later request; no model chosen, or a server that fails, refuses the file
+  later request — and by the same content attached again, anywhere; no model chosen, or a server that fails, refuses the file
   with the reason.
 * ``discard(prepared)`` drops that reference; content nothing else uses is
   deleted at once, so removing a chip leaves nothing behind.
@@ -133,10 +133,12 @@ class AttachmentService:
         refuses an empty or too large file and says why it cannot work)."""
         if self._transcription is None:
             raise RuntimeError("audio attachments need the transcription service")
-        transcript = await self._transcription.transcribe(data, name)
         sha256 = await asyncio.to_thread(lambda: hashlib.sha256(data).hexdigest())
+        text = await self._media.kept_transcript(sha256)  # attached before: not paid twice
+        if text is None:
+            text = (await self._transcription.transcribe(data, name)).text
         mime = AUDIO_TYPES[Path(name).suffix.lower()]
-        return Document(name, mime, "audio", len(data), sha256, text=transcript.text)
+        return Document(name, mime, "audio", len(data), sha256, text=text)
 
     async def discard(self, prepared: PreparedAttachment) -> None:
         """The chip was removed (or the draft abandoned)."""

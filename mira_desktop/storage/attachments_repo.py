@@ -116,6 +116,18 @@ def list_attachments(db: Database, message_ids: Sequence[str]) -> dict[str, list
     return found
 
 
+def kept_transcript(db: Database, sha256: str) -> str | None:
+    """What an audio file of this content was written down as when it was
+    attached before (any message), or None."""
+    row = db.execute(
+        "SELECT json_extract(data_json, '$.transcript') FROM message_parts"
+        " WHERE media_sha256 = ? AND json_extract(data_json, '$.transcript') IS NOT NULL"
+        " LIMIT 1",
+        (sha256,),
+    ).fetchone()
+    return row[0] if row is not None and isinstance(row[0], str) and row[0] else None
+
+
 def _attachment(row: dict[str, Any]) -> Attachment:
     info = dict(rows.loads(row["data_json"]) or {})
     size = info.get("size")

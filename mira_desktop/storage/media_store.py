@@ -110,6 +110,10 @@ class MediaStore:
     async def attachments(self, message_ids: Sequence[str]) -> dict[str, list[Attachment]]:
         return await self._worker.run(attachments_repo.list_attachments, message_ids)
 
+    async def kept_transcript(self, sha256: str) -> str | None:
+        """The transcript an earlier attachment of this audio content keeps."""
+        return await self._worker.run(attachments_repo.kept_transcript, sha256)
+
     async def release_messages(self, message_ids: Iterable[str]) -> list[Path]:
         """Drop the attachments of these messages and delete media nothing else uses."""
         released = await self._worker.run(attachments_repo.release_messages, list(message_ids))

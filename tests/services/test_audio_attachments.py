@@ -195,3 +195,14 @@ async def test_an_audio_file_without_its_transcript_is_written_down_again(
     read = await services.attachments.load_document(stored)
     assert read.kind == "audio" and read.text == "Heard again."
     assert len(requests_to(loopback, STT)) == 2
+
+
+async def test_the_same_recording_attached_again_is_not_written_down_twice(
+    services: Services, loopback: LoopbackServer, loop_provider: str, stt: None, memo: Path
+) -> None:
+    await sent_memo(services, loopback, loop_provider, memo)
+    copy = memo.with_name("memo (copy).wav")  # the same bytes under another name
+    copy.write_bytes(memo.read_bytes())
+    again = await services.attachments.prepare(copy)
+    assert again.document.text == SAID and again.attachment.info["transcript"] == SAID
+    assert len(requests_to(loopback, STT)) == 1
