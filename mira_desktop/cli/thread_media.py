@@ -7,7 +7,8 @@
 * ``thread speak ID`` / ``thread illustrate ID`` make an answer's audio or
   picture now — the last answer of the active branch unless ``--message MESSAGE_ID``
   says which — and ``--out FILE`` writes it there too. Exit code 0 when it
-  was made, 1 when it failed (the error says why; the answer is untouched).
+  was made, 1 when it failed (the error says why; the answer is untouched,
+  and audio or a picture it had is kept, its summary then carrying ``error``).
 
 ``--json`` prints one object: the thread's switch, or what was made
 (``type`` "speech" or "image", ``message_id``, the ``SpeechInfo`` /
@@ -112,7 +113,7 @@ async def _make(services: Services, args: argparse.Namespace, kind: _Kind) -> in
         print_json(made_json(kind.key, message_id, summary, out))
     else:
         print(made_line(kind.key, summary, out))
-    return 0 if summary.get("status") == "ready" else 1
+    return 0 if summary.get("status") == "ready" and not summary.get("error") else 1
 
 
 async def _last_answer(services: Services, thread_id: str) -> str:
@@ -142,10 +143,13 @@ def made_json(
 
 def made_line(key: str, summary: dict[str, Any], out: Path | None = None) -> str:
     """One line for people: what was made and where, or why not."""
-    if summary.get("status") != "ready":
+    if summary.get("status") != "ready" or summary.get("error"):
         error = error_from_dict(summary.get("error") or {})
         hint = f" {error.hint}" if error.hint else ""
         what = "Not read aloud" if key == SPEECH_KEY else "No image"
+        if summary.get("status") == "ready":  # made before: that one is kept
+            what = "Not read aloud again" if key == SPEECH_KEY else "Not drawn again"
+            hint += " The earlier one is kept."
         return f"{what}: {error.message}{hint}"
     if key == SPEECH_KEY:
         seconds = round(int(summary.get("duration_ms") or 0) / 1000)

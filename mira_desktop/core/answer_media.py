@@ -27,7 +27,9 @@ class MadePart:
 class MadeSummary:
     """A summary dataclass with ``status`` and ``error`` first, then fields
     with defaults of their type (``""``, ``0``, ``False``): being made (never
-    stored), made, or failed (``error``, a MiraError's dict)."""
+    stored), made, or failed (``error``, a MiraError's dict). A made one with
+    an ``error`` is kept after an attempt to make it again failed
+    (:attr:`retry_failed`)."""
 
     __slots__ = ()
     key: ClassVar[str]
@@ -39,7 +41,13 @@ class MadeSummary:
             return {"status": self.status, "error": dict(self.error or {})}
         if self.status == "pending":
             return {"status": self.status}
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "error"}  # type: ignore[arg-type]
+        made = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "error"}  # type: ignore[arg-type]
+        return {**made, "error": dict(self.error)} if self.error else made
+
+    @property
+    def retry_failed(self) -> bool:
+        """Made, and kept after an attempt to make it again failed (``error``)."""
+        return self.status == "ready" and bool(self.error)
 
     @classmethod
     def from_data(cls: type[S], data: dict[str, Any] | None) -> S | None:
@@ -55,4 +63,5 @@ class MadeSummary:
             if f.name not in ("status", "error"):
                 default: Any = f.default  # "", 0 or False: its type converts
                 values[f.name] = type(default)(raw.get(f.name) or default)
-        return cls("ready", **values)  # type: ignore[call-arg]
+        error = raw.get("error")
+        return cls("ready", error=error if isinstance(error, dict) and error else None, **values)  # type: ignore[call-arg]

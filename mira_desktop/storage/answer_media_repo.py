@@ -3,7 +3,8 @@ its image. Each is a message part that references the media store, marked
 ``{"made_for": key}`` (``"speech"``, ``"image"``), and a summary under
 ``data[key]`` on the message (``core/speech.py``, ``core/illustration.py``).
 Saving a new one replaces the old part of the same key (its media reference
-released) in the same transaction as the summary."""
+released) in the same transaction as the summary; a failed attempt to make it
+again leaves the old one, and says it failed beside it."""
 
 from __future__ import annotations
 
@@ -32,17 +33,29 @@ def save_answer_media(
             raise NotFoundError(f"No message with id {message_id}.")
         now = utc_now()
         data: dict[str, Any] = dict(rows.loads(row[0]) or {})
-        # the part the old summary shows goes only when a new one replaces it:
-        # a failed redraw leaves an imported picture (which cannot be made again)
-        shown = _summary_sha(data.get(key)) if part is not None else None
-        _drop_parts(conn, message_id, key, now, shown)
         if part is not None:
+            # the part the old summary shows goes only when a new one replaces
+            # it (an imported answer's came in as a plain part, without the mark)
+            _drop_parts(conn, message_id, key, now, _summary_sha(data.get(key)))
             _insert_part(conn, message_id, key, part, now)
+        else:
+            summary = _kept(data.get(key), summary)
         data[key] = summary
         conn.execute(
             "UPDATE messages SET data_json = ? WHERE id = ?", (rows.dumps(data), message_id)
         )
     return messages_repo.get_message(db, message_id)
+
+
+def _kept(old: Any, summary: dict[str, Any]) -> dict[str, Any]:
+    """A failed attempt to make again what an answer has keeps what it has —
+    its picture or audio and their summary — with the attempt's error beside
+    them (``MadeSummary.retry_failed``); only an answer with nothing made
+    gets the failure as its summary."""
+    if summary.get("status") == "failed" and isinstance(old, dict):
+        if old.get("status") == "ready" and _summary_sha(old):
+            return {**old, "error": summary.get("error") or {}}
+    return summary
 
 
 def _summary_sha(summary: Any) -> str | None:

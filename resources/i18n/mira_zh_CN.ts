@@ -1560,6 +1560,10 @@ Repair: {fix}</source>
             <source>Try again</source>
             <translation>重试</translation>
         </message>
+        <message>
+            <source>Drawing it again failed: {0}</source>
+            <translation>重新绘制失败：{0}</translation>
+        </message>
     </context>
     <context>
         <name>ImportConversations</name>
@@ -2687,6 +2691,10 @@ Quit anyway and lose them?</source>
         <message>
             <source>Try again</source>
             <translation>重试</translation>
+        </message>
+        <message>
+            <source>Reading it again failed: {0}</source>
+            <translation>重新朗读失败：{0}</translation>
         </message>
     </context>
     <context>

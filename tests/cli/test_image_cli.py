@@ -75,11 +75,17 @@ def test_chat_with_image_and_a_role_reports_the_picture_before_its_last_line(
     assert image["mime"] == "image/png" and image["model"] == "pic-1"
     assert "A red gate in the snow." in image["prompt"]
     thread_id = final["thread_id"]
-    # a refusal: the answer is kept, the command says why and exits 1
+    # a refusal: the answer and its picture are kept, the command says why and exits 1
     loopback.enqueue(IMAGES, openai_json_error(400, "Rejected by the safety system"))
     refused = cli(data_dir, "thread", "illustrate", thread_id)
-    assert refused.returncode == 1 and refused.stdout.startswith("No image: ")
-    assert "safety system" in refused.stdout
+    assert refused.returncode == 1 and refused.stdout.startswith("Not drawn again: ")
+    assert "safety system" in refused.stdout and "The earlier one is kept." in refused.stdout
+    loopback.enqueue(IMAGES, openai_json_error(400, "Rejected by the safety system"))
+    kept = cli(data_dir, "thread", "illustrate", thread_id, "--json")
+    assert kept.returncode == 1
+    kept_json = json.loads(kept.stdout)
+    assert kept_json["status"] == "ready" and kept_json["sha256"] == image["sha256"]
+    assert "safety system" in kept_json["error"]["message"]
     loopback.enqueue(IMAGES, png_reply("blue"))
     out = tmp_path / "temple.png"
     made = cli(data_dir, "thread", "illustrate", thread_id, "--out", str(out), "--json")

@@ -182,6 +182,31 @@ async def test_illustrate_on_request_replaces_the_image(
     assert await services.media.ref_count(second.sha256) == 1
 
 
+async def test_a_redraw_that_fails_keeps_the_picture_and_says_why(
+    services: Services, loopback: LoopbackServer, loop_provider: str, storyteller: str
+) -> None:
+    done = await answered(services, loopback, loop_provider, role_id=storyteller)
+    assert done.message_id
+    loopback.enqueue(IMAGES, image_reply(png("red")))
+    drawn = ImageInfo.from_data((await services.images.illustrate(done.message_id)).data)
+    assert drawn and drawn.status == "ready" and not drawn.retry_failed
+    loopback.enqueue(IMAGES, openai_json_error(400, "Rejected by the safety system"))
+    again = ImageInfo.from_data((await services.images.illustrate(done.message_id)).data)
+    assert again is not None and again.retry_failed and again.error
+    assert "safety system" in again.error["message"]
+    assert (again.status, again.sha256, again.width) == ("ready", drawn.sha256, drawn.width)
+    assert await image_of(services, done.message_id) == again  # as stored
+    assert await services.media.ref_count(drawn.sha256) == 1
+    assert await services.media.read(drawn.sha256) == png("red")
+    await services.media.collect_garbage(only=[drawn.sha256])
+    assert await services.media.read(drawn.sha256) == png("red")
+    # a later redraw that works replaces it and clears the error
+    loopback.enqueue(IMAGES, image_reply(png("green")))
+    fresh = ImageInfo.from_data((await services.images.illustrate(done.message_id)).data)
+    assert fresh and fresh.status == "ready" and not fresh.retry_failed and not fresh.error
+    assert await services.media.ref_count(drawn.sha256) == 0
+
+
 async def test_the_image_model_must_name_a_provider(services: Services) -> None:
     with pytest.raises(NotFoundError):
         await services.images.set_image_model("nope", "pic-1")

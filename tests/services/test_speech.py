@@ -161,6 +161,28 @@ async def test_a_voice_that_fails_leaves_the_answer_and_says_why(
     assert [SpeechInfo.from_data(m.data).status for m in heard] == ["pending", "failed"]  # type: ignore[union-attr]
 
 
+async def test_reading_aloud_again_that_fails_keeps_the_audio(
+    services: Services, loopback: LoopbackServer, loop_provider: str
+) -> None:
+    done = await answered(services, loopback, loop_provider, tts=False)
+    assert done.message_id
+    first = SpeechInfo.from_data((await services.speech.speak(done.message_id)).data)
+    assert first is not None and first.status == "ready"
+    broken = SpeechService(services.store, services.media, SystemVoice("no_such_driver"))
+    try:
+        message = await broken.speak(done.message_id)
+    finally:
+        await broken.aclose()
+    kept = SpeechInfo.from_data(message.data)
+    assert kept is not None and kept.retry_failed and kept.error
+    assert (kept.sha256, kept.duration_ms) == (first.sha256, first.duration_ms)
+    assert "no speech engine" in kept.error["message"]
+    assert [p["media_sha256"] for p in await speech_parts(services, done.message_id)] == [
+        first.sha256
+    ]
+    assert await services.media.ref_count(first.sha256) == 1
+
+
 async def test_an_answer_with_nothing_to_say_fails_in_words(
     services: Services, loopback: LoopbackServer, loop_provider: str
 ) -> None:

@@ -124,6 +124,15 @@ async def test_a_refusal_shows_on_the_card_and_try_again_draws_it(
     await until_image(window, answer_id, "ready")
     assert (card.picture.width(), card.picture.height()) == (300, 500)
     await until(card.has_picture)
+    # a redraw that fails keeps the picture, says why beside it and offers Try again
+    loopback.enqueue(IMAGES, openai_json_error(400, "Rejected by the safety system"))
+    window.image_actions.make_now(answer_id)
+    await until(lambda: "Drawing it again failed" in card.label.text())
+    assert card.label.text().startswith("Image · 300×500 · pic-1\n")
+    assert card.picture.isVisible() and card.has_picture()
+    assert card.open_button.isVisible() and card.retry_button.isVisible()
+    info = card.info
+    assert info.status == "ready" and await services.media.ref_count(info.sha256) == 1
 
 
 async def test_the_switch_says_what_it_still_needs(

@@ -45,7 +45,7 @@ class ImageCard(MadeMediaRow):
 
     def show_info(self, info: ImageInfo) -> None:
         self._info = info
-        failed = info.status == "failed"
+        failed = info.status == "failed" or info.retry_failed
         hint = hint_text(error_from_dict(info.error or {})) if failed else ""
         self._show_state(info, self._text(info), hint)
         self.picture.setVisible(info.status == "ready")
@@ -85,7 +85,11 @@ class ImageCard(MadeMediaRow):
         if info.status == "failed":
             error = error_from_dict(info.error or {})
             return self.tr("No image: {0}").format(message_text(error))
-        return self.tr("Image · {0}×{1} · {2}").format(info.width, info.height, info.model)
+        text = self.tr("Image · {0}×{1} · {2}").format(info.width, info.height, info.model)
+        if info.retry_failed:
+            error = error_from_dict(info.error or {})
+            text += "\n" + self.tr("Drawing it again failed: {0}").format(message_text(error))
+        return text
 
     def _retranslate(self) -> None:
         super()._retranslate()

@@ -50,8 +50,9 @@ class MadeMediaRow(QWidget):
         ready, failed = summary.status == "ready", summary.status == "failed"
         self.open_button.setVisible(ready)
         self.save_button.setVisible(ready)
-        self.retry_button.setVisible(failed)
-        apply_tone(self.label, "error" if failed else "muted")
+        # a failed attempt to make it again keeps what was made: both shown
+        self.retry_button.setVisible(failed or summary.retry_failed)
+        apply_tone(self.label, "error" if failed or summary.retry_failed else "muted")
         self.label.setText(text)
         self.label.setToolTip(tooltip)
 

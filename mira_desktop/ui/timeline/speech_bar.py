@@ -60,6 +60,9 @@ class SpeechBar(MadeMediaRow):
         text = self.tr("Spoken answer · {0}").format(duration_text(info.duration_ms))
         if info.truncated:
             text += " · " + self.tr("the first part")
+        if info.retry_failed:
+            error = error_from_dict(info.error or {})
+            text += "\n" + self.tr("Reading it again failed: {0}").format(message_text(error))
         return text
 
     def _show_icon(self, failed: bool) -> None:
@@ -78,7 +81,7 @@ class SpeechBar(MadeMediaRow):
         self.icon.setPixmap(pixmap)
 
     def _tooltip(self, info: SpeechInfo) -> str:
-        if info.status == "failed":
+        if info.status == "failed" or info.retry_failed:
             return hint_text(error_from_dict(info.error or {}))
         if info.status == "ready" and info.truncated:
             return self.tr("Only the first {0} characters were read aloud.").format(info.chars)
