@@ -278,7 +278,7 @@ class Services:
     def history(self) -> HistoryService:
         from .services.history import HistoryService
 
-        return HistoryService(self.history_store, self.settings)
+        return HistoryService(self.history_store, self.settings, media=self.media)
 
     @_service
     def workspaces(self) -> WorkspaceService:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MiraError
 from ..core.history import HistoryCounts, ThreadGroup, ThreadView
 from ..core.ids import format_time
 from ..core.models import Thread
@@ -23,6 +23,7 @@ from .timeframes import Now, group_threads, thread_group, utc_clock
 
 if TYPE_CHECKING:
     from ..storage.history_store import HistoryStore
+    from ..storage.media_store import MediaStore
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,13 @@ class HistoryService:
         *,
         now: Now = utc_clock,
         tz: tzinfo | None = None,
+        media: MediaStore | None = None,
     ) -> None:
+        """``media``: where the files of what a purge released are deleted at
+        once (someone deleting a private file for good expects it gone now)."""
         self._store = store
         self._settings = settings
+        self._media = media
         self._now = now
         self._tz = tz
 
@@ -150,10 +155,23 @@ class HistoryService:
     async def purge(self, thread_id: str, *, force: bool = False) -> None:
         """Delete a trashed thread for good (ask the user first). A thread not in
         the trash is refused unless ``force``."""
-        await self._store.purge(thread_id, force=force)
+        await self._collect(await self._store.purge(thread_id, force=force))
 
     async def empty_trash(self) -> int:
-        return await self._store.purge_trashed(None)
+        purged, released = await self._store.purge_trashed(None)
+        await self._collect(released)
+        return purged
+
+    async def _collect(self, released: list[str]) -> None:
+        """The files of media nothing references any more, deleted now rather
+        than by a later start-up's collection (never fatal: that one still
+        would)."""
+        if self._media is None or not released:
+            return
+        try:
+            await self._media.collect_garbage(only=released)
+        except MiraError:
+            log.warning("the files of purged messages were not deleted", exc_info=True)
 
     async def purge_days(self) -> int | None:
         """Days a thread stays in the trash; None (setting 0 or off) keeps it."""
@@ -166,12 +184,16 @@ class HistoryService:
         return days if days > 0 else None
 
     async def purge_expired(self, now: datetime | None = None) -> int:
-        """Purge threads trashed more than ``trash.purge_days`` days ago (start-up)."""
+        """Purge threads trashed more than ``trash.purge_days`` days ago, and the
+        messages of turns undone that long ago (start-up)."""
         days = await self.purge_days()
         if days is None:
             return 0
-        cutoff = (now or self._now()) - timedelta(days=days)
-        purged = await self._store.purge_trashed(format_time(cutoff))
+        cutoff = format_time((now or self._now()) - timedelta(days=days))
+        purged, released = await self._store.purge_trashed(cutoff)
         if purged:
             log.info("purged %d thread(s) trashed more than %d days ago", purged, days)
+        # undone turns are trash too (PRODUCT §5: "to trash, restorable")
+        _, undone = await self._store.purge_undone(cutoff)
+        await self._collect(sorted({*released, *undone}))
         return purged

@@ -217,8 +217,9 @@ def restore(db: Database, thread_id: str) -> Thread:
     return get_thread(db, thread_id)
 
 
-def purge(db: Database, thread_id: str, *, force: bool = False) -> None:
-    """Delete a trashed thread for good (``force``: even when not in the trash)."""
+def purge(db: Database, thread_id: str, *, force: bool = False) -> list[str]:
+    """Delete a trashed thread for good (``force``: even when not in the trash).
+    Returns the media it released (to collect their files at once)."""
     with write(db) as conn:
         _, _, deleted_at = _state(conn, thread_id)
         if deleted_at is None and not force:
@@ -227,28 +228,111 @@ def purge(db: Database, thread_id: str, *, force: bool = False) -> None:
                 hint=f"Move it to the trash first (mira-desktop thread trash {thread_id}),"
                 " or add --force.",
             )
-        _delete_thread(conn, thread_id)
+        return _delete_thread(conn, thread_id)
 
 
-def purge_trashed(db: Database, before: str | None = None) -> int:
+def purge_trashed(db: Database, before: str | None = None) -> tuple[int, list[str]]:
     """Delete every trashed thread (deleted before ``before`` when given), in one
-    transaction. Returns how many went."""
+    transaction. Returns how many went and the media they released."""
     sql = "SELECT id FROM threads WHERE deleted_at IS NOT NULL"
     params: list[Any] = []
     if before is not None:
         sql += " AND deleted_at < ?"
         params.append(before)
+    released: set[str] = set()
     with write(db) as conn:
         ids = [r[0] for r in conn.execute(sql, params).fetchall()]
         for thread_id in ids:
-            _delete_thread(conn, thread_id)
-    return len(ids)
+            released.update(_delete_thread(conn, thread_id))
+    return len(ids), sorted(released)
 
 
-def _delete_thread(conn: sqlite3.Connection, thread_id: str) -> None:
-    """Release the media its messages reference (the attachments' collector
-    removes files nobody references), then delete the thread: its messages,
-    parts and runs go with it by ON DELETE CASCADE."""
+def purge_undone(db: Database, before: str) -> tuple[int, list[str]]:
+    """Delete for good the messages of undone turns trashed before ``before``
+    (threads not themselves in the trash: those go whole). A trashed message
+    is deleted only with all its descendants — never one that still has a
+    live message under it, which would cut that message off its thread.
+    Returns how many went and the media they released."""
+    with write(db) as conn:
+        rows = conn.execute(
+            "SELECT m.id, m.parent_id, m.thread_id FROM messages m"
+            " JOIN threads t ON t.id = m.thread_id"
+            " WHERE m.deleted_at IS NOT NULL AND m.deleted_at < ? AND t.deleted_at IS NULL",
+            [before],
+        ).fetchall()
+        candidates = {row[0] for row in rows}
+        if not candidates:
+            return 0, []
+        threads = sorted({row[2] for row in rows})
+        doomed: list[str] = []
+        for thread_id in threads:
+            children: dict[str | None, list[str]] = {}
+            for child, parent in conn.execute(
+                "SELECT id, parent_id FROM messages WHERE thread_id = ?", [thread_id]
+            ):
+                children.setdefault(parent, []).append(child)
+            doomed += _whole_subtrees(candidates, children, thread_id, rows)
+        if not doomed:
+            return 0, []
+        released = _release_parts(conn, doomed)
+        marks_sql = ",".join("?" for _ in doomed)
+        conn.execute(f"UPDATE messages SET parent_id = NULL WHERE id IN ({marks_sql})", doomed)
+        conn.execute(f"DELETE FROM messages WHERE id IN ({marks_sql})", doomed)
+    log.info("purged %d message(s) of turns undone long ago", len(doomed))
+    return len(doomed), released
+
+
+def _whole_subtrees(
+    candidates: set[str],
+    children: dict[str | None, list[str]],
+    thread_id: str,
+    rows: list[Any],
+) -> list[str]:
+    """The candidates of one thread whose every descendant is a candidate too."""
+    ok: dict[str, bool] = {}
+
+    def whole(message_id: str) -> bool:
+        # iterative post-order: a long reply chain must not hit the recursion limit
+        stack = [(message_id, False)]
+        while stack:
+            current, expanded = stack.pop()
+            if current in ok:
+                continue
+            if not expanded:
+                stack.append((current, True))
+                stack.extend((c, False) for c in children.get(current, ()) if c not in ok)
+                continue
+            ok[current] = current in candidates and all(
+                ok.get(c, False) for c in children.get(current, ())
+            )
+        return ok[message_id]
+
+    return [row[0] for row in rows if row[2] == thread_id and whole(row[0])]
+
+
+def _release_parts(conn: sqlite3.Connection, message_ids: list[str]) -> list[str]:
+    """Release the media these messages' parts reference; returns the hashes
+    nothing references any more."""
+    refs: dict[str, int] = {}
+    for start in range(0, len(message_ids), 500):
+        chunk = message_ids[start : start + 500]
+        marks = ",".join("?" for _ in chunk)
+        for sha256, count in conn.execute(
+            "SELECT media_sha256, COUNT(*) FROM message_parts"
+            f" WHERE message_id IN ({marks}) AND media_sha256 IS NOT NULL GROUP BY media_sha256",
+            chunk,
+        ):
+            refs[sha256] = refs.get(sha256, 0) + int(count)
+    now = utc_now()
+    return sorted(
+        sha for sha, count in refs.items() if media_repo.release(conn, sha, count, now) == 0
+    )
+
+
+def _delete_thread(conn: sqlite3.Connection, thread_id: str) -> list[str]:
+    """Release the media its messages reference (returned: the hashes nothing
+    references any more, whose files can go now), then delete the thread: its
+    messages, parts and runs go with it by ON DELETE CASCADE."""
     refs = conn.execute(
         "SELECT p.media_sha256, COUNT(*) FROM message_parts p"
         " JOIN messages m ON m.id = p.message_id"
@@ -256,8 +340,9 @@ def _delete_thread(conn: sqlite3.Connection, thread_id: str) -> None:
         (thread_id,),
     ).fetchall()
     now = utc_now()
-    for sha256, count in refs:
-        media_repo.release(conn, sha256, int(count), now)
+    released = [
+        sha256 for sha256, count in refs if media_repo.release(conn, sha256, int(count), now) == 0
+    ]
     # Cut the parent links first: a cascade down a long reply chain would
     # recurse once per message and fail past SQLite's trigger depth (1000).
     conn.execute(
@@ -265,6 +350,7 @@ def _delete_thread(conn: sqlite3.Connection, thread_id: str) -> None:
         (thread_id,),
     )
     conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
+    return released
 
 
 def rename(db: Database, thread_id: str, title: str) -> Thread:

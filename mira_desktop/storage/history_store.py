@@ -77,11 +77,14 @@ class HistoryStore:
     async def restore(self, thread_id: str) -> Thread:
         return await self.worker.run(history.restore, thread_id)
 
-    async def purge(self, thread_id: str, *, force: bool = False) -> None:
-        await self.worker.run(history.purge, thread_id, force=force)
+    async def purge(self, thread_id: str, *, force: bool = False) -> list[str]:
+        return await self.worker.run(history.purge, thread_id, force=force)
 
-    async def purge_trashed(self, before: str | None = None) -> int:
+    async def purge_trashed(self, before: str | None = None) -> tuple[int, list[str]]:
         return await self.worker.run(history.purge_trashed, before)
+
+    async def purge_undone(self, before: str) -> tuple[int, list[str]]:
+        return await self.worker.run(history.purge_undone, before)
 
     # workspaces
     async def get_workspace(self, workspace_id: str) -> Workspace:

@@ -163,18 +163,61 @@ def undo_turn(db: Database, thread_id: str) -> tuple[list[str], str | None]:
         users = [i for i, message_id in enumerate(path) if roles[message_id] == "user"]
         start = users[-1] if users else 0
         turn = path[start:]
-        new_leaf = path[start - 1] if start > 0 else None
         stamp = _unique_stamp(conn, thread_id)
+        # the turn shown, stamped as changed now: what restore brings back into view
         conn.executemany(
             "UPDATE messages SET deleted_at = ?, updated_at = ? WHERE id = ?",
             [(stamp, stamp, message_id) for message_id in turn],
         )
+        # the turn's other versions below it (answers regenerated, branches
+        # under them) go with it, with the same stamp: hidden under a trashed
+        # message, they must not stay findable (search) or purgeable apart
+        below = _live_descendants(conn, thread_id, turn[0])
+        conn.executemany(
+            "UPDATE messages SET deleted_at = ? WHERE id = ?",
+            [(stamp, message_id) for message_id in below],
+        )
+        new_leaf = _leaf_after_undo(conn, thread_id, path, start)
         conn.execute(
             "UPDATE threads SET active_leaf_id = ?, updated_at = ? WHERE id = ?",
             [new_leaf, stamp, thread_id],
         )
-    log.info("undid a turn of thread %s (%d message(s) to the trash)", thread_id, len(turn))
+    log.info(
+        "undid a turn of thread %s (%d message(s) to the trash)",
+        thread_id,
+        len(turn) + len(below),
+    )
     return turn, new_leaf
+
+
+def _live_descendants(conn: sqlite3.Connection, thread_id: str, message_id: str) -> list[str]:
+    rows = conn.execute(
+        "WITH RECURSIVE below(id) AS ("
+        " SELECT id FROM messages WHERE parent_id = ? AND thread_id = ?"
+        " UNION SELECT m.id FROM messages m JOIN below b ON m.parent_id = b.id"
+        " WHERE m.thread_id = ?)"
+        " SELECT id FROM below JOIN messages USING (id) WHERE deleted_at IS NULL",
+        [message_id, thread_id, thread_id],
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def _leaf_after_undo(
+    conn: sqlite3.Connection, thread_id: str, path: list[str], start: int
+) -> str | None:
+    """Where the conversation stands once the turn at ``path[start]`` is
+    undone: on another version of that question if it has one (an edited
+    question's earlier version comes back into view, not an empty thread),
+    else at the answer before it."""
+    parent = path[start - 1] if start > 0 else None
+    row = conn.execute(
+        "SELECT id FROM messages WHERE thread_id = ? AND parent_id IS ? AND deleted_at IS NULL"
+        " ORDER BY seq DESC LIMIT 1",
+        [thread_id, parent],
+    ).fetchone()
+    if row is not None:
+        return latest_leaf(conn, row[0])
+    return parent
 
 
 def _turn_stamp(conn: sqlite3.Connection, thread_id: str, message_id: str | None) -> str:
@@ -195,6 +238,21 @@ def _turn_stamp(conn: sqlite3.Connection, thread_id: str, message_id: str | None
     return str(row[0])
 
 
+def _shown_when_undone(conn: sqlite3.Connection, group: list[str], stamp: str) -> str:
+    """The last message of the turn as it was shown when undone (stamped as
+    changed at the undo; other versions under it were only trashed), else the
+    group's newest (children are created after their parents)."""
+    marks = ",".join("?" * len(group))
+    shown = [
+        row[0]
+        for row in conn.execute(
+            f"SELECT id FROM messages WHERE id IN ({marks}) AND updated_at = ? ORDER BY seq",
+            [*group, stamp],
+        )
+    ]
+    return shown[-1] if shown else group[-1]
+
+
 def restore_turn(
     db: Database, thread_id: str, message_id: str | None = None
 ) -> tuple[list[str], str]:
@@ -211,7 +269,9 @@ def restore_turn(
             )
         ]
         parents = _parent_map(conn, thread_id)
-        bottom = group[-1]  # children are created after their parents
+        bottom = _shown_when_undone(conn, group, stamp)
+        if message_id is not None and message_id not in _path_ids(parents, bottom):
+            bottom = message_id  # another version under the turn, asked for by name
         stamps = {stamp}
         for ancestor in _path_ids(parents, bottom):
             if parents[ancestor][1]:

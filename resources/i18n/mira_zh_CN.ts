@@ -1790,6 +1790,14 @@ Quit anyway and lose them?</source>
             <source>Answers not saved</source>
             <translation>回答未保存</translation>
         </message>
+        <message>
+            <source>Restore undone turn</source>
+            <translation>恢复已撤销的一轮</translation>
+        </message>
+        <message>
+            <source>Bring back the turn undone last in this chat (again for the one before)</source>
+            <translation>恢复此对话中最近撤销的一轮（再次执行可恢复更早的一轮）</translation>
+        </message>
     </context>
     <context>
         <name>MentionController</name>

@@ -253,6 +253,43 @@ async def test_restoring_an_inner_turn_restores_the_turns_above_it(
     assert texts(restored) == ["q1", "a1", "q2", "a2"]
 
 
+async def test_undo_takes_the_turns_other_versions_along_and_restore_shows_the_one_shown(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    before = await services.conversation.active_branch(thread_id)
+    request = RegenerateRequest(thread_id, before[3].id, preset=RegeneratePreset.RETRY)
+    await answer(services, loopback, "zebra crossing", services.chat.regenerate(request))
+    assert [h.message_id for h in await services.search.search("zebra")] != []
+    await services.conversation.switch_branch(thread_id, before[3].id)  # back to a2
+    await services.conversation.undo_last_turn(thread_id)
+    # the other answer, hidden under the undone question, is not found any more
+    assert await services.search.search("zebra") == []
+    restored = await services.conversation.restore_turn(thread_id)
+    assert texts(restored) == ["q1", "a1", "q2", "a2"]  # as shown when undone
+    assert (restored[3].sibling_index, restored[3].sibling_count) == (0, 2)
+    assert [h.message_id for h in await services.search.search("zebra")] != []
+
+
+async def test_undoing_an_edited_first_question_shows_its_earlier_version(
+    services, loopback, loop_provider
+) -> None:
+    first = await answer(
+        services,
+        loopback,
+        "a1",
+        services.chat.send(SendRequest("q1", provider=loop_provider, model="small")),
+    )
+    thread_id = first[-1].thread_id
+    q1 = (await services.conversation.active_branch(thread_id))[0]
+    await answer(services, loopback, "a1 v2", services.chat.edit(thread_id, q1.id, "q1 v2"))
+    undone = await services.conversation.undo_last_turn(thread_id)
+    assert texts(list(undone.branch)) == ["q1", "a1"]  # not an empty thread
+    assert texts(await services.conversation.active_branch(thread_id)) == ["q1", "a1"]
+    restored = await services.conversation.restore_turn(thread_id)
+    assert texts(restored) == ["q1 v2", "a1 v2"]
+
+
 async def test_tree_changes_are_refused_while_the_thread_answers(
     services, loopback, loop_provider
 ) -> None:

@@ -98,10 +98,12 @@ async def test_trash_restore_and_purge_release_media(services: Services) -> None
     other = await make_thread(services, "other", ["same picture"])
     d1, d2, _ = await message_ids(services, doomed.id)
     (o1,) = await message_ids(services, other.id)
-    await attach_media(services, d1, "aaa", ref_count=3)  # two parts here, one elsewhere
-    await attach_media(services, d2, "aaa", ref_count=3)
-    await attach_media(services, o1, "aaa", ref_count=3)
-    await attach_media(services, d2, "bbb", ref_count=1)
+    aaa = await services.media.put(b"shared picture", "image/png")
+    bbb = await services.media.put(b"private picture", "image/png")
+    await attach_media(services, d1, aaa, ref_count=3)  # two parts here, one elsewhere
+    await attach_media(services, d2, aaa, ref_count=3)
+    await attach_media(services, o1, aaa, ref_count=3)
+    await attach_media(services, d2, bbb, ref_count=1)
 
     with pytest.raises(ConfigError, match="not in the trash"):
         await services.history.purge(doomed.id)
@@ -115,10 +117,9 @@ async def test_trash_restore_and_purge_release_media(services: Services) -> None
     await services.history.trash(doomed.id)
     await services.history.purge(doomed.id)
 
-    assert await sql(services, "SELECT sha256, ref_count FROM media ORDER BY sha256") == [
-        ("aaa", 1),
-        ("bbb", 0),
-    ]
+    # the file only the purged thread used is deleted at once, not at a later start-up
+    assert await sql(services, "SELECT sha256, ref_count FROM media") == [(aaa, 1)]
+    assert services.media.path(aaa).is_file() and not services.media.path(bbb).exists()
     assert await message_ids(services, doomed.id) == []
     assert await sql(services, "SELECT COUNT(*) FROM message_parts") == [(1,)]
     assert await sql(
@@ -152,6 +153,34 @@ async def test_force_purge_empty_trash_and_expiry(services: Services) -> None:
     await services.history.trash_many([t.id for t in await services.history.list_threads()])
     assert await services.history.empty_trash() == 1
     assert await services.history.counts() == HistoryCounts()
+
+
+async def test_turns_undone_long_ago_are_purged_with_their_files(services: Services) -> None:
+    thread = await make_thread(services, "undo", ["q1", "a1", "q2", "a2 with a picture"])
+    q1, a1, q2, a2 = await message_ids(services, thread.id)
+    picture = await services.media.put(b"private picture", "image/png")
+    await attach_media(services, a2, picture, ref_count=1)
+    await services.conversation.undo_last_turn(thread.id)
+    recent = await make_thread(services, "recent undo", ["r1", "r2"])
+    await services.conversation.undo_last_turn(recent.id)
+    # an older database's undo left a live answer under a trashed question:
+    # deleting the question would cut the answer off its thread
+    legacy = await make_thread(services, "legacy", ["l1", "l2"])
+    l1, l2 = await message_ids(services, legacy.id)
+    now = datetime.now(UTC)
+    long_ago = (now - timedelta(days=31)).isoformat().replace("+00:00", "Z")
+    await execute(
+        services, "UPDATE messages SET deleted_at = ? WHERE id IN (?, ?, ?)", long_ago, q2, a2, l1
+    )
+    await execute(services, "UPDATE threads SET active_leaf_id = NULL WHERE id = ?", legacy.id)
+
+    assert await services.history.purge_expired(now) == 0  # no thread went
+    assert await message_ids(services, thread.id) == [q1, a1]
+    assert not services.media.path(picture).exists()
+    assert await sql(services, "SELECT COUNT(*) FROM media WHERE sha256 = ?", picture) == [(0,)]
+    assert len(await message_ids(services, recent.id)) == 2  # undone yesterday: kept
+    assert await message_ids(services, legacy.id) == [l1, l2]
+    assert [m.text for m in await services.conversation.active_branch(thread.id)] == ["q1", "a1"]
 
 
 async def test_collapsed_groups_are_remembered(data_dir: Path) -> None:

@@ -108,6 +108,9 @@ async def check_invariants(world: World) -> tuple[dict[str, Row], str | None]:
         chain(rows, row["id"])  # terminates at a root
     path = chain(rows, leaf)
     assert all(rows[m]["deleted_at"] is None for m in path), "the active path runs through trash"
+    for row in rows.values():  # nothing live hides under the trash (search would find it)
+        if row["deleted_at"] is None:
+            assert all(rows[a]["deleted_at"] is None for a in chain(rows, row["id"]))
     branch = await world.tree.active_branch(world.thread_id)
     assert [m.id for m in branch] == path
     for message in branch:
@@ -197,7 +200,19 @@ async def do_undo(world: World, _: int, rows: dict[str, Row], leaf: str | None) 
     undone = await world.tree.undo_last_turn(world.thread_id)
     path = chain(rows, leaf)
     assert list(undone.message_ids) == path[-2:]
-    assert undone.active_leaf_id == rows[path[-2]]["parent_id"]
+    question = rows[path[-2]]
+    others = [
+        r["id"]
+        for r in rows.values()
+        if r["parent_id"] == question["parent_id"]
+        and r["deleted_at"] is None
+        and r["id"] != question["id"]
+    ]
+    if others:  # another version of the question comes into view, down to its leaf
+        new_rows, _ = await snapshot(world)
+        assert chain(new_rows, undone.active_leaf_id)[len(path) - 2] == others[-1]
+    else:
+        assert undone.active_leaf_id == question["parent_id"]
 
 
 async def do_restore(world: World, pick: int, rows: dict[str, Row], leaf: str | None) -> None:

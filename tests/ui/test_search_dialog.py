@@ -127,6 +127,29 @@ async def test_a_hit_on_another_branch_opens_that_branch(
     assert widget is not None and widget._highlighted
 
 
+async def test_a_hit_undone_since_it_was_found_opens_its_thread_as_it_is(
+    qtbot: Any, window: MainWindow, services: Services
+) -> None:
+    shown = await make_thread(services, "Shown first", ["hello", "hi"])
+    thread = await make_thread(services, "Undone", ["Explain attention", "旧答案提到了深度学习"])
+    await refresh(window)
+    window.history_actions.open_thread(shown.id)
+    await until(lambda: window.presenter.thread is not None and window.presenter.key == shown.id)
+    dialog = await open_search(qtbot, window)
+    hits = await typed(qtbot, dialog, "深度学习")
+    assert [h.thread_id for h in hits] == [thread.id]
+    await services.conversation.undo_last_turn(thread.id)  # while the result is on screen
+    qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Enter)
+    await until(lambda: "trash" in window.notice_bar.text())
+    # the thread the composer now sends to is the one on screen
+    assert window.presenter.key == thread.id
+    await until(
+        lambda: window.presenter.thread is not None and window.presenter.thread.id == thread.id
+    )
+    assert window.timeline.message_ids() == []
+    assert window.header.title() == "Undone"
+
+
 async def test_time_workspace_and_archive_filters(
     qtbot: Any, window: MainWindow, services: Services
 ) -> None:

@@ -230,6 +230,36 @@ async def test_undo_last_turn_from_the_menu_and_restore(
     assert not window.notice_bar.isVisible()
 
 
+async def test_undone_turns_come_back_after_their_notice_is_gone(
+    window: MainWindow, services: Services, loopback: LoopbackServer, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    await ask(window, loopback, "one", "answer one")
+    await ask(window, loopback, "two", "answer two")
+    assert window.restore_turn_action in window.edit_menu.actions()
+    assert window.restore_turn_action in window.header.menu.actions()
+    window.undo_turn_action.trigger()
+    await until(lambda: texts(window) == ["one", "answer one"])
+    window.undo_turn_action.trigger()  # its notice replaces the first one's
+    await until(lambda: texts(window) == [])
+    window.presenter.notice.emit("")  # the notice went (another notice, a send…)
+    window.activateWindow()
+    editor = window.composer.editor
+    editor.setFocus()
+    await until(lambda: QApplication.focusWidget() is editor)
+    await until(window.restore_turn_action.isEnabled)
+    qtbot.keyClick(editor, Qt.Key.Key_Z, CTRL_SHIFT)  # the latest undone first
+    await until(lambda: texts(window) == ["one", "answer one"])
+    window.restore_turn_action.trigger()
+    await until(lambda: texts(window) == ["one", "answer one", "two", "answer two"])
+    window.restore_turn_action.trigger()
+    await until(lambda: "no undone turn" in window.notice_bar.text())
+    qtbot.keyClicks(editor, "draft")  # a composer with text keeps its own redo
+    assert not window.restore_turn_action.isEnabled()
+
+
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
 async def test_branch_into_a_new_chat_from_an_answers_menu_opens_the_copy(
     window: MainWindow, services: Services, loopback: LoopbackServer, qapp: Any
 ) -> None:

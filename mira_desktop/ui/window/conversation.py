@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ... import startup_gc
-from ...core.errors import error_from_dict
+from ...core.errors import MiraError, error_from_dict
 from ...core.ids import new_id
 from ...core.media_keys import IMAGE_KEY, SPEECH_KEY
 from ...core.models import Message, ModelInfo, Thread
@@ -138,12 +138,21 @@ class ConversationPresenter(QObject):
 
     async def _load_thread_at(self, thread_id: str, message_id: str | None) -> None:
         conversation = self._services.conversation
+        found = True
         if message_id is not None and not self._chat.is_running(thread_id):
             branch = await conversation.active_branch(thread_id)
             if message_id not in {m.id for m in branch}:
-                await conversation.switch_branch(thread_id, message_id)
+                try:
+                    await conversation.switch_branch(thread_id, message_id)
+                except MiraError as exc:
+                    # gone since it was found (undone, purged): the thread is
+                    # still shown, on its own branch — never another's on screen
+                    # while the composer sends to this one
+                    found = False
+                    if self.key == thread_id:
+                        self.notice.emit(error_line(exc))
         await self._load_thread(thread_id)
-        if message_id is not None and self.key == thread_id:
+        if found and message_id is not None and self.key == thread_id:
             self._w.timeline.scroll_to_message(message_id, highlight=True)
 
     async def _load_thread(self, thread_id: str) -> None:

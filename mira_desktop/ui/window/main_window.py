@@ -166,6 +166,13 @@ class MainWindow(QMainWindow):
         self.undo_turn_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo_turn_action.setEnabled(False)
         self.edit_menu.addAction(self.undo_turn_action)
+        # undone turns stay in the trash: any of them can come back later, the
+        # latest first (not only from the notice the undo showed)
+        self.restore_turn_action = QAction(self)
+        self.restore_turn_action.setObjectName("RestoreTurnAction")
+        self.restore_turn_action.setShortcuts(QKeySequence.StandardKey.Redo)
+        self.restore_turn_action.setEnabled(False)
+        self.edit_menu.addAction(self.restore_turn_action)
         self.help_menu = bar.addMenu("")
         self.open_data_action = QAction(self)
         self.check_data_action = QAction(self)
@@ -175,7 +182,7 @@ class MainWindow(QMainWindow):
         self.help_menu.addAction(self.about_action)
         self.header.menu.addActions([self.new_chat_action, self.settings_action])
         self.header.menu.addSeparator()
-        self.header.menu.addAction(self.undo_turn_action)
+        self.header.menu.addActions([self.undo_turn_action, self.restore_turn_action])
         self.header.menu.addSeparator()
         self.header.menu.addAction(self.open_data_action)
 
@@ -206,6 +213,7 @@ class MainWindow(QMainWindow):
         self.timeline.version_step_requested.connect(tree.switch_version)
         self.timeline.regenerate_requested.connect(tree.regenerate)
         self.undo_turn_action.triggered.connect(tree.undo_last_turn)
+        self.restore_turn_action.triggered.connect(tree.restore_last_undone)
         self.check_data_action.triggered.connect(lambda: self.open_doctor())
 
     # ---- start-up ------------------------------------------------------------------
@@ -319,6 +327,10 @@ class MainWindow(QMainWindow):
         self.undo_turn_action.setText(self.tr("Undo last turn"))
         self.undo_turn_action.setToolTip(
             self.tr("Move the last question and its answer to the trash (restorable)")
+        )
+        self.restore_turn_action.setText(self.tr("Restore undone turn"))
+        self.restore_turn_action.setToolTip(
+            self.tr("Bring back the turn undone last in this chat (again for the one before)")
         )
         self.check_data_action.setText(self.tr("Check data…"))
         self.new_chat_action.setText(self.tr("New chat"))

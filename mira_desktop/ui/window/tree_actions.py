@@ -45,17 +45,21 @@ log = logging.getLogger(__name__)
 
 
 class _UndoKeyGuard(QObject):
-    """Event filter of the composer's editor: an empty editor with no undo
-    history does not claim Ctrl+Z, so the window's "Undo last turn" gets it."""
+    """Event filter of the composer's editor: an empty editor with no undo (or
+    redo) history does not claim Ctrl+Z (Ctrl+Shift+Z / Ctrl+Y), so the
+    window's "Undo last turn" ("Restore undone turn") gets it."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(watched, QPlainTextEdit):
             assert isinstance(event, QKeyEvent)
-            if event.matches(QKeySequence.StandardKey.Undo):
-                empty = not watched.toPlainText() and not watched.document().isUndoAvailable()
-                if empty:
-                    event.ignore()
-                    return True
+            document = watched.document()
+            if watched.toPlainText():
+                return False
+            if (
+                event.matches(QKeySequence.StandardKey.Undo) and not document.isUndoAvailable()
+            ) or (event.matches(QKeySequence.StandardKey.Redo) and not document.isRedoAvailable()):
+                event.ignore()
+                return True
         return False
 
 
@@ -98,6 +102,7 @@ class TreeActions(WindowActions):
         composer_empty = not self._w.composer.text().strip()
         has_turn = self._w.timeline.message_count() > 0
         self._w.undo_turn_action.setEnabled(can and composer_empty and has_turn)
+        self._w.restore_turn_action.setEnabled(can and composer_empty)
 
     # ---- edit, regenerate, retry ---------------------------------------------------
     def edit(self, message_id: str, text: str) -> None:
@@ -258,6 +263,12 @@ class TreeActions(WindowActions):
             )
             self.refresh()
         await self._p.refresh_sidebar_row(thread_id)
+
+    def restore_last_undone(self) -> None:
+        """The turn undone last in the shown thread (one without says so)."""
+        if self.can_act():
+            self._p.notice.emit("")
+            self.restore_turn(self._p.key, None)
 
     def restore_turn(self, thread_id: str, message_id: str | None) -> None:
         self._tasks.start(self._restore(thread_id, message_id), key="restore-turn")
