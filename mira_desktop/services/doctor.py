@@ -9,8 +9,9 @@ can leave in the data folder, and repairs it on request:
 * threads whose active leaf is missing, in another thread or in the trash;
 * answers left ``streaming`` by a process that is gone;
 * media rows nobody refers to or whose reference count is wrong, files
-  under ``media/ab/abcdef…`` without a row, and attachments whose file is
-  gone (reported: nothing can bring it back but the file itself);
+  under ``media/ab/abcdef…`` without a row (recorded again when attachments
+  still use them, else deleted), and attachments whose file is gone
+  (reported: nothing can bring it back but the file itself);
 * a damaged database file (SQLite's ``quick_check``): repaired by moving it to
   ``backups/`` and saving what can be read into a new one
   (``storage/salvage.py``), then checking and repairing that as above.
@@ -61,6 +62,7 @@ FIXES: dict[str, str] = {
     "media_unreferenced": "delete the media row and its file",
     "media_count_mismatch": "set the reference count to the real number",
     "media_file_orphan": "delete the file",
+    "media_row_missing": "record the file again, counting the attachments that use it",
     "media_file_missing": "none: put the file back at that place to restore the attachment",
     "database_damaged": (
         "move the damaged file to the backups folder and save what can still be read"
@@ -162,7 +164,11 @@ class DoctorService:
     async def _repair(self, problems: tuple[Problem, ...]) -> None:
         if not problems:
             return
-        deleted_rows = await self._store.apply_repairs(_repairs(problems))
+        repairs: dict[str, Any] = dict(_repairs(problems))
+        kept = [p.subject for p in problems if p.code == "media_row_missing"]
+        if kept:
+            repairs["recreate_media"] = await asyncio.to_thread(_sizes, self._media_dir, kept)
+        deleted_rows = await self._store.apply_repairs(repairs)
         orphans = [p.subject for p in problems if p.code == "media_file_orphan"]
         await self._delete_files([*deleted_rows, *orphans])
         log.info("doctor repaired %d problem(s)", len(problems))
@@ -221,17 +227,29 @@ class DoctorService:
         return True
 
     async def _orphan_files(self) -> list[Problem]:
+        """Files without a media row: deleted, unless an attachment still uses
+        one (its row was lost — a damaged page, a salvage): that one is
+        recorded again, never deleted."""
         files = await asyncio.to_thread(_media_files, self._media_dir, time.time() - self._grace)
-        known = await self._store.known_media(sorted(files))
+        rowless = sorted(set(files) - await self._store.known_media(sorted(files)))
+        used = await self._store.used_media(rowless)
         return [
             Problem(
+                "media_row_missing",
+                sha,
+                None,
+                f"The file media/{sha[:2]}/{sha} has no media row, but attachments use it.",
+                FIXES["media_row_missing"],
+            )
+            if sha in used
+            else Problem(
                 "media_file_orphan",
                 sha,
                 None,
                 f"The file media/{sha[:2]}/{sha} has no media row.",
                 FIXES["media_file_orphan"],
             )
-            for sha in sorted(set(files) - known)
+            for sha in rowless
         ]
 
     async def _delete_files(self, hashes: list[str]) -> None:
@@ -293,6 +311,16 @@ def _media_files(media_dir: Path, older_than: float) -> dict[str, Path]:
                 if path.stat().st_mtime < older_than:
                     found[name] = path
     return found
+
+
+def _sizes(media_dir: Path, hashes: list[str]) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for sha in hashes:
+        try:
+            sizes[sha] = (media_dir / sha[:2] / sha).stat().st_size
+        except OSError:
+            log.warning("media file %s went before it could be recorded again", sha)
+    return sizes
 
 
 def _unlink_all(paths: list[Path]) -> None:

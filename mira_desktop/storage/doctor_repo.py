@@ -63,6 +63,8 @@ class Repairs:
     repair_leaves: list[str] = field(default_factory=list)
     stop_streaming: list[str] = field(default_factory=list)
     recount_media: list[str] = field(default_factory=list)
+    #: hash → the file's size: rows recreated for files attachments still use
+    recreate_media: dict[str, int] = field(default_factory=dict)
 
 
 def scan(db: Database, created_before: str) -> list[Finding]:
@@ -265,14 +267,32 @@ def referenced_media(db: Database) -> dict[str, str]:
 
 def known_media(db: Database, hashes: list[str]) -> set[str]:
     """Which of ``hashes`` have a media row."""
-    known: set[str] = set()
+    return _present(db.conn, "media", "sha256", hashes)
+
+
+def used_media(db: Database, hashes: list[str]) -> set[str]:
+    """Which of ``hashes`` an attachment or a composer's chip refers to (with
+    a media row or without one)."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    used: set[str] = set()
+    for table, column in MEDIA_REFERENCES:
+        if table in tables:
+            used |= _present(db.conn, table, column, hashes)
+    return used
+
+
+def _present(conn: sqlite3.Connection, table: str, column: str, hashes: list[str]) -> set[str]:
+    found: set[str] = set()
     for start in range(0, len(hashes), 500):
         chunk = hashes[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        known.update(
-            r[0] for r in db.execute(f"SELECT sha256 FROM media WHERE sha256 IN ({marks})", chunk)
+        found.update(
+            r[0]
+            for r in conn.execute(
+                f"SELECT DISTINCT {column} FROM {table} WHERE {column} IN ({marks})", chunk
+            )
         )
-    return known
+    return found
 
 
 def apply_repairs(db: Database, repairs: Repairs) -> list[str]:
@@ -304,8 +324,27 @@ def apply_repairs(db: Database, repairs: Repairs) -> list[str]:
             " error_json = COALESCE(error_json, ?) WHERE id = ? AND status = 'streaming'",
             [(now, rows.dumps(_INTERRUPTED), mid) for mid in repairs.stop_streaming],
         )
+        for sha, size in repairs.recreate_media.items():
+            _recreate_media(conn, sha, size, now)
         deleted = [sha for sha in repairs.recount_media if _recount(conn, sha)]
     return deleted
+
+
+def _recreate_media(conn: sqlite3.Connection, sha: str, size: int, now: str) -> None:
+    """A media row again for a file that attachments use (its row lost to a
+    damaged page): its type from those attachments, its count from them."""
+    mime = conn.execute(
+        "SELECT MIN(mime) FROM message_parts WHERE media_sha256 = ? AND mime != ''", [sha]
+    ).fetchone()[0]
+    conn.execute(
+        "INSERT OR IGNORE INTO media(sha256, mime, size, ref_count, created_at)"
+        " VALUES (?, ?, ?, 0, ?)",
+        [sha, mime or "application/octet-stream", size, now],
+    )
+    refs = conn.execute(
+        f"SELECT {_reference_count_sql(conn)} FROM media md WHERE md.sha256 = ?", [sha]
+    ).fetchone()[0]
+    conn.execute("UPDATE media SET ref_count = ? WHERE sha256 = ?", [refs, sha])
 
 
 def _recreate_thread(conn: sqlite3.Connection, thread_id: str, workspace: str) -> None:

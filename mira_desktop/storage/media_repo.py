@@ -190,7 +190,17 @@ def collect_garbage(
 
 
 def _collect_strays(conn: sqlite3.Connection, files: MediaFiles, cutoff: float) -> list[Path]:
+    """Files without a media row — but never one an attachment or a chip
+    still refers to (its row lost to damage: ``doctor --fix`` records it
+    again; deleting it would lose the attachment for good)."""
     known = {row[0] for row in conn.execute("SELECT sha256 FROM media")}
+    known.update(
+        row[0]
+        for row in conn.execute(
+            "SELECT media_sha256 FROM message_parts WHERE media_sha256 IS NOT NULL"
+            " UNION SELECT sha256 FROM media_pending"
+        )
+    )
     removed = []
     for entry in files.scan():
         if entry.mtime >= cutoff or (entry.sha256 is not None and entry.sha256 in known):

@@ -237,7 +237,13 @@ class Store:
 
         return await self.worker.run(doctor.known_media, hashes)
 
-    async def apply_repairs(self, repairs: dict[str, list[str]]) -> list[str]:
+    async def used_media(self, hashes: list[str]) -> set[str]:
+        """Which of ``hashes`` attachments or chips refer to."""
+        from . import doctor_repo as doctor
+
+        return await self.worker.run(doctor.used_media, hashes)
+
+    async def apply_repairs(self, repairs: dict[str, Any]) -> list[str]:
         """Repairs by kind (``doctor_repo.Repairs`` fields); returns the media
         hashes whose rows were deleted."""
         from . import doctor_repo as doctor

@@ -141,3 +141,39 @@ async def test_an_attachment_whose_file_is_gone_is_reported_not_hidden(services)
     assert [p.code for p in report.remaining] == ["media_file_missing"]
     assert not any("vanished" in action or digest in action for action in report.actions)
     assert await services.store.known_media([digest]) == {digest}  # the row is kept
+
+
+async def test_a_used_file_whose_row_was_lost_is_recorded_again_not_deleted(services) -> None:
+    """A damaged page (and its salvage) can lose the media table's row while
+    the attachment's part survives: the file is the attachment — neither the
+    doctor nor the start-up collection may delete it."""
+    import os
+    import time
+
+    from tests.services.seed import attach_media, make_thread, message_ids
+
+    thread = await make_thread(services, "kept", ["look at this", "nice"])
+    question, _ = await message_ids(services, thread.id)
+    digest = await services.media.put(b"the only copy of a photo", "image/jpeg")
+    await attach_media(services, question, digest, ref_count=1)
+    conn = sqlite3.connect(services.data_dir / DB_FILENAME, isolation_level=None)
+    try:
+        conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute("DELETE FROM media WHERE sha256 = ?", [digest])
+        conn.execute("UPDATE message_parts SET mime = 'image/jpeg' WHERE media_sha256 = ?", [digest])  # fmt: skip
+    finally:
+        conn.close()
+    path = services.media.path(digest)
+    old = time.time() - 7200
+    os.utime(path, (old, old))
+
+    await services.media.collect_garbage()  # the start-up collection
+    assert path.read_bytes() == b"the only copy of a photo"
+    report = await services.doctor.check()
+    assert [p.code for p in report.problems] == ["media_row_missing"]
+    fixed = await services.doctor.fix()
+    assert fixed.healthy, fixed.remaining
+    assert path.read_bytes() == b"the only copy of a photo"
+    assert query(
+        services.data_dir, "SELECT mime, size, ref_count FROM media WHERE sha256 = ?", digest
+    ) == [("image/jpeg", 24, 1)]
