@@ -180,9 +180,10 @@ class Services:
 
     @_service
     def media(self) -> MediaStore:
+        from .services.process_owner import current_owner
         from .storage.media_store import MediaStore
 
-        return MediaStore(self.store.worker, self.data_dir / "media")
+        return MediaStore(self.store.worker, self.data_dir / "media", owner=current_owner())
 
     @_service
     def attachments(self) -> AttachmentService:

@@ -14,8 +14,11 @@
 * ``attach_to_message(message_id, prepared)`` writes the message parts and
   turns the pending references into theirs, in one transaction.
 * ``release_message_media(message_ids)`` is for deletes and purges.
-* ``collect()`` at start-up releases pending references older than a day (Mira
-  closed or crashed while composing) and runs the garbage collector.
+* ``collect()`` at start-up releases the pending references of a process that
+  is gone (Mira closed or crashed while composing; those of an older version,
+  which did not record their process, after a day) and runs the garbage
+  collector. A running window's chips are never released under it, however
+  long they wait (a command line run beside it collects too).
 
 The ``@`` picker's search lives in ``workspace_files`` and is re-exported here."""
 
@@ -182,7 +185,9 @@ class AttachmentService:
 
     async def collect(self) -> CollectReport:
         """Start-up clean-up: stale pending references, then garbage collection."""
-        expired = await self._media.expire_pending(PENDING_MAX_AGE_SECONDS)
+        from .process_owner import owner_alive
+
+        expired = await self._media.expire_pending(PENDING_MAX_AGE_SECONDS, owner_alive)
         removed: list[Path] = []
         if expired:
             log.info("released %d attachment(s) left pending by an earlier run", len(expired))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -74,12 +74,13 @@ def ref_count(db: Database, sha256: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def add_pending(conn: sqlite3.Connection, sha256: str, now: str) -> str:
-    """A reference held by the composer (a chip) before any message exists."""
+def add_pending(conn: sqlite3.Connection, sha256: str, now: str, owner: str | None = None) -> str:
+    """A reference held by the composer (a chip) before any message exists;
+    ``owner``: the process holding it."""
     pending_id = new_id()
     conn.execute(
-        "INSERT INTO media_pending(id, sha256, created_at) VALUES (?, ?, ?)",
-        (pending_id, sha256, now),
+        "INSERT INTO media_pending(id, sha256, created_at, owner) VALUES (?, ?, ?, ?)",
+        (pending_id, sha256, now, owner),
     )
     add_ref(conn, sha256, 1, now)
     return pending_id
@@ -108,14 +109,33 @@ def drop_pending(conn: sqlite3.Connection, pending_id: str, now: str) -> str | N
     return str(row[0])
 
 
-def expire_pending(conn: sqlite3.Connection, before: str, now: str) -> list[str]:
-    """Release pending references created before ``before`` (left by a crash)."""
-    rows = conn.execute(
-        "DELETE FROM media_pending WHERE created_at < ? RETURNING sha256", [before]
-    ).fetchall()
-    for (sha256,) in rows:
-        release(conn, sha256, 1, now)
-    return [str(r[0]) for r in rows]
+def expire_pending(
+    conn: sqlite3.Connection,
+    before: str,
+    now: str,
+    owner_alive: Callable[[str | None], bool] | None = None,
+) -> list[str]:
+    """Release pending references left by a crash: those whose process is
+    gone (``owner_alive``), at once, and those without a known owner created
+    before ``before``. A running window's chips stay held however old."""
+    expired = []
+    for pending_id, created_at, owner in conn.execute(
+        "SELECT id, created_at, owner FROM media_pending"
+    ).fetchall():
+        if owner is not None and owner_alive is not None:
+            gone = not owner_alive(owner)
+        else:
+            gone = created_at < before
+        if gone:
+            expired.append(pending_id)
+    released = []
+    for pending_id in expired:
+        row = conn.execute(
+            "DELETE FROM media_pending WHERE id = ? RETURNING sha256", [pending_id]
+        ).fetchone()
+        release(conn, row[0], 1, now)
+        released.append(str(row[0]))
+    return released
 
 
 def store_staged(
@@ -127,6 +147,7 @@ def store_staged(
     refs: int = 0,
     pending: bool = False,
     now: str | None = None,
+    owner: str | None = None,
 ) -> str | None:
     """Record staged content and make its file visible, in one transaction (a
     collector in another process waits for it). Returns the pending id, if any."""
@@ -138,7 +159,7 @@ def store_staged(
             if refs:
                 add_ref(conn, staged.sha256, refs, now)
             if pending:
-                pending_id = add_pending(conn, staged.sha256, now)
+                pending_id = add_pending(conn, staged.sha256, now, owner)
             files.commit(staged)
     finally:
         files.discard(staged)  # no-op once committed

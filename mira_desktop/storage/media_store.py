@@ -39,8 +39,12 @@ class MediaStore:
         *,
         clock: Callable[[], float] = time.time,
         grace_seconds: float = DEFAULT_GRACE_SECONDS,
+        owner: str | None = None,
     ) -> None:
+        """``owner``: this process (``host:pid:start``), recorded with the
+        composer's pending references."""
         self._worker = worker
+        self._owner = owner
         self.files = MediaFiles(root)
         self._clock = clock
         self.grace_seconds = grace_seconds
@@ -65,7 +69,13 @@ class MediaStore:
         """Store content held by the composer: ``(sha256, pending_id)``."""
         staged = await asyncio.to_thread(self.files.stage, source)
         pending_id = await self._worker.run(
-            media_repo.store_staged, self.files, staged, mime, pending=True, now=self._iso()
+            media_repo.store_staged,
+            self.files,
+            staged,
+            mime,
+            pending=True,
+            now=self._iso(),
+            owner=self._owner,
         )
         assert pending_id is not None
         return staged.sha256, pending_id
@@ -88,9 +98,13 @@ class MediaStore:
         sha256 = await self._transaction(media_repo.drop_pending, pending_id, self._iso())
         return await self.collect_garbage(only=[sha256]) if sha256 else []
 
-    async def expire_pending(self, older_than_seconds: float) -> list[str]:
+    async def expire_pending(
+        self,
+        older_than_seconds: float,
+        owner_alive: Callable[[str | None], bool] | None = None,
+    ) -> list[str]:
         before = media_repo.iso(self.now() - older_than_seconds)
-        return await self._transaction(media_repo.expire_pending, before, self._iso())
+        return await self._transaction(media_repo.expire_pending, before, self._iso(), owner_alive)
 
     async def collect_garbage(self, *, only: Collection[str] | None = None) -> list[Path]:
         return await self._worker.run(

@@ -320,6 +320,13 @@ M0006_MODEL_REASONING = """
 ALTER TABLE models ADD COLUMN reasoning TEXT;
 """
 
+#: Which process holds a composer's pending reference (``host:pid:start``,
+#: ``services/process_owner.py``): a live window's chips are never released
+#: under it, however long they wait; a dead one's are released at once.
+M0007_PENDING_OWNER = """
+ALTER TABLE media_pending ADD COLUMN owner TEXT;
+"""
+
 #: (version, name, sql) — append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial", M0001_INITIAL),
@@ -328,4 +335,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (4, "knowledge", M0004_KNOWLEDGE),
     (5, "kb_document_error", M0005_KB_DOCUMENT_ERROR),
     (6, "model_reasoning", M0006_MODEL_REASONING),
+    (7, "pending_owner", M0007_PENDING_OWNER),
 )

@@ -5,6 +5,8 @@ crash while composing; the ``@`` picker's search stays inside the workspace."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -89,12 +91,55 @@ async def test_same_file_twice_is_stored_once_and_held_twice(
     assert stored_files(services) == []
 
 
+CRASHING_COMPOSER = """
+import asyncio, os, sys
+from pathlib import Path
+from mira_desktop.bootstrap import build_services
+
+async def main():
+    services = build_services(Path(sys.argv[1]))
+    await services.attachments.prepare(Path(sys.argv[2]))
+    os._exit(3)  # Mira dies before sending: no clean-up of its own
+
+asyncio.run(main())
+"""
+
+
 async def test_pending_references_left_by_a_crash_are_collected(
-    services: Services, report_pdf: Path
+    services: Services, report_pdf: Path, tmp_path: Path
 ) -> None:
-    await services.attachments.prepare(report_pdf)  # …and Mira dies before sending
+    await services.attachments.prepare(report_pdf)  # this window's chip, kept
     report = await services.attachments.collect()
     assert report.expired_pending == 0 and len(stored_files(services)) == 1
+    other = tmp_path / "notes.txt"
+    other.write_text("a chip of a window that crashed", encoding="utf-8")
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASHING_COMPOSER, str(services.data_dir), str(other)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert crashed.returncode == 3, crashed.stderr
+    assert len(stored_files(services)) == 2
+    # its process is gone: released at once, however young; this window's stays
+    report = await services.attachments.collect()
+    assert report.expired_pending == 1 and len(report.removed) == 1
+    assert len(stored_files(services)) == 1
+    # …even days later, with a command line collecting beside the window
+    later = MediaStore(
+        services.store.worker, services.data_dir / "media", clock=lambda: time.time() + 2 * DAY
+    )
+    report = await AttachmentService(later, services.settings).collect()
+    assert report.expired_pending == 0 and len(stored_files(services)) == 1
+
+
+async def test_pending_references_of_an_older_version_expire_after_a_day(
+    services: Services, report_pdf: Path
+) -> None:
+    """Rows written before the owner was recorded: the day's rule."""
+    unowned = MediaStore(services.store.worker, services.data_dir / "media")
+    await AttachmentService(unowned, services.settings).prepare(report_pdf)
+    assert (await services.attachments.collect()).expired_pending == 0
     later = MediaStore(
         services.store.worker, services.data_dir / "media", clock=lambda: time.time() + 2 * DAY
     )
