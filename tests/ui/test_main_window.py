@@ -146,6 +146,20 @@ async def test_cancelled_welcome_draft_writes_nothing_and_gives_the_text_back(
     assert window.thread_model.rowCount() == 0
 
 
+async def test_a_draft_given_back_keeps_what_was_typed_meanwhile(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(CHAT, raw_stream([b": keep-alive\n\n", Hang()]))
+    type_and_send(window, "a draft I care about")
+    await until(lambda: len(loopback.requests) == 1)
+    window.composer.set_text("and my next thought")  # typed while it waited
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    await until(lambda: "a draft I care about" in window.composer.text())
+    assert window.composer.text() == "a draft I care about\n\nand my next thought"
+    assert "nothing was saved" in window.notice_label.text()
+
+
 async def test_failed_welcome_draft_shows_the_error_and_keeps_the_text(
     window: MainWindow, services: Services, loopback: LoopbackServer
 ) -> None:

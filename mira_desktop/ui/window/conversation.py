@@ -402,7 +402,7 @@ class ConversationPresenter(QObject):
         reason = self._describe(event)
         if key == self.key:
             self._w.timeline.clear()
-            self._w.composer.set_text(text)
+            self._w.composer.set_text(_given_back(text, self._w.composer.text()))
             self._w.header.set_title(None)
             self.view_changed.emit("welcome")
         else:
@@ -476,3 +476,13 @@ def _with_versions_of(source: Message, message: Message) -> Message:
 def _title_preview(text: str) -> str:
     words = " ".join(text.split())
     return words if len(words) <= 60 else words[:59] + "…"
+
+
+def _given_back(draft: str, typed: str) -> str:
+    """A draft's text back in a composer that may hold words typed while it
+    ran: both kept, the draft first (it was written first)."""
+    if not typed.strip() or typed.strip() == draft.strip():
+        return draft or typed
+    if not draft.strip():
+        return typed
+    return f"{draft.rstrip()}\n\n{typed.lstrip()}"
