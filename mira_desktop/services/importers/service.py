@@ -99,10 +99,16 @@ def _json(raw: bytes, name: str) -> Any:
 
 
 def _from_zip(path: Path) -> Any:
-    """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents."""
+    """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents.
+    The files under ``attachments/`` are attachments (a ``.json`` one too,
+    even a Mira export someone attached): never read as documents."""
     try:
         with zipfile.ZipFile(path) as archive:
-            names = [n for n in archive.namelist() if not n.endswith("/")]
+            names = [
+                n
+                for n in archive.namelist()
+                if not n.endswith("/") and not n.startswith(zip_files.ENTRY_PREFIX)
+            ]
             chatgpt_names = [n for n in names if n.rsplit("/", 1)[-1] == "conversations.json"]
             if chatgpt_names:
                 return _json(archive.read(chatgpt_names[0]), chatgpt_names[0])

@@ -8,6 +8,7 @@ folders, real ZIP files."""
 from __future__ import annotations
 
 import hashlib
+import json
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.attachments import Attachment
 from mira_desktop.core.transfer import AttachmentRecord
 from mira_desktop.services.importers.zip_files import ArchiveFiles
 
@@ -142,3 +144,28 @@ def test_an_entry_is_found_by_its_content_whatever_name_it_was_written_under(
         assert files.read(unknown) is None
     finally:
         files.close()
+
+
+async def test_json_files_attached_to_a_thread_are_files_not_threads(
+    services: Services, other: Services, tmp_path: Path
+) -> None:
+    """A batch ZIP keeps attachments under ``attachments/``: a ``.json`` file
+    attached (even a Mira export of a thread) stays a file of its message."""
+    sample = await build_sample(services)
+    backup = json.dumps(await services.exports.thread_document(sample.thread_id)).encode()
+    for name, data in (("data.json", b'{"a": 1}\n'), ("backup.json", backup)):
+        sha = await services.media.put(data, "application/json")
+        attachment = Attachment(sha, name, "application/json", "file", len(data))
+        await services.media.attach(sample.a1, [(None, attachment)])
+    target = tmp_path / "backup.zip"
+    await services.exports.export_zip([sample.thread_id], target, inner="json")
+    with zipfile.ZipFile(target) as archive:
+        assert sum(n.endswith(".json") for n in archive.namelist()) == 3
+
+    report = await other.imports.import_file(target)
+    assert [t.title for t in report.imported] == ["列表推导式 & <tables>"]
+    assert (report.files_restored, report.files_missing) == (3, 0)
+    (imported,) = report.imported
+    document = await other.exports.thread_document(imported.id)
+    answer = next(m for m in document["messages"] if m["id"] == sample.a1)
+    assert [a["name"] for a in answer["attachments"]] == ["data.json", "backup.json"]
