@@ -169,6 +169,10 @@ def known_texts() -> tuple[str, ...]:
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),
+        # services/importers/service.py
+        _tr("{name} is {size}; an import file can be at most {limit}."),
+        _tr("The files to import in {name} come to {size} unpacked; at most {limit} can be read."),
+        _tr("Nothing was imported. Export fewer conversations into each file."),
         # services/readers: files that cannot be attached or indexed
         _tr('"{name}" is a folder, not a file.'),
         _tr("Choose a file inside it instead."),

@@ -1308,6 +1308,18 @@ Repair: {fix}</source>
             <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider), or with `mira-desktop provider transcription-model PROVIDER MODEL`.</source>
             <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商），或使用 `mira-desktop provider transcription-model PROVIDER MODEL`。</translation>
         </message>
+        <message>
+            <source>{name} is {size}; an import file can be at most {limit}.</source>
+            <translation>{name} 大小为 {size}；导入文件最大为 {limit}。</translation>
+        </message>
+        <message>
+            <source>The files to import in {name} come to {size} unpacked; at most {limit} can be read.</source>
+            <translation>{name} 中要导入的文件解压后共 {size}；最多只能读取 {limit}。</translation>
+        </message>
+        <message>
+            <source>Nothing was imported. Export fewer conversations into each file.</source>
+            <translation>未导入任何内容。请在每个文件中导出较少的对话。</translation>
+        </message>
     </context>
     <context>
         <name>FindActions</name>

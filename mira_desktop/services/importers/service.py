@@ -25,7 +25,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import InvalidImportError
+from ...core.errors import InvalidImportError, worded
 from ...core.illustration import ImageInfo
 from ...core.media_keys import IMAGE_KEY
 from ...core.models import Message, MessageRole
@@ -39,6 +39,7 @@ from ...core.transfer import (
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
+from ..readers.document import human_size
 from . import chatgpt, chatgpt_files, mira, zip_files
 
 if TYPE_CHECKING:
@@ -86,6 +87,15 @@ class ImportReport:
 
 ProgressCallback = Callable[[ImportProgress], Any]
 
+#: the largest import file, or ZIP entry unpacked, that is read (bytes): the
+#: whole file is parsed in memory, so a larger one would exhaust it
+MAX_IMPORT_BYTES = 1024**3
+_TOO_LARGE = "{name} is {size}; an import file can be at most {limit}."
+_TOO_LARGE_UNPACKED = (
+    "The files to import in {name} come to {size} unpacked; at most {limit} can be read."
+)
+_TOO_LARGE_HINT = "Nothing was imported. Export fewer conversations into each file."
+
 
 def _json(raw: bytes, name: str) -> Any:
     try:
@@ -98,32 +108,52 @@ def _json(raw: bytes, name: str) -> Any:
         ) from None
 
 
-def _from_zip(path: Path) -> Any:
+def _too_large(name: str, size: int, limit: int, template: str = _TOO_LARGE) -> InvalidImportError:
+    fields = {"name": name, "size": human_size(size), "limit": human_size(limit)}
+    return worded(InvalidImportError, template, fields, hint=_TOO_LARGE_HINT)
+
+
+def _from_zip(path: Path, limit: int) -> Any:
     """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents.
     The files under ``attachments/`` are attachments (a ``.json`` one too,
-    even a Mira export someone attached): never read as documents."""
+    even a Mira export someone attached): never read as documents. No entry,
+    nor all the documents together, is read beyond ``limit`` bytes unpacked
+    (``ZipInfo.file_size``: reading never inflates an entry past it)."""
     try:
         with zipfile.ZipFile(path) as archive:
-            names = [
-                n
-                for n in archive.namelist()
-                if not n.endswith("/") and not n.startswith(zip_files.ENTRY_PREFIX)
+            entries = [
+                info
+                for info in archive.infolist()
+                if not info.is_dir() and not info.filename.startswith(zip_files.ENTRY_PREFIX)
             ]
-            chatgpt_names = [n for n in names if n.rsplit("/", 1)[-1] == "conversations.json"]
-            if chatgpt_names:
-                return _json(archive.read(chatgpt_names[0]), chatgpt_names[0])
-            documents = [_json(archive.read(n), n) for n in names if n.endswith(".json")]
+            chatgpt_entries = [
+                i for i in entries if i.filename.rsplit("/", 1)[-1] == "conversations.json"
+            ]
+            wanted = chatgpt_entries[:1] or [i for i in entries if i.filename.endswith(".json")]
+            total = 0
+            for info in wanted:
+                if info.file_size > limit:
+                    raise _too_large(f"{path.name}: {info.filename}", info.file_size, limit)
+                total += info.file_size
+            if total > limit:
+                raise _too_large(path.name, total, limit, _TOO_LARGE_UNPACKED)
+            documents = [_json(archive.read(i), i.filename) for i in wanted]
     except zipfile.BadZipFile as exc:
         raise InvalidImportError(f"{path.name} is a damaged ZIP file ({exc}).") from None
     if not documents:
         raise InvalidImportError(f"{path.name} holds no JSON file to import.")
-    return documents
+    return documents[0] if chatgpt_entries else documents
 
 
-def read_file(path: Path) -> Any:
+def read_file(path: Path, limit: int = MAX_IMPORT_BYTES) -> Any:
+    """The JSON of an import file (a ZIP's: see :func:`_from_zip`); a file
+    over ``limit`` bytes is refused before it is read."""
     try:
         if zipfile.is_zipfile(path):
-            return _from_zip(path)
+            return _from_zip(path, limit)
+        size = path.stat().st_size
+        if size > limit:
+            raise _too_large(path.name, size, limit)
         return _json(path.read_bytes(), path.name)
     except OSError as exc:
         raise InvalidImportError(
@@ -150,18 +180,21 @@ class ImportService:
         *,
         media: MediaStore | None = None,
         schema_path: Path | None = None,
+        max_bytes: int = MAX_IMPORT_BYTES,
     ) -> None:
         """``media``: where the files a Mira ZIP carries are put back
-        (without it, attachments not stored here stay notes)."""
+        (without it, attachments not stored here stay notes); ``max_bytes``:
+        the largest file (or ZIP entry, unpacked) read."""
         self._store = store
         self._media = media
+        self._max_bytes = max_bytes
         self._schema_path = schema_path or resource_path(*SCHEMA_FILE)
 
     def _plan(
         self, path: Path, wanted: ImportFormat | None, report: Callable[[ImportProgress], None]
     ) -> tuple[ImportFormat, list[ThreadImport], list[SkippedThread]]:
         """Read, detect and check everything (blocking; a worker thread)."""
-        data = read_file(path)
+        data = read_file(path, self._max_bytes)
         found = detect(data)
         if wanted is not None and wanted is not found:
             raise InvalidImportError(f"{path.name} is a {found} export, not a {wanted} export.")
