@@ -5,8 +5,8 @@ cycles, an active leaf that exists) — so a bad file imports nothing.
 
 Imported threads get ``source = "import:mira"`` and ``source_ref`` = the id
 they had in the exporting library; they land in the live list (a thread
-exported from the trash is not put back in the trash). Ids are kept when free
-(storage decides)."""
+exported from the trash is not put back in the trash); an answer exported
+while streaming comes in ``stopped``. Ids are kept when free (storage decides)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,13 @@ def _usage(value: dict[str, Any] | None) -> Usage | None:
     )
 
 
+def _status(value: str) -> MessageStatus:
+    """An answer exported while it was being written is not written any more
+    here (nobody owns it): it comes in stopped, as one cut off."""
+    status = MessageStatus(value)
+    return MessageStatus.STOPPED if status is MessageStatus.STREAMING else status
+
+
 def _message(item: dict[str, Any], thread_id: str) -> Message:
     return Message(
         id=item["id"],
@@ -90,7 +97,7 @@ def _message(item: dict[str, Any], thread_id: str) -> Message:
         created_at=item["created_at"],
         updated_at=item.get("updated_at") or item["created_at"],
         parent_id=item.get("parent_id"),
-        status=MessageStatus(item["status"]),
+        status=_status(item["status"]),
         thinking=item.get("thinking") or "",
         thinking_ms=item.get("thinking_ms"),
         model=item.get("model"),

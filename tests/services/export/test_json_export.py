@@ -281,3 +281,26 @@ async def test_a_zip_of_json_exports_imports_every_thread(
     assert result.path == target
     report = await services.imports.import_file(target)
     assert report.format == "mira" and sorted(t.title for t in report.imported) == ["one", "two"]
+
+
+async def test_an_answer_exported_while_streaming_comes_back_stopped(
+    services: Services, tmp_path: Path
+) -> None:
+    """Nobody writes it any more after an import: it is shown as stopped
+    (not "still being written"), and can be branched like one."""
+    sample = await build_sample(services)
+    doc = await export_doc(services, sample.thread_id)
+    answer = next(m for m in doc["messages"] if m["id"] == sample.a1)
+    answer["status"] = "streaming"
+    report = await import_doc(services, doc, tmp_path)
+    (imported,) = report.imported
+    again = await export_doc(services, imported.id)
+    statuses = {m["text"][:12]: m["status"] for m in again["messages"]}
+    assert statuses[answer["text"][:12]] == "stopped"
+    assert list(statuses.values()).count("stopped") == 1  # the others as they were
+    leaf = again["thread"]["active_leaf_id"]
+    copy = await services.conversation.branch_into_new_thread(imported.id, leaf)
+    assert [m.status for m in await services.conversation.active_branch(copy.id)] == [
+        "complete",
+        "stopped",
+    ]
