@@ -4,7 +4,7 @@ clipboard" copies) and one message ("Download as .md", "Save to workspace").
 Layout: the title, a table of thread facts and export diagnostics, the active
 branch, then "Other versions" with every other live branch. Each message has a
 heading (who, version n/m), its thinking as a quote, its text as written (it
-is Markdown already), attachments, the error of a failed answer, tool calls
+is Markdown already; a code fence it leaves open is closed), attachments, the error of a failed answer, tool calls
 with redacted arguments, and a one-line diagnostics footer. Trashed messages
 are counted, not shown (the JSON export has them)."""
 
@@ -43,6 +43,50 @@ def fence(text: str, lang: str = "") -> str:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
+
+
+# CommonMark fences: up to three spaces, then three or more backticks (an
+# info string without backticks) or tildes (any info string)
+_OPENER = re.compile(r"^( {0,3})(`{3,}(?=[^`]*$)|~{3,})")
+_CLOSER = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+_PROBE = "mira-export-probe-after-the-message"
+
+
+def close_fences(text: str) -> str:
+    """``text`` with the code fence it leaves open (an answer stopped in the
+    middle of a code block) closed, so the rest of the export is not read as
+    its code. The closing fence is the opener's character, as many, at the
+    opener's indentation (which also closes one inside a list item)."""
+    opener = _open_fence(text)
+    if opener is None or not _swallows(text):
+        return text
+    indent, fence = opener
+    return f"{text.rstrip()}\n{indent}{fence}"
+
+
+def _open_fence(text: str) -> tuple[str, str] | None:
+    """(indentation, fence) of the fence ``text`` leaves open, by the lines
+    alone (a quick look: most texts have none)."""
+    opener: tuple[str, str] | None = None
+    for line in text.splitlines():
+        if opener is None:
+            if found := _OPENER.match(line):
+                opener = (found[1], found[2])
+        elif (found := _CLOSER.match(line)) and (
+            found[1][0] == opener[1][0] and len(found[1]) >= len(opener[1])
+        ):
+            opener = None
+    return opener
+
+
+def _swallows(text: str) -> bool:
+    """Whether a CommonMark reader reads what follows ``text`` as code (the
+    lines alone can be wrong: a fence-like line inside an HTML block is not
+    one)."""
+    from markdown_it import MarkdownIt  # only for a text that looks unclosed
+
+    tokens = MarkdownIt("commonmark").parse(f"{text}\n\n{_PROBE}")
+    return any(t.type == "fence" and _PROBE in t.content for t in tokens)
 
 
 def one_line(text: str) -> str:
@@ -126,7 +170,7 @@ def message_block(
         took = duration_text(message.thinking_ms)
         label = f"**Thinking** ({took})" if took else "**Thinking**"
         parts.append(quote(f"{label}\n\n{message.thinking.strip()}"))
-    parts.append(message.text.strip() or "*(no text)*")
+    parts.append(close_fences(message.text.strip()) or "*(no text)*")
     if attachments:
         parts.append(_attachments(attachments))
     if error := _error(message):

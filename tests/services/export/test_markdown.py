@@ -10,8 +10,10 @@ import pytest
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.errors import ConfigError, NotFoundError
+from mira_desktop.core.ids import new_id
+from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.services.export.files import local_stamp, slug, thread_filename
-from mira_desktop.services.export.markdown import fence
+from mira_desktop.services.export.markdown import close_fences, fence
 
 from .sample import ANSWER, QUESTION, SECRET_VALUES, THINKING, build_sample
 
@@ -129,3 +131,58 @@ async def test_save_to_workspace_refuses_without_a_root(services: Services, tmp_
 def test_file_names_are_portable(title: str, expected: str) -> None:
     assert slug(title) == expected
     assert thread_filename(title, "0190-aaaa-bbbb-cccc-1234abcd", "md") == f"{expected}-1234abcd.md"
+
+
+FENCES: list[tuple[str, str, str]] = [
+    ("backticks", "```python\nprint(1", "```python\nprint(1\n```"),
+    ("tildes, closer too short", "~~~~\nx\n~~~", "~~~~\nx\n~~~\n~~~~"),
+    ("longer backticks", "````md\n```\ninner", "````md\n```\ninner\n````"),
+    ("other character", "~~~\n```\n", "~~~\n```\n~~~"),
+    ("closer with words is no closer", "```\nx\n``` y", "```\nx\n``` y\n```"),
+    ("indented opener", "  ```\nx", "  ```\nx\n  ```"),
+    ("in a paragraph", "Code:\n```sh\nls -", "Code:\n```sh\nls -\n```"),
+    ("closed", "```\nok\n```  ", "```\nok\n```  "),
+    ("closed by a longer run", "```\nok\n`````", "```\nok\n`````"),
+    ("two blocks, closed", "```\na\n```\n\n~~~\nb\n~~~", "```\na\n```\n\n~~~\nb\n~~~"),
+    ("inline code, not a fence", "```a`b\nx", "```a`b\nx"),
+    ("indented code, not a fence", "    ```\nx", "    ```\nx"),
+    ("in a quote: ends with it", "> ```\n> x", "> ```\n> x"),
+    ("in a list item: ends with it", "1. a\n   ```sh\n   pip", "1. a\n   ```sh\n   pip"),
+    ("in an HTML block, not a fence", "<div>\n```\n</div>", "<div>\n```\n</div>"),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "expected"), FENCES, ids=[c[0] for c in FENCES])
+def test_a_fence_left_open_is_closed(case: str, text: str, expected: str) -> None:
+    from markdown_it import MarkdownIt
+
+    assert close_fences(text) == expected
+    tokens = MarkdownIt("commonmark").parse(close_fences(text) + "\n\n## After")
+    assert [t.content for t in tokens if t.type == "inline"][-1] == "After"  # a heading again
+
+
+async def test_an_answer_stopped_inside_a_code_block_keeps_the_rest_of_the_export(
+    services: Services,
+) -> None:
+    from markdown_it import MarkdownIt
+
+    sample = await build_sample(services)
+    stopped = Message(
+        new_id(),
+        sample.thread_id,
+        MessageRole.ASSISTANT,
+        "Here:\n\n````python\nprint('``` not the end')\nfor x in",
+        "2026-11-30T07:13:00.000Z",
+        parent_id=sample.u1,
+        status=MessageStatus.STOPPED,
+    )
+    await services.store.add_message(stopped, make_active=True)
+    md = await services.exports.thread_markdown(sample.thread_id)
+    tokens = MarkdownIt("commonmark").parse(md)
+    code = [t.content for t in tokens if t.type == "fence"]
+    assert code[0] == "print('``` not the end')\nfor x in\n"
+    headings = [t.content for i, t in enumerate(tokens) if tokens[i - 1].type == "heading_open"]
+    assert "Assistant · version 3/3 [stopped]" in headings
+    assert "Other versions" in headings and "列表推导式" in headings
+    footers = [t.content for t in tokens if t.content.startswith("<sub>status: stopped")]
+    assert len(footers) == 1
