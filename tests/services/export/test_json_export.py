@@ -14,6 +14,8 @@ import pytest
 
 from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.core.errors import InvalidImportError
+from mira_desktop.core.ids import new_id
+from mira_desktop.core.models import Message, MessageRole
 from mira_desktop.paths import resource_path
 from mira_desktop.services.export.schema_check import Validator, load_schema
 
@@ -304,3 +306,39 @@ async def test_an_answer_exported_while_streaming_comes_back_stopped(
         "complete",
         "stopped",
     ]
+
+
+async def test_data_that_only_looks_secret_survives_export_and_import(
+    services: Services, tmp_path: Path
+) -> None:
+    """The JSON export redacts a message's data: what it masks is gone after
+    an import, so only secrets may be masked, never counts or words."""
+    sample = await build_sample(services)
+    kept = {
+        "keyword": "python",
+        "keys": ["a", "b"],
+        "monkey": "see",
+        "usage_detail": {"reasoning_tokens": 12, "max_tokens": "512", "tokens": 3},
+        "token_count": 40,
+    }
+    secret = {"session_id": "s-1", "headers": [["X-Api-Key", "abc"]], "passphrase": "x"}
+    answer = Message(
+        new_id(),
+        sample.thread_id,
+        MessageRole.ASSISTANT,
+        "Done.",
+        "2026-11-30T07:13:00.000Z",
+        parent_id=sample.u1,
+        data={**kept, **secret},
+    )
+    await services.store.add_message(answer, make_active=True)
+    doc = await export_doc(services, sample.thread_id)
+    report = await import_doc(services, doc, tmp_path)
+    again = await export_doc(services, report.imported[0].id)
+    (data,) = [m["data"] for m in again["messages"] if m["text"] == "Done."]
+    assert data == {
+        **kept,
+        "session_id": "***",
+        "headers": [["X-Api-Key", "***"]],
+        "passphrase": "***",
+    }
