@@ -41,6 +41,8 @@ class ThreadSnapshot:
     role_name: str | None = None
     messages: tuple[Message, ...] = ()
     attachments: Mapping[str, tuple[AttachmentRecord, ...]] = field(default_factory=dict)
+    #: the name of the knowledge base the thread is bound to (``thread.kb_id``)
+    kb_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,9 @@ class ThreadImport:
     """A thread an importer asks storage to write. Ids are proposals: storage
     keeps them when free and remaps them consistently otherwise.
     ``workspace_name`` picks (or creates) the workspace unless the import names
-    one; ``provider_name`` / ``role_name`` are linked when they exist here."""
+    one; ``provider_name`` / ``role_name`` are linked when they exist here;
+    the knowledge base by ``kb_id`` (the exporting library's), else by
+    ``kb_name``, when one exists here (else the thread is left unbound)."""
 
     thread: Thread
     source_ref: str | None = None
@@ -73,6 +77,8 @@ class ThreadImport:
     attachments: Mapping[str, tuple[AttachmentRecord, ...]] = field(default_factory=dict)
     #: files named by messages, to look for beside the export (by message id)
     assets: Mapping[str, tuple[AssetRef, ...]] = field(default_factory=dict)
+    kb_id: str | None = None
+    kb_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

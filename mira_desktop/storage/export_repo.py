@@ -5,7 +5,8 @@ transaction (a failure anywhere writes nothing).
 
 Import rules kept here: thread and message ids are kept when free and
 remapped consistently otherwise; a workspace is found by name (created when
-missing); providers and roles are linked by name when they exist; an
+missing); providers and roles are linked by name when they exist, the
+knowledge base by id, else by name (left unbound when neither is here); an
 attachment whose content is in the media store becomes a real part (taking a
 reference), otherwise a ``metadata`` part remembers it (``available: false``)
 so a later export still lists it. Duplicates (same ``source`` and
@@ -84,10 +85,11 @@ def _read_chunk(db: Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
     thread_rows = list(
         db.query(
             "SELECT t.*, w.name AS workspace_name, w.root_dir AS workspace_root,"
-            " p.name AS provider_name, r.name AS role_name FROM threads t"
+            " p.name AS provider_name, r.name AS role_name, k.name AS kb_name FROM threads t"
             " LEFT JOIN workspaces w ON w.id = t.workspace_id"
             " LEFT JOIN providers p ON p.id = t.provider_id"
             " LEFT JOIN roles r ON r.id = t.role_id"
+            " LEFT JOIN knowledge_bases k ON k.id = t.kb_id"
             f" WHERE t.id IN ({marks})",
             list(ids),
         )
@@ -111,6 +113,7 @@ def _read_chunk(db: Database, ids: Sequence[str]) -> list[ThreadSnapshot]:
             workspace_root=row["workspace_root"],
             provider_name=row["provider_name"],
             role_name=row["role_name"],
+            kb_name=row["kb_name"],
             messages=tuple(by_thread.get(row["id"], ())),
             attachments={
                 m.id: tuple(attachments[m.id])
@@ -248,6 +251,17 @@ def _lookup(conn: sqlite3.Connection, table: str, name: str | None) -> str | Non
     return None if row is None else str(row[0])
 
 
+def _knowledge_base(conn: sqlite3.Connection, kb_id: str | None, name: str | None) -> str | None:
+    """The knowledge base of this library an imported thread is bound to: the
+    one with its id (the same library), else the one with its name; None
+    when there is neither."""
+    if kb_id:
+        row = conn.execute("SELECT id FROM knowledge_bases WHERE id = ?", (kb_id,)).fetchone()
+        if row is not None:
+            return str(row[0])
+    return _lookup(conn, "knowledge_bases", name)
+
+
 def insert_imports(
     db: Database,
     imports: Sequence[ThreadImport],
@@ -293,7 +307,7 @@ def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
         workspace_id=batch.workspace_for(item.workspace_name),
         provider_id=_lookup(conn, "providers", item.provider_name),
         role_id=_lookup(conn, "roles", item.role_name),
-        kb_id=None,
+        kb_id=_knowledge_base(conn, item.kb_id, item.kb_name),
         pin_order=_next_pin(conn) if original.pinned else None,
         active_leaf_id=ids.get(original.active_leaf_id) if original.active_leaf_id else None,
     )

@@ -94,6 +94,11 @@ def _thread(snapshot: ThreadSnapshot) -> dict[str, Any]:
         "provider": snapshot.provider_name,
         "model": thread.model,
         "role": snapshot.role_name,
+        "knowledge_base": (
+            {"id": thread.kb_id, "name": snapshot.kb_name}
+            if thread.kb_id and snapshot.kb_name is not None
+            else None
+        ),
         "mode": thread.mode,
         "agent_enabled": thread.agent_enabled,
         "tts_enabled": thread.tts_enabled,

@@ -6,7 +6,9 @@ cycles, an active leaf that exists) — so a bad file imports nothing.
 Imported threads get ``source = "import:mira"`` and ``source_ref`` = the id
 they had in the exporting library; they land in the live list (a thread
 exported from the trash is not put back in the trash); an answer exported
-while streaming comes in ``stopped``. Ids are kept when free (storage decides)."""
+while streaming comes in ``stopped``; the thread's knowledge base is bound
+again when this library has it (same id, else same name). Ids are kept when
+free (storage decides)."""
 
 from __future__ import annotations
 
@@ -158,12 +160,15 @@ def parse_document(doc: Any, validator: Validator, where: str = "The file") -> T
     ordered = _parent_first(doc["messages"], where)
     info = doc["thread"]
     thread = _thread(info, where, {m["id"] for m in ordered})
+    kb = info.get("knowledge_base") or {}
     return ThreadImport(
         thread=thread,
         source_ref=info["id"],
         workspace_name=info["workspace"]["name"],
         provider_name=info.get("provider"),
         role_name=info.get("role"),
+        kb_id=kb.get("id"),
+        kb_name=kb.get("name"),
         messages=tuple(_message(m, thread.id) for m in ordered),
         attachments={m["id"]: a for m in ordered if (a := _attachments(m))},
     )

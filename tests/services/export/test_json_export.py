@@ -342,3 +342,49 @@ async def test_data_that_only_looks_secret_survives_export_and_import(
         "headers": [["X-Api-Key", "***"]],
         "passphrase": "***",
     }
+
+
+async def thread_kb(services: Services, thread_id: str) -> str | None:
+    return (await sql(services, "SELECT kb_id FROM threads WHERE id = ?", thread_id))[0][0]
+
+
+async def test_the_knowledge_base_link_round_trips(
+    services: Services, tmp_path: Path, validator: Validator
+) -> None:
+    sample = await build_sample(services)
+    kb = await services.knowledge.create("Docs 文档")
+    await services.knowledge.bind(sample.thread_id, kb.id)
+    doc = await export_doc(services, sample.thread_id)
+    assert doc["thread"]["knowledge_base"] == {"id": kb.id, "name": "Docs 文档"}
+    assert validator.errors(doc) == []
+
+    # here: the same base, by its id (also after a rename)
+    await services.knowledge.rename(kb.id, "Renamed")
+    home = await import_doc(services, doc, tmp_path)
+    assert await thread_kb(services, home.imported[0].id) == kb.id
+
+    other = build_services(tmp_path / "other-library")
+    try:
+        # no such base there: imported unbound
+        unbound = await import_doc(other, doc, tmp_path)
+        assert await thread_kb(other, unbound.imported[0].id) is None
+        # a base of that name there: bound to it
+        theirs = await other.knowledge.create("Docs 文档")
+        bound = await import_doc(other, doc, tmp_path)
+        assert await thread_kb(other, bound.imported[0].id) == theirs.id
+        again = await export_doc(other, bound.imported[0].id)
+        assert again["thread"]["knowledge_base"] == {"id": theirs.id, "name": "Docs 文档"}
+    finally:
+        await other.aclose()
+
+
+async def test_a_document_without_a_knowledge_base_imports_unbound(
+    services: Services, tmp_path: Path, validator: Validator
+) -> None:
+    sample = await build_sample(services)
+    doc = await export_doc(services, sample.thread_id)
+    assert doc["thread"]["knowledge_base"] is None
+    del doc["thread"]["knowledge_base"]  # a file from before the field
+    assert validator.errors(doc) == []
+    report = await import_doc(services, doc, tmp_path)
+    assert await thread_kb(services, report.imported[0].id) is None
