@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import dataclass_cache, startup_gc
-from .cli.output import print_error
+from .cli.output import print_error, use_utf8_streams
 from .cli.parser import parse_arguments
 from .core.errors import MiraError, StorageError
 from .paths import resolve_data_dir
@@ -34,6 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     if args.command is None and argv is None:  # this process is a window's launch
         startup_gc.pause()  # until the first frames (``ui/launch.py``)
+    if args.command is not None:
+        use_utf8_streams()
     if args.install_desktop_entry:
         from .desktop_entry import install_desktop_entry
 

@@ -1,12 +1,33 @@
-"""Printing for the CLI: JSON lines, tables, and errors with their hints."""
+"""Printing for the CLI: JSON lines, tables, and errors with their hints, on
+streams that can write every character (:func:`use_utf8_streams`)."""
 
 from __future__ import annotations
 
+import codecs
+import io
 import json
 import sys
 from typing import Any, TextIO
 
 from ..core.errors import MiraError
+
+
+def use_utf8_streams() -> None:
+    """Make stdout and stderr write UTF-8 when they are a file or a pipe
+    (``mira-desktop export … > thread.md``): Windows gives them the locale's
+    code page (cp1252), which cannot write Chinese, emoji or "≈", and a C
+    locale gives ASCII. A console keeps its encoding (Windows' writes
+    Unicode itself), but a character it lacks is written as an escape rather
+    than failing. Call once, before anything is written."""
+    for stream in (sys.stdout, sys.stderr):
+        if not isinstance(stream, io.TextIOWrapper):
+            continue  # replaced (tests, an embedding program): its owner decides
+        if codecs.lookup(stream.encoding).name == "utf-8":
+            continue
+        if stream.isatty():
+            stream.reconfigure(errors="backslashreplace")
+        else:
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
 
 
 def print_json(data: Any, stream: TextIO | None = None) -> None:

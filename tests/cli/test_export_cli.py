@@ -191,3 +191,35 @@ def test_a_zip_backup_moves_attached_files_to_another_library(
     )
     third = run(tmp_path / "third", "import", str(single), "--json")
     assert json.loads(third.stdout)["files_missing"] == 1
+
+
+def run_in_c_locale(data_dir: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """The CLI with stdout and stderr redirected and no UTF-8 locale (their
+    encoding is then ASCII, as Windows' cp1252 it cannot write Chinese)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "LANG")}
+    env.update(PYTHONPATH=str(REPO), LC_ALL="C", PYTHONUTF8="0")
+    return subprocess.run(
+        [sys.executable, "-m", "mira_desktop", "--data-dir", str(data_dir), *args],
+        capture_output=True,
+        timeout=60,
+        cwd=REPO,
+        env=env,
+    )
+
+
+def test_redirected_output_is_utf8_whatever_the_locale(
+    data_dir: Path, work: Path, imported: list[dict]
+) -> None:
+    thread_id = imported[0]["id"]
+    md = run_in_c_locale(data_dir, "export", thread_id)
+    assert md.returncode == 0, md.stderr.decode("utf-8", "replace")
+    assert md.stdout.decode("utf-8").startswith("# Branches 分支 🌳\n")
+    listed = run_in_c_locale(data_dir, "thread", "list")
+    assert listed.returncode == 0 and "Branches 分支 🌳" in listed.stdout.decode("utf-8")
+    bad = work / "broken.json"
+    bad.write_text(json.dumps([{"title": "坏了", "mapping": "nope"}]), "utf-8")
+    refused = run_in_c_locale(data_dir, "import", str(bad))
+    assert refused.returncode == 1
+    assert "error: Conversation 1 (“坏了”) has no “mapping” object" in refused.stderr.decode(
+        "utf-8"
+    )
