@@ -1322,6 +1322,17 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>ExportFeedback</name>
+        <message>
+            <source>Replace file</source>
+            <translation>替换文件</translation>
+        </message>
+        <message>
+            <source>{name} already exists. Replace it?</source>
+            <translation>{name} 已存在。要替换它吗？</translation>
+        </message>
+    </context>
+    <context>
         <name>FindActions</name>
         <message>
             <source>Find in this conversation…</source>

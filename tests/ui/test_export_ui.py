@@ -23,6 +23,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.ui.export.feedback import with_ending
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.window.main_window import MainWindow
@@ -374,3 +375,84 @@ async def test_malformed_import_shows_the_error_and_adds_nothing(
     await refresh(window)
     assert window.thread_model.rowCount() == before
     assert window.export_actions.importer.last_report is None
+
+
+@pytest.mark.parametrize(
+    ("chosen", "suffix", "written"),
+    [
+        ("Report 1.5", ".pdf", "Report 1.5.pdf"),
+        ("Report", ".pdf", "Report.pdf"),
+        ("Report.PDF", ".pdf", "Report.PDF"),
+        ("v2.0 backup.tar", ".zip", "v2.0 backup.tar.zip"),
+        ("backup.zip", ".zip", "backup.zip"),
+    ],
+)
+def test_the_ending_is_added_not_put_in_place_of_a_dot(
+    chosen: str, suffix: str, written: str, tmp_path: Path
+) -> None:
+    assert with_ending(tmp_path / chosen, suffix) == tmp_path / written
+
+
+@pytest.fixture
+def questions(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], list[str]]:
+    """Make QMessageBox.question answer yes or no; returns the texts asked."""
+
+    def install(yes: bool) -> list[str]:
+        asked: list[str] = []
+
+        def question(parent: Any, title: str, text: str, *args: Any) -> Any:
+            asked.append(text)
+            return QMessageBox.StandardButton.Yes if yes else QMessageBox.StandardButton.No
+
+        monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+        return asked
+
+    return install
+
+
+async def test_save_as_pdf_after_a_dot_in_the_name_leaves_other_files_alone(
+    window: MainWindow, services: Services, tmp_path: Path, save_to: Any
+) -> None:
+    sample = await sample_in_window(window, services)
+    other = tmp_path / "Report 1.pdf"
+    other.write_bytes(b"another report")
+    save_to(tmp_path / "Report 1.5")
+    sidebar_action(window, sample.thread_id, "export:pdf").trigger()
+    target = tmp_path / "Report 1.5.pdf"
+    await until(lambda: str(target) in window.notice_label.text(), timeout=10)
+    assert target.read_bytes().startswith(b"%PDF-")
+    assert other.read_bytes() == b"another report"
+
+
+async def test_a_file_of_the_name_with_the_ending_is_replaced_only_when_confirmed(
+    window: MainWindow, services: Services, tmp_path: Path, save_to: Any, questions: Any
+) -> None:
+    sample = await sample_in_window(window, services)
+    existing = tmp_path / "notes.pdf"
+    existing.write_bytes(b"my notes")
+    save_to(tmp_path / "notes")
+    asked = questions(False)
+    sidebar_action(window, sample.thread_id, "export:pdf").trigger()
+    await until(lambda: bool(asked))
+    assert asked == ["notes.pdf already exists. Replace it?"]
+    await asyncio.sleep(0.1)
+    assert existing.read_bytes() == b"my notes"
+
+    questions(True)
+    sidebar_action(window, sample.thread_id, "export:pdf").trigger()
+    await until(lambda: str(existing) in window.notice_label.text(), timeout=10)
+    assert existing.read_bytes().startswith(b"%PDF-")
+
+
+async def test_batch_export_after_a_dot_in_the_name_adds_zip(
+    window: MainWindow, services: Services, tmp_path: Path, save_to: Any
+) -> None:
+    sample = await sample_in_window(window, services)
+    other = tmp_path / "backup 2.zip"
+    other.write_bytes(b"an older backup")
+    save_to(tmp_path / "backup 2.5", "ZIP of JSON files (*.zip)")
+    window.sidebar.batch_export_requested.emit([sample.thread_id])
+    target = tmp_path / "backup 2.5.zip"
+    await until(lambda: "Exported 1 conversations" in window.notice_label.text())
+    assert zipfile.is_zipfile(target)
+    assert other.read_bytes() == b"an older backup"

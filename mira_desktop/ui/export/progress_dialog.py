@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QFileDialog, QProgressDialog, QWidget
 
-from .feedback import default_folder, later, show_error
+from .feedback import default_folder, later, show_error, target_with_ending
 
 if TYPE_CHECKING:
     from ...bootstrap import Services
@@ -89,9 +89,9 @@ class BatchExport(QObject):
         )
         if not chosen:
             return
-        path = Path(chosen)
-        if path.suffix.lower() != ".zip":
-            path = path.with_suffix(".zip")
+        path = target_with_ending(self._w, Path(chosen), ".zip")
+        if path is None:
+            return
         self._begin(ids, path, filters.get(selected) or next(iter(filters.values())))
 
     def _begin(self, ids: list[str], path: Path, fmt: ExportFormat) -> None:

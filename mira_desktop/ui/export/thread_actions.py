@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
-from .feedback import ask_save_path, later, show_error
+from .feedback import ask_save_path, later, show_error, target_with_ending
 from .import_dialog import ImportConversations
 
 if TYPE_CHECKING:
@@ -221,11 +221,10 @@ class ThreadActions(QObject):
         self._run(prepare(), self.tr("Saving the PDF failed"))
 
     def _ask_and_write_pdf(self, html: str, name: str) -> None:
-        path = ask_save_path(self._w, self.tr("Save as PDF"), name, self.tr("PDF (*.pdf)"))
+        chosen = ask_save_path(self._w, self.tr("Save as PDF"), name, self.tr("PDF (*.pdf)"))
+        path = target_with_ending(self._w, chosen, ".pdf") if chosen else None
         if path is None:
             return
-        if path.suffix.lower() != ".pdf":
-            path = path.with_suffix(".pdf")
         from .print_preview import pdf_bytes
 
         data = pdf_bytes(html, Path(name).stem)
