@@ -8,7 +8,10 @@ The tree comes from each node's ``parent``; a node that is not kept (system,
 hidden, empty, null) passes its children up to its nearest kept ancestor, so
 the tree stays connected. ``thoughts`` nodes become the thinking of the next
 answer below them. The active branch is the path to ``current_node`` (its
-nearest kept ancestor when it was skipped).
+nearest kept ancestor when it was skipped). A conversation whose parents go
+round in a loop (a node its own parent, or ancestors that come back to it)
+has nodes no walk from a root reaches: it is skipped, saying so, rather than
+imported without them.
 
 What counts as malformed (a clear error, nothing imported): not a list of
 objects, a conversation without a ``mapping`` object, a node that is not an
@@ -33,6 +36,8 @@ log = logging.getLogger(__name__)
 
 SOURCE = "import:chatgpt"
 UNTITLED = "Imported ChatGPT conversation"
+NO_MESSAGES = "no messages to import"
+LOOP = "its messages' parents form a loop"
 
 Progress = Callable[[int, int], None]
 
@@ -88,6 +93,18 @@ def _children(mapping: dict[str, dict[str, Any]]) -> dict[str | None, list[str]]
     return found
 
 
+def _all_reached(mapping: dict[str, dict[str, Any]], children: dict[str | None, list[str]]) -> bool:
+    """Whether every node descends from a root (not when parents loop)."""
+    seen: set[str] = set()
+    stack = list(children.get(None, []))
+    while stack:
+        node_id = stack.pop()
+        if node_id not in seen:
+            seen.add(node_id)
+            stack.extend(children.get(node_id, []))
+    return len(seen) == len(mapping)
+
+
 class _Builder:
     """Walks one conversation's tree into messages (iteratively: deep trees)."""
 
@@ -139,8 +156,9 @@ class _Builder:
             last = extra.id
         return last
 
-    def walk(self, mapping: dict[str, dict[str, Any]]) -> None:
-        children = _children(mapping)
+    def walk(
+        self, mapping: dict[str, dict[str, Any]], children: dict[str | None, list[str]]
+    ) -> None:
         stack: list[tuple[str, str | None, str]] = [
             (root, None, "") for root in reversed(children.get(None, []))
         ]
@@ -178,10 +196,13 @@ def convert(conversation: Any, where: str) -> ThreadImport | SkippedThread:
     ref = source_ref(conversation)
     now = utc_now()
     created = iso(epoch_time(conversation.get("create_time")), now)
+    children = _children(mapping)
+    if not _all_reached(mapping, children):
+        return SkippedThread(title, LOOP, ref)
     builder = _Builder(new_id(), created)
-    builder.walk(mapping)
+    builder.walk(mapping, children)
     if not builder.messages:
-        return SkippedThread(title, "no messages to import", ref)
+        return SkippedThread(title, NO_MESSAGES, ref)
     leaf = builder.active_leaf(mapping, conversation.get("current_node"))
     last = max(m.updated_at for m in builder.messages)
     model = conversation.get("default_model_slug")

@@ -199,6 +199,27 @@ async def test_malformed_input_imports_nothing(
     assert (await sql(services, "SELECT COUNT(*) FROM messages"))[0][0] == 0
 
 
+def _looping(title: str, loop: str) -> dict[str, Any]:
+    """A question and its answer under a root whose parent is ``loop``."""
+    c = Conversation(f"conv-{title}", title)
+    c.say("u1", "root", "user", "Hi")
+    c.say("a1", "u1", "assistant", "Hello")
+    c.mapping["root"]["parent"] = loop
+    return c.current("a1").data
+
+
+async def test_a_conversation_whose_parents_loop_is_skipped_saying_so(
+    services: Services, tmp_path: Path
+) -> None:
+    data = [_looping("self", "root"), branching().data, _looping("circle", "a1")]
+    report = await services.imports.import_file(write(tmp_path, data))
+    assert [t.title for t in report.imported] == ["Branches 分支 🌳"]
+    assert [(s.title, s.reason) for s in report.skipped] == [
+        ("self", "its messages' parents form a loop"),
+        ("circle", "its messages' parents form a loop"),
+    ]
+
+
 async def test_a_failure_while_writing_rolls_everything_back(
     services: Services, tmp_path: Path
 ) -> None:
