@@ -169,6 +169,10 @@ def known_texts() -> tuple[str, ...]:
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),
+        # services/importers/chatgpt.py, storage/export_repo.py: why a thread was skipped
+        _tr("already imported"),
+        _tr("no messages to import"),
+        _tr("its messages' parents form a loop"),
         # services/importers/service.py
         _tr("{name} is {size}; an import file can be at most {limit}."),
         _tr("The files to import in {name} come to {size} unpacked; at most {limit} can be read."),
@@ -242,6 +246,12 @@ def _filled(template: str, error: MiraError, fallback: str) -> str:
     except (KeyError, IndexError, ValueError):  # a translation with other fields
         log.warning("cannot fill the translation of %r", template)
         return fallback
+
+
+def known_text(text: str) -> str:
+    """A fixed phrase of the Qt-free layers (one of :func:`known_texts`, such
+    as why an import skipped a thread) in the interface's language."""
+    return _translated(text)
 
 
 def message_text(error: MiraError) -> str:

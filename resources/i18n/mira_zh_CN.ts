@@ -1320,6 +1320,18 @@ Repair: {fix}</source>
             <source>Nothing was imported. Export fewer conversations into each file.</source>
             <translation>未导入任何内容。请在每个文件中导出较少的对话。</translation>
         </message>
+        <message>
+            <source>already imported</source>
+            <translation>之前已导入</translation>
+        </message>
+        <message>
+            <source>no messages to import</source>
+            <translation>没有可导入的消息</translation>
+        </message>
+        <message>
+            <source>its messages' parents form a loop</source>
+            <translation>其消息的上下级关系构成了循环</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
@@ -1621,6 +1633,22 @@ Repair: {fix}</source>
         <message>
             <source>Attached files not in the export: {k} (their names are kept).</source>
             <translation>导出文件中缺少的附件：{k} 个（已保留名称）。</translation>
+        </message>
+        <message>
+            <source>Imported {n} conversations, skipped {m}: {reasons}</source>
+            <translation>已导入 {n} 个对话，跳过 {m} 个：{reasons}</translation>
+        </message>
+        <message>
+            <source>Imported {n} conversations, skipped {m}</source>
+            <translation>已导入 {n} 个对话，跳过 {m} 个</translation>
+        </message>
+        <message>
+            <source>; </source>
+            <translation>；</translation>
+        </message>
+        <message>
+            <source>{reason} ({count})</source>
+            <translation>{reason}（{count} 个）</translation>
         </message>
     </context>
     <context>

@@ -14,6 +14,7 @@ import threading
 import unicodedata
 import zipfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from mira_desktop.ui.export.feedback import with_ending
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.services.export.chatgpt_fixture import branching
+from tests.services.export.chatgpt_fixture import branching, system_only
 from tests.services.export.sample import Sample, build_sample
 from tests.ui.history_support import (  # noqa: F401 (fixtures)
     refresh,
@@ -456,3 +457,41 @@ async def test_batch_export_after_a_dot_in_the_name_adds_zip(
     await until(lambda: "Exported 1 conversations" in window.notice_label.text())
     assert zipfile.is_zipfile(target)
     assert other.read_bytes() == b"an older backup"
+
+
+async def test_the_import_notice_says_why_each_thread_was_skipped(
+    window: MainWindow, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps([branching().data, system_only().data]), "utf-8")
+    open_file(monkeypatch, source)
+    importer = window.export_actions.importer
+    importer.action.trigger()
+    await until(lambda: importer.last_report is not None)
+    await until(lambda: "skipped 1" in window.notice_label.text())
+    assert window.notice_label.text().startswith(
+        "Imported 1 conversations, skipped 1: no messages to import Attached"
+    )
+
+    importer.last_report = None
+    importer.action.trigger()  # again: one more reason, and one reason twice
+    await until(lambda: importer.last_report is not None)
+    await until(lambda: "skipped 2" in window.notice_label.text())
+    assert window.notice_label.text().startswith(
+        "Imported 0 conversations, skipped 2: no messages to import; already imported "
+    )
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    report = importer.last_report
+    assert report is not None
+    twice = replace(report, skipped=[*report.skipped, report.skipped[-1]])
+    install_translator(app, "zh_CN")
+    try:
+        importer._done(twice)
+        await until(lambda: not window.thread_model.is_loading())
+        assert window.notice_label.text().startswith(
+            "已导入 0 个对话，跳过 3 个：没有可导入的消息；之前已导入（2 个） "
+        )
+    finally:
+        install_translator(app, "en")

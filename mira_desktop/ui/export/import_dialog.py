@@ -1,17 +1,20 @@
 """File → Import conversations…: pick a Mira JSON export or a ChatGPT
 ``conversations.json`` (or a ZIP holding one; the service detects which),
 import it behind a progress dialog, refresh the sidebar and say how many
-threads came in. A malformed file shows its error and imports nothing."""
+threads came in and why any were skipped. A malformed file shows its error
+and imports nothing."""
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
+from ..error_texts import known_text
 from .feedback import default_folder, later, show_error
 
 if TYPE_CHECKING:
@@ -92,11 +95,26 @@ class ImportConversations(QObject):
     def _done(self, report: ImportReport) -> None:
         self.last_report = report
         self._w.thread_model.refresh()
-        text = self.tr("Imported {n} conversations, skipped {m} (already imported)").format(
-            n=len(report.imported), m=len(report.skipped)
-        )
+        n, m = len(report.imported), len(report.skipped)
+        if report.skipped:
+            text = self.tr("Imported {n} conversations, skipped {m}: {reasons}").format(
+                n=n, m=m, reasons=self._reasons(report)
+            )
+        else:
+            text = self.tr("Imported {n} conversations, skipped {m}").format(n=n, m=m)
         if report.files_missing:
             text += " " + self.tr(
                 "Attached files not in the export: {k} (their names are kept)."
             ).format(k=report.files_missing)
         self._w.notice_bar.show_notice(text)
+
+    def _reasons(self, report: ImportReport) -> str:
+        """Why threads were skipped, each reason once (with how many when
+        several), in the order they came."""
+        counts = Counter(skip.reason for skip in report.skipped)
+        return self.tr("; ").join(
+            known_text(reason)
+            if count == 1
+            else self.tr("{reason} ({count})").format(reason=known_text(reason), count=count)
+            for reason, count in counts.items()
+        )
