@@ -1,7 +1,12 @@
 """File names and safe file writing for exports: a portable name per thread,
 the ``chat-message-assistant-{timestamp}.md`` name of a saved message, and
 writing a new file without ever replacing an existing one (``-2``, ``-3``…,
-claimed with an exclusive create so two saves at once cannot collide)."""
+claimed with an exclusive create so two saves at once cannot collide).
+
+Portable: no character Windows refuses, no Windows device name (``CON``,
+``nul.txt``: the part before the first dot counts), and at most
+``NAME_BYTES`` bytes of UTF-8 (file systems allow 255; 80 Chinese
+characters are 240)."""
 
 from __future__ import annotations
 
@@ -16,24 +21,34 @@ from ...core.ids import parse_time
 log = logging.getLogger(__name__)
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
-_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d)$", re.IGNORECASE)
+_RESERVED = re.compile(r"^(con|prn|aux|nul|com\d|lpt\d|conin\$|conout\$)$", re.IGNORECASE)
 _MAX_TRIES = 10_000
+#: the most bytes of a file name written (255 on common file systems, less
+#: room for a ``-2``, ``-3``… counter)
+NAME_BYTES = 248
 
 
-def slug(title: str, limit: int = 60) -> str:
-    """A file-name-safe form of a title (Chinese and other scripts kept)."""
+def _cut(text: str, max_bytes: int) -> str:
+    """``text`` cut to at most ``max_bytes`` bytes of UTF-8, on a character."""
+    return text.encode("utf-8")[:max_bytes].decode("utf-8", "ignore")
+
+
+def slug(title: str, limit: int = 60, max_bytes: int = NAME_BYTES) -> str:
+    """A file-name-safe form of a title (Chinese and other scripts kept), at
+    most ``limit`` characters and ``max_bytes`` bytes."""
     text = _UNSAFE.sub("-", " ".join(title.split()))
     text = re.sub(r"-{2,}", "-", text).strip(" .-")[:limit].strip(" .-")
-    if not text or _RESERVED.match(text):
+    if not text or _RESERVED.match(text.split(".", 1)[0].rstrip()):
         text = f"thread-{text}" if text else "thread"
-    return text
+    return _cut(text, max_bytes).rstrip(" .-")
 
 
 def thread_filename(title: str, thread_id: str, ext: str) -> str:
     """``{title}-{last 8 of id}.{ext}`` (the random end of a UUIDv7 — its
     start is a timestamp shared by threads made together)."""
     tail = re.sub(r"[^0-9A-Za-z]", "", thread_id)[-8:] or "thread"
-    return f"{slug(title)}-{tail}.{ext}"
+    end = f"-{tail}.{ext}"
+    return f"{slug(title, max_bytes=NAME_BYTES - len(end.encode()))}{end}"
 
 
 def attachment_entry(sha256: str, name: str) -> str:
@@ -43,8 +58,10 @@ def attachment_entry(sha256: str, name: str) -> str:
     if not dot:
         stem, ext = name, ""
     safe_ext = re.sub(r"[^0-9A-Za-z]", "", ext)[:10]
-    base = slug(stem, limit=80) if stem else "file"
-    return f"attachments/{sha256[:12]}-{base}{'.' + safe_ext if safe_ext else ''}"
+    end = "." + safe_ext if safe_ext else ""
+    room = NAME_BYTES - len(f"{sha256[:12]}-{end}")
+    base = slug(stem, limit=80, max_bytes=room) if stem else "file"
+    return f"attachments/{sha256[:12]}-{base}{end}"
 
 
 def local_stamp(created_at: str, *, tz: object | None = None) -> str:

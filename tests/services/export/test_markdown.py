@@ -12,7 +12,12 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.errors import ConfigError, NotFoundError
 from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
-from mira_desktop.services.export.files import local_stamp, slug, thread_filename
+from mira_desktop.services.export.files import (
+    attachment_entry,
+    local_stamp,
+    slug,
+    thread_filename,
+)
 from mira_desktop.services.export.markdown import close_fences, fence
 
 from .sample import ANSWER, QUESTION, SECRET_VALUES, THINKING, build_sample
@@ -124,6 +129,10 @@ async def test_save_to_workspace_refuses_without_a_root(services: Services, tmp_
         ("列表推导式", "列表推导式"),
         ("   ", "thread"),
         ("CON", "thread-CON"),
+        ("Nul.txt", "thread-Nul.txt"),
+        ("con.md", "thread-con.md"),
+        ("aux .tar.gz", "thread-aux .tar.gz"),
+        ("console.log", "console.log"),
         ("..hidden..", "hidden"),
         ("x" * 100, "x" * 60),
     ],
@@ -186,3 +195,17 @@ async def test_an_answer_stopped_inside_a_code_block_keeps_the_rest_of_the_expor
     assert "Other versions" in headings and "列表推导式" in headings
     footers = [t.content for t in tokens if t.content.startswith("<sub>status: stopped")]
     assert len(footers) == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["文" * 100 + ".txt", "😀" * 100 + ".markdown", "é" * 300, "x" * 300 + ".json"]
+)
+def test_names_fit_a_file_system_in_bytes(name: str) -> None:
+    """255 bytes of UTF-8 is the limit of a file's name (ext4, APFS): 80
+    Chinese characters and the entry's hash prefix went past it."""
+    sha = "0123456789ab" + "c" * 52
+    entry = attachment_entry(sha, name)
+    assert entry.startswith("attachments/0123456789ab-")
+    assert len(entry.removeprefix("attachments/").encode("utf-8")) <= 255 - 6  # room for "-2"…
+    assert len(thread_filename(name, "0190-aaaa-1234abcd", "html").encode("utf-8")) <= 255 - 6
+    assert attachment_entry(sha, "notes.txt") == "attachments/0123456789ab-notes.txt"
