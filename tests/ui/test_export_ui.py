@@ -293,7 +293,7 @@ async def test_message_download_and_save_to_workspace(
     target = tmp_path / "answer.md"
     asked = save_to(target)
     menu_action(menu, "message:download").trigger()
-    await until(lambda: target.exists())
+    await until(lambda: str(target) in window.notice_label.text())  # written
     assert Path(asked[0][1]).name.startswith("chat-message-assistant-")
     assert "推导式" in target.read_text("utf-8")
 
@@ -307,10 +307,11 @@ async def test_message_download_and_save_to_workspace(
     await services.workspaces.set_root_dir(workspace.id, str(root))
     menu.aboutToShow.emit()
     menu_action(menu, "message:workspace").trigger()
-    await until(lambda: any(root.glob("chat-message-assistant-*.md")))
-    saved = next(root.glob("chat-message-assistant-*.md"))
+    await until(lambda: str(root) in window.notice_label.text())  # written
+    [saved] = list(root.glob("chat-message-assistant-*.md"))
     assert "推导式" in saved.read_text("utf-8")
-    await until(lambda: str(saved) in window.notice_label.text())
+    assert str(saved) in window.notice_label.text()
+    assert [p.name for p in root.iterdir()] == [saved.name]  # nothing left aside
 
 
 def open_file(monkeypatch: pytest.MonkeyPatch, path: Path) -> None:

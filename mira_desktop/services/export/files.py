@@ -11,6 +11,7 @@ characters are 240)."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -84,16 +85,39 @@ def candidates(name: str) -> Iterator[str]:
 
 def write_new_file(directory: Path, name: str, text: str) -> Path:
     """Write ``text`` to ``directory/name`` — or ``name-2``, ``-3``… when taken.
-    Never replaces a file."""
-    for candidate in candidates(name):
-        target = directory / candidate
-        try:
-            with target.open("x", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        except FileExistsError:
-            continue
-        return target
+    Never replaces a file, and never leaves half of one (a full disk): the
+    text is written aside, then linked under the free name."""
+    part = directory / f".{name}.{os.getpid()}.part"
+    try:
+        part.write_text(text, encoding="utf-8", newline="\n")
+        for candidate in candidates(name):
+            target = directory / candidate
+            try:
+                os.link(part, target)  # fails, atomically, when the name is taken
+            except FileExistsError:
+                continue
+            except OSError:  # a file system without hard links (FAT)
+                if _claim_by_writing(target, text):
+                    return target
+                continue
+            return target
+    finally:
+        part.unlink(missing_ok=True)
     raise FileExistsError(f"no free file name for {name} in {directory}")
+
+
+def _claim_by_writing(target: Path, text: str) -> bool:
+    try:
+        with target.open("x", encoding="utf-8", newline="\n") as handle:
+            try:
+                handle.write(text)
+            except OSError:
+                handle.close()
+                target.unlink(missing_ok=True)
+                raise
+    except FileExistsError:
+        return False
+    return True
 
 
 def free_path(directory: Path, name: str) -> Path:

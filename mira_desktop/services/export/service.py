@@ -150,6 +150,11 @@ class ExportService:
             return await asyncio.to_thread(_write_atomic, path / name, text)
         return await asyncio.to_thread(_write_atomic, path, text)
 
+    async def write_text(self, path: Path, text: str) -> Path:
+        """Write ``text`` to ``path`` whole or not at all (a full disk leaves
+        the file that was there, never half of the new one)."""
+        return await asyncio.to_thread(_write_atomic, path, text)
+
     # many threads -----------------------------------------------------------
 
     async def all_thread_ids(self, *, include_archived: bool = True) -> list[str]:

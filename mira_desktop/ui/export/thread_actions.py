@@ -252,7 +252,7 @@ class ThreadActions(QObject):
             return
 
         async def write() -> None:
-            await asyncio.to_thread(path.write_text, text, "utf-8")
+            await self._exports.write_text(path, text)
             self._notice(self.tr("Saved to {path}").format(path=path))
 
         self._run(write(), self.tr("Download failed"))
