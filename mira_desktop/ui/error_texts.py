@@ -157,6 +157,9 @@ def known_texts() -> tuple[str, ...]:
         # storage/tree_repo.py
         _tr("There is nothing to undo in this thread."),
         _tr("There is no undone turn to restore in this thread."),
+        # services/kb/rag.py
+        _tr("The knowledge base chosen for this chat no longer exists."),
+        _tr("Pick another one, or none, above the conversation."),
         # services/threads.py, history.py, providers.py, kb/manager.py
         _tr("A title cannot be empty."),
         _tr("A provider needs a name."),

@@ -1332,6 +1332,14 @@ Repair: {fix}</source>
             <source>its messages' parents form a loop</source>
             <translation>其消息的上下级关系构成了循环</translation>
         </message>
+        <message>
+            <source>The knowledge base chosen for this chat no longer exists.</source>
+            <translation>为此对话选择的知识库已不存在。</translation>
+        </message>
+        <message>
+            <source>Pick another one, or none, above the conversation.</source>
+            <translation>请在对话上方另选一个知识库，或选择“无”。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QTreeWidge
 from pytestqt.qtbot import QtBot
 
 from mira_desktop.bootstrap import Services, build_services
+from mira_desktop.core.errors import NotFoundError
 from mira_desktop.core.knowledge import IngestProgress, IngestReport, IngestStatus
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.ui.i18n import install_translator
@@ -312,6 +313,41 @@ async def test_deleting_a_base_keeps_its_threads(
     assert len(await services.threads.get_active_messages(thread_id)) == 2
     await until(lambda: window.header.kb_picker.current_kb_id() is None)
     await until(lambda: window.header.kb_picker.bases() == [])
+
+
+async def test_a_new_chat_whose_chosen_base_was_deleted_sends_without_it(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kb_id = await farm(services, tmp_path)
+    await window.kb_actions.reload_bases()
+    assert window.presenter.is_draft
+    window.header.kb_picker.choose(kb_id)
+    assert window.kb_actions.current_kb_id() == kb_id
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *_a: QMessageBox.StandardButton.Yes)
+    )
+    dialog = await open_manager(window)
+    dialog.delete_button.click()
+    await until(lambda: dialog.base_names() == [])
+    dialog.close()
+    await until(lambda: window.kb_actions.current_kb_id() is None)
+    answer = await ask(window, loopback, "Hello?", "Hi there.")
+    assert window.timeline.message_text(answer) == "Hi there."
+    thread = await services.threads.get_thread(window.presenter.key)
+    assert thread.kb_id is None
+
+
+async def test_a_deleted_base_named_by_a_send_is_said_in_words(
+    services: Services, tmp_path: Path
+) -> None:
+    kb_id = await farm(services, tmp_path)
+    await services.knowledge.delete(kb_id)
+    with pytest.raises(NotFoundError, match="chosen for this chat no longer exists"):
+        await services.rag.prepare(kb_id, "How many jars?")
 
 
 def keep_shot(image: QImage, tmp_path: Path, name: str) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...core.errors import ConfigError
+from ...core.errors import ConfigError, NotFoundError
 from ...core.knowledge import (
     EMPTY_KB_REFUSAL,
     NOT_SEARCHED_NOTE,
@@ -183,7 +183,13 @@ class RagService:
         kb = await self._store.find(thread_or_kb_id)
         if kb is not None:
             return kb
-        thread = await self._store.get_thread(thread_or_kb_id)
+        try:
+            thread = await self._store.get_thread(thread_or_kb_id)
+        except NotFoundError:  # a base deleted after it was chosen (a new chat's)
+            raise NotFoundError(
+                "The knowledge base chosen for this chat no longer exists.",
+                hint="Pick another one, or none, above the conversation.",
+            ) from None
         if thread.kb_id is None:
             raise ConfigError(
                 "This thread has no knowledge base.",

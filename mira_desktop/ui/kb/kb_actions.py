@@ -65,6 +65,8 @@ class KbActions(WindowActions):
     # ---- the picker -------------------------------------------------------------------
     async def reload_bases(self) -> None:
         bases = await self._list_bases()
+        if self._p.draft_kb_id not in {b.kb.id for b in bases}:
+            self._p.draft_kb_id = None  # deleted: a new chat does not send to it
         self._w.header.kb_picker.set_bases(bases)
         self._sync()
 
