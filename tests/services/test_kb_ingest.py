@@ -150,6 +150,31 @@ async def test_reindex_reads_only_changed_files(services: Services, tmp_path: Pa
     assert (await service.search(kb.id, "heron")).hits[0].chunk.document_name == "one.md"
 
 
+async def test_a_document_removed_by_hand_stays_out_of_reindexing(
+    services: Services, tmp_path: Path
+) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.txt").write_text(f"Note {name} about kestrels.")
+    service = kb_service(services, CountingReader())
+    kb = await service.create("Notes")
+    await service.add(kb.id, [folder])
+    await service.remove_document(kb.id, "a.txt")
+    report = await service.reindex(kb.id)
+    assert report.added == 0
+    assert [d.name for d in await service.documents(kb.id)] == ["b.txt"]
+    (folder / "c.txt").write_text("Note c, new in the folder.")  # new files still come in
+    await service.reindex(kb.id)
+    assert sorted(d.name for d in await service.documents(kb.id)) == ["b.txt", "c.txt"]
+    await service.add(kb.id, [folder / "a.txt"])  # named again: back, and kept
+    await service.reindex(kb.id)
+    assert sorted(d.name for d in await service.documents(kb.id)) == ["a.txt", "b.txt", "c.txt"]
+    await service.remove_document(kb.id, "b.txt")
+    await service.add(kb.id, [folder])  # the folder named again brings it back
+    assert sorted(d.name for d in await service.documents(kb.id)) == ["a.txt", "b.txt", "c.txt"]
+
+
 def small_documents(folder: Path, count: int, animal: str) -> list[Path]:
     """``doc0.md`` … : one sentence each, about ``animal`` number n."""
     paths = []

@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 MAX_NAME_LENGTH = 80
 #: Passages embedded per request round by :meth:`embed_pending`.
 EMBED_ROUND = 64
+#: settings key: files removed by hand from a remembered folder (kept out of re-indexing)
+LEFT_OUT_KEY = "left_out"
 
 
 class KnowledgeBaseService:
@@ -120,8 +122,10 @@ class KnowledgeBaseService:
         files, skipped = await asyncio.to_thread(collect_files, given)
         folders = await asyncio.to_thread(lambda: [str(p.resolve()) for p in given if p.is_dir()])
         async with self._lock(kb_id):
+            kb = await self._store.get(kb_id)  # settings as they are now
             if folders:
                 kb = await self._remember_folders(kb, folders)
+            kb = await self._take_back(kb, [str(p) for p in files], folders)
             return await self._ingestor.ingest(
                 kb, files, skipped=skipped, progress=progress, cancel=cancel
             )
@@ -154,7 +158,13 @@ class KnowledgeBaseService:
         """Remove a document given by id, path or file name."""
         document = _pick_document(await self._store.documents(kb_id), which)
         async with self._lock(kb_id):
-            return await self._store.remove_document(document.id)
+            removed = await self._store.remove_document(document.id)
+            # a file removed by hand stays out: a re-index of its folder must
+            # not bring it back (adding it, or its folder, again does)
+            kb = await self._store.get(kb_id)
+            left_out = list(dict.fromkeys([*_left_out(kb), document.path]))
+            await self._store.set_settings(kb_id, {**kb.settings, LEFT_OUT_KEY: left_out})
+            return removed
 
     # -- threads
     async def bind(self, thread_id: str, kb_id: str) -> None:
@@ -235,6 +245,24 @@ class KnowledgeBaseService:
     def _lock(self, kb_id: str) -> asyncio.Lock:
         return self._locks.setdefault(kb_id, asyncio.Lock())
 
+    async def _take_back(
+        self, kb: KnowledgeBase, files: list[str], folders: list[str]
+    ) -> KnowledgeBase:
+        """Files removed by hand that are added again (by name, or with a
+        folder named again) are no longer left out."""
+        left_out = _left_out(kb)
+        if not left_out:
+            return kb
+        named = set(files)
+        kept = [
+            path
+            for path in left_out
+            if path not in named and not any(_inside(path, folder) for folder in folders)
+        ]
+        if kept == left_out:
+            return kb
+        return await self._store.set_settings(kb.id, {**kb.settings, LEFT_OUT_KEY: kept})
+
     async def _remember_folders(self, kb: KnowledgeBase, folders: list[str]) -> KnowledgeBase:
         known = list(kb.settings.get("folders") or [])
         merged = list(dict.fromkeys([*known, *folders]))
@@ -256,12 +284,27 @@ def _survey(
     kb: KnowledgeBase, documents: Sequence[KbDocument]
 ) -> tuple[list[KbDocument], list[Path], list[Path]]:
     """(documents whose file is gone, paths still present, files now in the
-    remembered folders) — file-system work, run in a worker thread."""
+    remembered folders but for those removed by hand) — file-system work, run
+    in a worker thread."""
     missing = [doc for doc in documents if not Path(doc.path).is_file()]
     present = [Path(doc.path) for doc in documents if Path(doc.path).is_file()]
     folders = [Path(f) for f in kb.settings.get("folders") or [] if Path(f).is_dir()]
     found, _ = collect_files(folders) if folders else ([], [])
-    return missing, present, found
+    left_out = set(_left_out(kb))
+    return missing, present, [path for path in found if str(path) not in left_out]
+
+
+def _left_out(kb: KnowledgeBase) -> list[str]:
+    value = kb.settings.get(LEFT_OUT_KEY)
+    return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
+
+
+def _inside(path: str, folder: str) -> bool:
+    try:
+        Path(path).relative_to(folder)
+    except ValueError:
+        return False
+    return True
 
 
 def _pick_document(documents: Sequence[KbDocument], which: str) -> KbDocument:
