@@ -188,10 +188,14 @@ class ProviderService:
         }
         return await self._store.update_model_settings(provider_name, model, settings)
 
-    async def detect_ollama(self, base_url: str = "http://localhost:11434") -> bool:
+    async def detect_ollama(self, base_url: str | None = None) -> bool:
+        """Whether Ollama answers at ``base_url`` (default: where it listens
+        on this computer, ``ollama_host.ollama_url``)."""
         if self._probe is None:
             return False
-        return await self._probe(base_url)
+        from .ollama_host import ollama_url
+
+        return await self._probe(base_url or ollama_url())
 
     async def aclose(self) -> None:
         live, self._live = self._live, {}

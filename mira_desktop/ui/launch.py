@@ -238,6 +238,7 @@ async def _main(
         window.show()
         start_chores(window)
         start_token_warm_up(window)
+        start_looking_for_ollama(window)
         asyncio.get_running_loop().call_later(GC_SETTLE_DELAY_S, startup_gc.settle)
         if instance is not None:
             _serve_later_launches(instance, window, getattr(args, "files", None) or [])
@@ -264,6 +265,18 @@ def start_chores(window: MainWindow) -> asyncio.Task[None]:
             window.thread_model.refresh()
 
     return window.tasks.start(chores(), key="startup-chores")
+
+
+def start_looking_for_ollama(window: MainWindow) -> None:
+    """With no model server set up, look for Ollama ``CHORES_DELAY_S`` after
+    the window shows (the probe imports the HTTP stack: not during the first
+    frames)."""
+
+    async def look() -> None:
+        await asyncio.sleep(CHORES_DELAY_S)
+        window.look_for_ollama()
+
+    window.tasks.start(look(), key="look-for-ollama")
 
 
 def start_token_warm_up(window: MainWindow, delay_s: float = TOKENS_DELAY_S) -> None:

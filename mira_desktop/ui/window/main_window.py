@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.timeline_pane, self.anchor_rail = with_anchor_rail(self.timeline, self.stack)
         self.welcome = WelcomeView(self.stack)
         self.empty_state = EmptyStateWidget(self.services.providers.detect_ollama, self.stack)
+        self._ollama_looked_for = False
         self.composer = ComposerWidget(right)
 
     def _build_layout(self) -> None:
@@ -248,20 +249,26 @@ class MainWindow(QMainWindow):
         dialog.language_changed.connect(self.language_requested)
         dialog.thinking_display_changed.connect(self.timeline.set_thinking_display)
         if add:
-            dialog.start_add_provider(
-                kind="ollama", name="Ollama", base_url="http://localhost:11434"
-            )
+            from ...services.ollama_host import ollama_url
+
+            dialog.start_add_provider(kind="ollama", name="Ollama", base_url=ollama_url())
         if tab is not None:
             dialog.show_tab(tab)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
     def _add_ollama(self) -> None:
+        from ...services.ollama_host import ollama_url
+
         async def add() -> None:
             providers = self.services.providers
             existing = {p.name for p in await providers.list_providers()}
-            name = "Ollama" if "Ollama" not in existing else "Ollama (local)"
-            await providers.add_provider(name, "ollama", "http://localhost:11434")
+            name = next(
+                n
+                for n in ("Ollama", *(f"Ollama ({i})" for i in range(2, 100)))
+                if n not in existing
+            )
+            await providers.add_provider(name, "ollama", ollama_url())
             models = await providers.fetch_models(name)
             if models:
                 self.presenter.choose_model(name, models[0].name)
@@ -294,6 +301,15 @@ class MainWindow(QMainWindow):
 
     def _show_view(self, name: str) -> None:
         self.stack.setCurrentIndex(VIEWS.index(name))
+
+    def look_for_ollama(self) -> None:
+        """PRODUCT §12, Ollama auto-detected: when no model server is set up
+        (the empty state shows), look for it without waiting for a click —
+        once per launch (``ui/launch.py``, after the first frames: the probe
+        loads the HTTP stack)."""
+        if self.stack.currentWidget() is self.empty_state and not self._ollama_looked_for:
+            self._ollama_looked_for = True
+            self.tasks.start(self.empty_state.run_detection(), key="detect-ollama")
 
     def _show_notice(self, text: str) -> None:
         self.notice_bar.show_notice(text)
