@@ -46,9 +46,20 @@ _MESSAGE_CHARS = 500
 _CONTEXT_PATTERNS = re.compile(
     r"context_length_exceeded|maximum context length|prompt is too long|"
     r"exceeds? the context window|context window|exceeds the available context size|"
-    r"input is too long|context size has been exceeded|exceed context limit",
+    r"input is too long|context size has been exceeded|exceed context limit|"
+    r"when context the overflows|model is loaded with context length of only",
     re.IGNORECASE,
 )
+#: overflows said with HTTP 500 (llama.cpp's server in some versions, LM Studio
+#: behind proxies): only the servers' own sentences, so an ordinary server
+#: error mentioning the context (or a prompt) stays a server error
+_CONTEXT_PATTERNS_500 = re.compile(
+    r"context_length_exceeded|maximum context length|"
+    r"exceeds the available context size|context size has been exceeded|"
+    r"when context the overflows|model is loaded with context length of only",
+    re.IGNORECASE,
+)
+_CONTEXT_TYPES = {"context_length_exceeded", "exceed_context_size_error"}
 _MODEL_NOT_FOUND = re.compile(
     r"\bmodel\s+(?:[\"'`][^\"'`]*[\"'`]|\S+)\s+(?:was\s+)?(?:not\s+found|does\s+not\s+exist)"
     r"|\bmodel[_ ]not[_ ]found\b",
@@ -137,11 +148,16 @@ def parse_retry_after(headers: Mapping[str, str]) -> float | None:
     return None
 
 
-def is_context_overflow(info: ErrorInfo) -> bool:
-    """True when an error says the prompt does not fit the model's window."""
-    if info.code == "context_length_exceeded":
+def is_context_overflow(info: ErrorInfo, status: int | None = None) -> bool:
+    """True when an error says the prompt does not fit the model's window:
+    a 400, 413 or 422 answer or an error inside a stream (``status`` None)
+    by its code or words, a 500 only by its code or unmistakable words."""
+    if status not in (None, 400, 413, 422, 500):
+        return False
+    if {info.code, info.type} & _CONTEXT_TYPES:
         return True
-    return bool(_CONTEXT_PATTERNS.search(info.message))
+    patterns = _CONTEXT_PATTERNS_500 if status == 500 else _CONTEXT_PATTERNS
+    return bool(patterns.search(info.message))
 
 
 def classify_error(
@@ -156,7 +172,7 @@ def classify_error(
     kw: dict[str, Any] = {"status": status, "provider": provider}
     if status in (401, 403) or kinds & _AUTH_TYPES:
         return AuthenticationError(info.message, **kw)
-    if status in (None, 400, 413, 422) and is_context_overflow(info):
+    if is_context_overflow(info, status):
         return ContextOverflowError(info.message, **kw)
     if status == 429 or kinds & _RATE_TYPES:
         return RateLimitError(info.message, retry_after=retry_after, **kw)

@@ -272,6 +272,13 @@ async def test_redirect_is_reported_with_its_target(loopback, openai):
 
 # --------------------------------------------------------------------------- HTTP errors
 
+#: LM Studio's answer to a prompt longer than the loaded context (its wording)
+LM_STUDIO_OVERFLOW = (
+    "Trying to keep the first 5120 tokens when context the overflows. However, the model is "
+    "loaded with context length of only 4096 tokens, which is not enough. Try to load the "
+    "model with a larger context length, or provide a shorter input"
+)
+
 
 @pytest.mark.parametrize(
     ("reply", "kind", "message"),
@@ -291,13 +298,23 @@ async def test_redirect_is_reported_with_its_target(loopback, openai):
                            "increasing it", type="exceed_context_size_error"),
          ContextOverflowError, "the request exceeds the available context size, try "
          "increasing it"),
+        (json_reply({"error": LM_STUDIO_OVERFLOW}, 400), ContextOverflowError,
+         LM_STUDIO_OVERFLOW),
+        (openai_json_error(500, "Context size has been exceeded.", type="server_error"),
+         ContextOverflowError, "Context size has been exceeded."),
+        (json_reply({"error": LM_STUDIO_OVERFLOW}, 500), ContextOverflowError,
+         LM_STUDIO_OVERFLOW),
         (openai_json_error(400, "temperature must be <= 2"), BadRequestError,
          "temperature must be <= 2"),
         (openai_json_error(500, "The server had an error.", type="server_error"), ServerError,
          "The server had an error."),
+        (openai_json_error(500, "Could not allocate the context window: out of memory",
+                           type="server_error"),
+         ServerError, "Could not allocate the context window: out of memory"),
         (text_reply(502, "Bad Gateway from nginx"), ServerError, "Bad Gateway from nginx"),
     ],
-    ids=["401", "403", "404", "ctx-openai", "ctx-llamacpp", "400", "500", "502-text"],
+    ids=["401", "403", "404", "ctx-openai", "ctx-llamacpp", "ctx-lmstudio", "ctx-llamacpp-500",
+         "ctx-lmstudio-500", "400", "500", "500-context-words", "502-text"],
 )  # fmt: skip
 async def test_http_errors_map_to_typed_errors(loopback, openai, reply, kind, message):
     loopback.enqueue(PATH, reply)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.context import NOTHING_TO_COMPACT, is_checkpoint
 from mira_desktop.core.events import Compacted, Compacting, Completed, Failed
@@ -15,7 +17,7 @@ from mira_desktop.core.models import MessageRole
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.services.context import CHECKPOINT_HEADER
 from mira_desktop.services.regenerate import RegenerateRequest
-from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
+from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
 
 from .conftest import CHAT
 
@@ -152,6 +154,39 @@ async def test_overflow_compacts_and_retries_once(services, loopback, loop_provi
         "fits now",
         "Then?",
     ]
+
+
+LM_STUDIO_OVERFLOW = (
+    "Trying to keep the first 900 tokens when context the overflows. However, the model is "
+    "loaded with context length of only 512 tokens, which is not enough. Try to load the "
+    "model with a larger context length, or provide a shorter input"
+)
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        json_reply({"error": LM_STUDIO_OVERFLOW}, 400),  # LM Studio
+        openai_json_error(500, "Context size has been exceeded.", type="server_error"),
+    ],
+    ids=["lm-studio-400", "llama-cpp-500"],
+)
+async def test_servers_own_overflow_words_compact_and_retry(
+    services, loopback, loop_provider, refusal
+) -> None:
+    """LM Studio's wording, and an overflow said with HTTP 500, are overflows
+    too: the turn is compacted and sent again instead of failing."""
+    thread_id = await two_turns(services, loopback, loop_provider)
+    before = len(loopback.requests)
+    loopback.enqueue(CHAT, refusal)
+    loopback.enqueue(CHAT, openai_stream(["CKPT"]))
+    loopback.enqueue(CHAT, openai_stream(["fits now"]))
+    events = [e async for e in services.chat.send(SendRequest("And now?", thread_id=thread_id))]
+    assert isinstance(events[-1], Completed) and events[-1].text == "fits now"
+    assert any(isinstance(e, Compacted) and e.trigger == "overflow" for e in events)
+    retry = loopback.requests[-1].json
+    assert len(loopback.requests) - before == 3
+    assert retry["messages"][0]["content"].startswith(CHECKPOINT_HEADER)
 
 
 async def test_a_second_overflow_fails_with_the_providers_reason(
