@@ -1,6 +1,6 @@
 """The base of the provider adapters: :class:`HttpProvider` owns (or borrows)
-the ``httpx.AsyncClient``, the default timeouts (connect 10 s, read 300 s, no
-total limit), header building, streamed POSTs whose non-success answers and
+the ``httpx.AsyncClient`` (closed, once retired, when its last request ends),
+the default timeouts (connect 10 s, read 300 s, no total limit), header building, streamed POSTs whose non-success answers and
 transport failures become typed errors, JSON GETs, and POSTs of JSON or of a
 multipart form answered with JSON. Vendor request formats live in the
 adapters; error mapping in ``errormap``; SSE and ``<think>`` parsing in
@@ -8,6 +8,7 @@ adapters; error mapping in ``errormap``; SSE and ``<think>`` parsing in
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import ssl
@@ -65,12 +66,16 @@ class HttpProvider(ABC):
         self._api_key = api_key or None
         self._timeout = make_timeout(timeout) if timeout is not None else None
         self._owns_client = client is None
-        if client is None:
-            verify = ssl_context()
-            client = httpx.AsyncClient(
-                timeout=self._timeout or DEFAULT_TIMEOUT, mounts=local_mounts(verify), verify=verify
-            )
-        self._client = client
+        self._client = client if client is not None else self._new_client()
+        self._in_use = 0  # requests using the client now (streams until they end)
+        self._retired = False  # closed by ``aclose``: the client goes when idle
+        self._closing: asyncio.Task[None] | None = None
+
+    def _new_client(self) -> httpx.AsyncClient:
+        verify = ssl_context()
+        return httpx.AsyncClient(
+            timeout=self._timeout or DEFAULT_TIMEOUT, mounts=local_mounts(verify), verify=verify
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})"
@@ -82,9 +87,33 @@ class HttpProvider(ABC):
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the HTTP client if this provider created it."""
-        if self._owns_client:
+        """Close the HTTP client if this provider created it: now when no
+        request is using it, else when the last one ends. A provider replaced
+        in Settings (``ProviderService``) thus lets the answers streaming
+        through it finish, while new requests go to its successor; one asked
+        again after closing (an agent's next round) opens a client for that
+        request, closed again when it ends."""
+        self._retired = True
+        if self._owns_client and not self._in_use:
             await self._client.aclose()
+
+    @asynccontextmanager
+    async def _using(self) -> AsyncIterator[httpx.AsyncClient]:
+        """The client for one request (a stream: until it ends), counted so
+        that a retired provider closes it only when no request needs it."""
+        if self._owns_client and self._client.is_closed:
+            self._client = self._new_client()
+        client = self._client
+        self._in_use += 1
+        try:
+            yield client
+        finally:
+            self._in_use -= 1
+            if self._retired and self._owns_client and not self._in_use:
+                # shielded: a Stop that ended this request does not leave the
+                # client half closed
+                self._closing = asyncio.ensure_future(client.aclose())
+                await asyncio.shield(self._closing)
 
     @abstractmethod
     def stream_chat(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
@@ -128,9 +157,12 @@ class HttpProvider(ABC):
         headers = {**self._headers(streaming=True), "accept": accept}
         started = False
         try:
-            async with self._client.stream(
-                "POST", url, content=content, headers=headers, timeout=self._request_timeout()
-            ) as response:
+            async with (
+                self._using() as client,
+                client.stream(
+                    "POST", url, content=content, headers=headers, timeout=self._request_timeout()
+                ) as response,
+            ):
                 if not response.is_success:
                     await response.aread()
                     error = error_from_response(response, provider=self.name)
@@ -156,9 +188,10 @@ class HttpProvider(ABC):
         """GET ``path`` and return its JSON, mapping failures to typed errors."""
         url = self._url(path)
         try:
-            response = await self._client.get(
-                url, params=params, headers=self._headers(), timeout=self._request_timeout()
-            )
+            async with self._using() as client:
+                response = await client.get(
+                    url, params=params, headers=self._headers(), timeout=self._request_timeout()
+                )
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:
@@ -200,7 +233,8 @@ class HttpProvider(ABC):
         url = self._url(path)
         wait = make_timeout(timeout) if timeout is not None else self._request_timeout()
         try:
-            response = await self._client.post(url, headers=headers, timeout=wait, **content)
+            async with self._using() as client:
+                response = await client.post(url, headers=headers, timeout=wait, **content)
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:
@@ -215,7 +249,8 @@ class HttpProvider(ABC):
     async def _get_bytes(self, url: str) -> bytes:
         """GET a file the server linked to (a generated image), mapping failures."""
         try:
-            response = await self._client.get(url, timeout=make_timeout(60.0))
+            async with self._using() as client:
+                response = await client.get(url, timeout=make_timeout(60.0))
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:

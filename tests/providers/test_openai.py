@@ -29,6 +29,7 @@ from mira_desktop.core.events import (
 from mira_desktop.core.models import ModelInfo
 from mira_desktop.providers.openai_compat import OpenAIProvider
 from tests.support.loopback import (
+    Gate,
     Hang,
     LoopbackServer,
     json_reply,
@@ -415,6 +416,27 @@ async def test_closing_the_generator_closes_the_http_request(loopback, openai):
     assert await anext(stream) == TextDelta("first")
     await stream.aclose()
     assert await asyncio.to_thread(loopback.wait_for_disconnect, 1.0)
+
+
+async def test_closing_the_provider_mid_stream_lets_the_stream_finish(loopback):
+    """A provider replaced in Settings is closed while an answer streams
+    through it: the answer still arrives whole, and the retired provider
+    still answers a later request of the run that holds it (an agent's next
+    round) on a client of its own."""
+    gate = Gate()
+    loopback.enqueue(PATH, raw_stream([sse(chunk({"content": "first "})), gate,
+                                       sse(chunk({"content": "second"}, "stop")),
+                                       "data: [DONE]\n"]))  # fmt: skip
+    provider = OpenAIProvider("local", loopback.url + "/v1", None)
+    stream = provider.stream_chat(request())
+    assert await anext(stream) == TextDelta("first ")
+    await provider.aclose()  # returns at once: the stream still uses the client
+    gate.open()
+    rest = [event async for event in stream]
+    assert text(rest) == "second" and isinstance(rest[-1], StreamDone)
+    loopback.enqueue(PATH, openai_stream(["again"]))
+    events, error = await collect(provider)
+    assert error is None and text(events) == "again"
 
 
 # --------------------------------------------------------------------------- models

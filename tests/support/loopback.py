@@ -21,14 +21,15 @@ header names are lower-case. A path with nothing queued and no default answers
 
 Replies (from :mod:`tests.support.replies`, re-exported here):
 ``Reply(status=200, headers={...}, chunks=[...], close_after=False, framing="auto")``
-where chunks are ``bytes``, ``Pause(seconds)`` or ``Hang()``. Each chunk is
-written and flushed on its own (TCP_NODELAY) so the client sees separate
+where chunks are ``bytes``, ``Pause(seconds)``, ``Hang()`` or ``Gate()``. Each
+chunk is written and flushed on its own (TCP_NODELAY) so the client sees separate
 network reads. A one-chunk body goes with Content-Length, anything else with
 chunked transfer (``framing="close"`` ends the body by closing instead).
 ``close_after=True`` drops the connection without ending the body (truncated).
 ``Hang()`` blocks until the client disconnects (then ``disconnects`` grows and
-``disconnected`` is set) or the server stops. Builders: ``openai_stream``,
-``openai_tool_stream``, ``openai_json_error``, ``openai_models``,
+``disconnected`` is set) or the server stops; ``Gate()`` holds the rest of
+the reply until the test calls ``gate.open()`` (or the server stops).
+Builders: ``openai_stream``, ``openai_tool_stream``, ``openai_json_error``, ``openai_models``,
 ``ollama_stream``, ``ollama_tool_stream``, ``ollama_tags``, ``ollama_error``,
 ``anthropic_stream``, ``anthropic_tool_stream``, ``anthropic_models``,
 ``anthropic_error``, ``raw_stream``, ``json_reply``, ``text_reply``, ``sse``,
@@ -50,6 +51,7 @@ from urllib.parse import urlsplit
 
 from .replies import (
     Chunk,
+    Gate,
     Hang,
     Pause,
     Reply,
@@ -76,6 +78,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "Chunk",
+    "Gate",
     "Hang",
     "LoopbackServer",
     "Pause",
@@ -197,6 +200,10 @@ class _Handler(BaseHTTPRequestHandler):
             elif isinstance(chunk, Hang):
                 self._hang()
                 return False
+            elif isinstance(chunk, Gate):
+                while not chunk.opened.wait(_POLL):
+                    if stopping.is_set():
+                        return False
             elif chunk:
                 framed = b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunked else chunk
                 self.wfile.write(framed)

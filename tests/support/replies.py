@@ -1,6 +1,7 @@
 """Canned replies for the loopback server (:mod:`tests.support.loopback`, which
-re-exports everything here): the :class:`Reply`, :class:`Pause` and :class:`Hang`
-types and builders that produce replies in the three wire formats Mira speaks:
+re-exports everything here): the :class:`Reply`, :class:`Pause`, :class:`Hang`
+and :class:`Gate` types and builders that produce replies in the three wire
+formats Mira speaks:
 OpenAI-compatible SSE, Ollama NDJSON and Anthropic named SSE events (answers
 of text, or ending in tool calls), plus their error and model-list answers and
 :func:`raw_stream` for malformed cases."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -31,7 +33,19 @@ class Hang:
     the server stops. Nothing after a ``Hang`` is sent."""
 
 
-Chunk = bytes | Pause | Hang
+@dataclass(frozen=True, slots=True, eq=False)
+class Gate:
+    """Hold the rest of the reply until the test opens the gate
+    (``gate.open()``, from any thread) or the server stops: a stream that
+    stalls exactly as long as the test needs, with no timing."""
+
+    opened: threading.Event = field(default_factory=threading.Event)
+
+    def open(self) -> None:
+        self.opened.set()
+
+
+Chunk = bytes | Pause | Hang | Gate
 
 
 @dataclass(slots=True)
@@ -85,7 +99,7 @@ def ndjson(obj: Any) -> bytes:
 
 
 def raw_stream(
-    lines_or_bytes: Iterable[str | bytes | Pause | Hang],
+    lines_or_bytes: Iterable[str | bytes | Pause | Hang | Gate],
     *,
     status: int = 200,
     content_type: str = "text/event-stream",
@@ -95,7 +109,7 @@ def raw_stream(
     headers: dict[str, str] | None = None,
 ) -> Reply:
     """A streamed reply from raw pieces: a ``str`` is a line (``"\\n"`` appended),
-    ``bytes`` are sent verbatim, ``Pause``/``Hang`` pass through. ``delay`` adds a
+    ``bytes`` are sent verbatim, ``Pause``/``Hang``/``Gate`` pass through. ``delay`` adds a
     pause between pieces."""
     chunks: list[Chunk] = []
     for item in lines_or_bytes:
