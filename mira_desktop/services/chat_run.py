@@ -125,15 +125,28 @@ class ChatRun:
         self._progress: list[dict[str, Any]] | None = None  # its last update_progress
         self._sources: dict[str, Any] = {}  # the knowledge base the agent searched
         self._ending = False  # the outcome is being written: no more flushes
+        self._began = False  # ``_main`` has taken its first step
+        self._stopping = False  # a Stop was asked (the run ends ``stopped``)
+        self._terminal_sent = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(
             self._main(), name=f"chat:{self.thread_id}"
         )
+        self.task.add_done_callback(self._task_done)
 
     def stop(self) -> None:
-        if self.task is not None and not self.task.done():
+        """Stop the run; its answer ends ``stopped``. Only the first Stop
+        counts: one asked again while the run winds down (a double click,
+        Ctrl+C twice, Stop then Enter) would only cut the writing of its
+        outcome short. A Stop before the run's first step (or before
+        ``start``) takes effect when it begins: an existing thread's
+        question is still written, then nothing is asked."""
+        if self._stopping or (self.task is not None and self.task.done()):
+            return
+        self._stopping = True
+        if self._began and self.task is not None:
             self.task.cancel()
 
     def stop_thinking(self) -> bool:
@@ -173,6 +186,7 @@ class ChatRun:
         self._maybe_flush()
 
     async def _main(self) -> None:
+        self._began = True
         plan = self.plan
         # The event goes out with the next loop turn, after this task has set
         # off the user message's write or the request: the window builds the
@@ -197,6 +211,8 @@ class ChatRun:
                 await shielded(write, self._user_written)
             elif not plan.is_draft:
                 self._user_saved = True  # answering an existing message again
+            if self._stopping:  # stopped before it began: as a Stop before any content
+                raise asyncio.CancelledError
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
@@ -388,10 +404,16 @@ class ChatRun:
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,
-        even when the write itself fails (the error then says so)."""
+        even when the write itself fails (the error then says so). The work
+        runs to its end whatever cancellations arrive meanwhile (they are
+        re-raised after it): a half-written outcome would leave the answer
+        ``streaming`` and its consumer waiting for an end that never comes."""
         self._flush_deltas()
         self._ending = True
         self._state.end_thinking()
+        await shielded(self._conclude(status, error))
+
+    async def _conclude(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         usage = Usage()
         try:
             s = self._state
@@ -411,9 +433,23 @@ class ChatRun:
             unsaved = self._ended(status, error, usage) if kept and s.persisted else None
             status = MessageStatus.FAILED
             error = unsaved_error(exc, kept)
-            self._emit(self._terminal(status, error, usage, unsaved=unsaved))
+            self._emit_terminal(self._terminal(status, error, usage, unsaved=unsaved))
             return
-        self._emit(self._terminal(status, error, usage))
+        self._emit_terminal(self._terminal(status, error, usage))
+
+    def _emit_terminal(self, event: Completed | Stopped | Failed) -> None:
+        self._terminal_sent = True
+        self._emit(event)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """The last guard of "exactly one terminal event": a run task that
+        ended without one (cancelled before its first step by the loop's
+        shut-down, or a bug) still ends its consumer's wait, as stopped."""
+        if self._terminal_sent:
+            return
+        log.error("chat run of %s ended without its outcome", self.thread_id)
+        self._flush_deltas()
+        self._emit_terminal(self._terminal(MessageStatus.STOPPED, None, Usage()))
 
     async def _write_outcome(
         self, status: MessageStatus, error: dict[str, Any] | None, usage: Usage

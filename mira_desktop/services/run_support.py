@@ -68,20 +68,22 @@ ONLY_THOUGHT_HINT = "Retry, allow longer answers (the role's max tokens), or try
 
 
 async def shielded(awaitable: Awaitable[T], after: Callable[[], None] | None = None) -> T:
-    """Await a write to completion even if the run is cancelled meanwhile; the
+    """Await a write to completion even if the run is cancelled meanwhile, as
+    many times as it is (a second Stop while the first is being saved); the
     cancellation is re-raised once the write is done. ``after`` runs when the
     write succeeded, cancelled or not (so the run knows what is on disk)."""
     task = asyncio.ensure_future(awaitable)
-    try:
-        result = await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await asyncio.gather(task, return_exceptions=True)
-        if after is not None and not task.cancelled() and task.exception() is None:
-            after()
-        raise
-    if after is not None:
+    cancelled: asyncio.CancelledError | None = None
+    while not task.done():
+        try:
+            await asyncio.wait((task,))  # cancelling the wait leaves the write running
+        except asyncio.CancelledError as exc:
+            cancelled = exc
+    if after is not None and not task.cancelled() and task.exception() is None:
         after()
-    return result
+    if cancelled is not None:
+        raise cancelled
+    return task.result()
 
 
 def new_assistant(
