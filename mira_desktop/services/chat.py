@@ -7,7 +7,9 @@ an unknown provider, a dead server, a wrong key — arrive as ``Failed`` with th
 error, never as an exception. ``stop(thread_id)`` cancels that thread's run and
 no other; the run persists what it has as ``stopped``. Several threads can
 stream at once. The run itself lives in its own task, so a Stop works whatever
-the consumer is doing, and a consumer that goes away stops its run.
+the consumer is doing, and a consumer that goes away stops its run. A Stop
+while the send is still being prepared (planned, its knowledge retrieved, its
+agent equipped: ``preparation.py``) works too: the run then starts stopped.
 
 The conversation tree (PRODUCT.md §5) adds three ways to start a run, all with
 the same events and persistence: ``edit()`` (a new version of a user message,
@@ -38,7 +40,7 @@ thread with its image switch on, a role and no knowledge base is illustrated
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -55,6 +57,7 @@ from .chat_plan import LAST_MODEL_KEY, ChatPath, SendPlanner, SendRequest, choos
 from .chat_run import ChatRun, RunPlan
 from .compaction import CompactionService
 from .illustration import wants_images
+from .preparation import Preparation
 from .process_owner import current_owner, owner_alive
 from .providers import ProviderService
 from .regenerate import RegenerateRequest, plan_regeneration
@@ -122,6 +125,7 @@ class ChatService:
         self._owner = owner or current_owner()
         self._flush_interval = flush_interval
         self._runs: dict[str, ChatRun] = {}
+        self._preparing: dict[str, Preparation] = {}  # sends not yet running, by key
         self._builder = ContextBuilder(
             store, context_store, tokens, attachments=attachments, compaction=compaction
         )
@@ -154,14 +158,23 @@ class ChatService:
         )
 
     def is_running(self, thread_id: str) -> bool:
+        """True while a send of the thread (or draft id) is being prepared or answered."""
+        return thread_id in self._preparing or self._answering(thread_id)
+
+    def _answering(self, thread_id: str) -> bool:
         run = self._runs.get(thread_id)
         return run is not None and run.task is not None and not run.task.done()
 
     def running_thread_ids(self) -> frozenset[str]:
-        return frozenset(t for t in self._runs if self.is_running(t))
+        return frozenset(t for t in (*self._runs, *self._preparing) if self.is_running(t))
 
     def stop(self, thread_id: str) -> bool:
-        """Stop the run of one thread (or draft id). True when one was running."""
+        """Stop the run of one thread (or draft id), or its send still being
+        prepared. True when one was running."""
+        preparing = self._preparing.get(thread_id)
+        if preparing is not None:
+            preparing.stop()
+            return True
         run = self._runs.get(thread_id)
         if run is None or run.task is None or run.task.done():
             return False
@@ -173,6 +186,8 @@ class ChatService:
         return run is not None and run.stop_thinking()
 
     async def stop_all(self) -> None:
+        for preparing in self._preparing.values():
+            preparing.stop()
         runs = list(self._runs.values())
         for run in runs:
             run.stop()
@@ -206,15 +221,16 @@ class ChatService:
         return [image_warning(model, images)]
 
     async def send(self, request: SendRequest) -> AsyncGenerator[ChatEvent, None]:
-        try:
+        async def prepare(preparing: Preparation) -> RunPlan:
             if request.attachments and self._attachments is None:
                 raise ConfigError("Attachments are not available here.")
-            plan = await self._knowledge.apply(await self._planner.plan(request))
-            plan = await self._equip(plan, request.agent_mode)
-        except MiraError as exc:
-            yield Failed(None, None, "", "", Usage(), exc.to_dict())
-            return
-        async with aclosing(self._drive(plan)) as events:
+            plan = await self._planner.plan(request)
+            return await preparing.unless_stopped(
+                plan, lambda planned: self._route(planned, request.agent_mode)
+            )
+
+        key = request.thread_id or request.new_thread_id
+        async with aclosing(self._prepared(key, prepare)) as events:
             async for event in events:
                 yield event
 
@@ -247,18 +263,14 @@ class ChatService:
     async def regenerate(self, request: RegenerateRequest) -> AsyncGenerator[ChatEvent, None]:
         """A new version of an answer (Retry, presets, custom guidance; a plain
         Retry may escalate the model tier — see ``services/regenerate.py``)."""
-        if self.is_running(request.thread_id):
-            yield _busy_failure()
-            return
-        try:
+
+        async def prepare(preparing: Preparation) -> RunPlan:
             plan = await plan_regeneration(
                 request, self._store, self._providers, self._owner, self._builder
             )
-            plan = await self._equip(await self._knowledge.apply(plan))
-        except MiraError as exc:
-            yield Failed(None, None, "", "", Usage(), exc.to_dict())
-            return
-        async with aclosing(self._drive(plan)) as events:
+            return await preparing.unless_stopped(plan, self._route)
+
+        async with aclosing(self._prepared(request.thread_id, prepare)) as events:
             async for event in events:
                 yield event
 
@@ -269,6 +281,10 @@ class ChatService:
         the context. With nothing running this is a plain ``send``. A draft that
         was stopped before anything was written is sent again as a new draft."""
         key = request.thread_id or request.new_thread_id
+        preparing = self._preparing.get(key) if key else None
+        if preparing is not None:  # its run starts stopped, or it fails
+            preparing.stop()
+            await preparing.settled.wait()
         run = self._runs.get(key) if key else None
         if run is not None:
             run.stop()
@@ -311,6 +327,38 @@ class ChatService:
             return []
         return run.plan.agent.approvals.waiting()
 
+    async def _route(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
+        """The planned run on its path: the knowledge base's, the agent's."""
+        return await self._equip(await self._knowledge.apply(plan), mode)
+
+    async def _prepared(
+        self, key: str | None, prepare: Callable[[Preparation], Awaitable[RunPlan]]
+    ) -> AsyncGenerator[ChatEvent, None]:
+        """Prepare a run under ``key`` (the thread or draft id; a Stop finds
+        it from now on), then drive it — or report why it cannot start."""
+        if key is not None and self.is_running(key):
+            yield _busy_failure()
+            return
+        preparing = Preparation()
+        if key is not None:
+            self._preparing[key] = preparing
+        try:
+            plan: RunPlan | MiraError = await prepare(preparing)
+        except MiraError as exc:
+            plan = exc
+        finally:
+            # no await from here until _drive has registered the run: a Stop
+            # finds either the preparation or the run, never neither
+            if key is not None and self._preparing.get(key) is preparing:
+                del self._preparing[key]
+            preparing.settled.set()
+        if isinstance(plan, MiraError):
+            yield Failed(None, None, "", "", Usage(), plan.to_dict())
+            return
+        async with aclosing(self._drive(plan, stopped=preparing.stopped)) as events:
+            async for event in events:
+                yield event
+
     async def _equip(self, plan: RunPlan, mode: AgentMode | None = None) -> RunPlan:
         """The plan answered by the agent when the thread's switch is on."""
         if not plan.thread.agent_enabled and plan.thread.mode != PLAN_MODE:
@@ -319,9 +367,12 @@ class ChatService:
             raise ConfigError("The agent is not available here.")
         return await self._agent.equip(plan, mode)
 
-    async def _drive(self, plan: RunPlan) -> AsyncGenerator[ChatEvent, None]:
-        """Run a plan in its own task and relay its events until the terminal one."""
-        if self.is_running(plan.thread.id):
+    async def _drive(
+        self, plan: RunPlan, *, stopped: bool = False
+    ) -> AsyncGenerator[ChatEvent, None]:
+        """Run a plan in its own task and relay its events until the terminal
+        one; ``stopped``: a Stop came while it was prepared."""
+        if self._answering(plan.thread.id):
             yield _busy_failure()
             return
         run = ChatRun(
@@ -331,6 +382,8 @@ class ChatService:
             writer=self._writer,
             flush_interval=self._flush_interval,
         )
+        if stopped:
+            run.stop()  # takes effect as the run begins
         self._runs[plan.thread.id] = run
         run.start()
         try:
