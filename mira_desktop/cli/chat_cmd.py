@@ -3,7 +3,9 @@
 Plain mode prints the answer on stdout as it streams and the thinking on stderr.
 ``--json`` prints one JSON object per event and ends with exactly one terminal
 line (completed / stopped / failed). Exit codes: 0 completed, 1 failed, 130 when
-Ctrl+C stopped the run (the answer so far is saved as stopped).
+Ctrl+C stopped the run (the answer so far is saved as stopped; a new thread
+stopped before its answer began is not saved at all) or the making of the
+answer's audio or picture (``chat_interrupt.py``).
 
 The conversation tree (issue 4): ``--thread ID --edit MESSAGE_ID TEXT`` sends
 TEXT as a new version of that user message (the old branch is kept);
@@ -51,22 +53,15 @@ import sys
 from collections.abc import AsyncIterator
 
 from ..bootstrap import Services
-from ..core.agent import ProgressChanged, ToolCardChanged, ToolStatus
-from ..core.context import SendWarning
+from ..core.agent import ToolCardChanged
 from ..core.errors import ConfigError
 from ..core.events import (
     ChatEvent,
-    Compacted,
-    Compacting,
     Completed,
-    Failed,
-    RunStarted,
     Stopped,
-    TextDelta,
-    ThinkingDelta,
 )
 from ..core.ids import new_id
-from ..core.models import Reasoning
+from ..core.models import Reasoning, Usage
 from ..loop_signals import add_handler
 from ..services.attachments import PreparedAttachment
 from ..services.chat import SendRequest
@@ -74,13 +69,10 @@ from ..services.regenerate import RegeneratePreset, RegenerateRequest
 from .chat_agent import (
     add_agent_options,
     agent_mode,
-    card_line,
     decide,
-    plan_note,
-    progress_line,
 )
-from .chat_sources import kb_notices, sources_event, sources_lines
-from .output import print_error, print_json
+from .chat_interrupt import ChatInterrupt
+from .chat_printers import JsonPrinter, PlainPrinter
 from .thread_media import report_made
 
 NAME = "chat"
@@ -286,23 +278,27 @@ async def run(services: Services, args: argparse.Namespace) -> int:
 
 async def _chat(services: Services, args: argparse.Namespace, request: SendRequest | None) -> int:
     run_key = args.thread or (request.new_thread_id if request else None) or new_id()
-    interrupted = asyncio.Event()
-
-    def on_sigint() -> None:
-        interrupted.set()
-        services.chat.stop(run_key)
-
+    ctrl_c = ChatInterrupt(services, run_key)
     loop = asyncio.get_running_loop()
-    installed = add_handler(loop, signal.SIGINT, on_sigint)
-    printer = _JsonPrinter() if args.json else _PlainPrinter(asking=args.approve == "ask")
-    if request is not None:
-        for warning in await services.chat.preflight(request):
-            printer.warn(warning)
+    installed = add_handler(loop, signal.SIGINT, ctrl_c.press)
+    typed = request.text if request is not None and args.text == ["-"] else None
+    printer = (
+        JsonPrinter() if args.json else PlainPrinter(asking=args.approve == "ask", stdin=typed)
+    )
     final: ChatEvent | None = None
+    unmade: list[str] = []
     try:
+        if request is not None:
+            for warning in await services.chat.preflight(request):
+                printer.warn(warning)
+        if ctrl_c.pressed:  # before anything was sent
+            final = Stopped(None, None, "", "", Usage(), None)
+            printer.show(final)
+            return EXIT_INTERRUPTED
         async for event in _events(services, args, request):
             if isinstance(event, Completed) and event.message_id:
-                await report_made(services, event.message_id, as_json=args.json)
+                made = report_made(services, event.message_id, as_json=args.json)
+                unmade = await ctrl_c.wait_for_media(made, event.message_id)
             printer.show(event)
             if isinstance(event, ToolCardChanged):
                 await decide(services, event, args.approve)
@@ -311,108 +307,10 @@ async def _chat(services: Services, args: argparse.Namespace, request: SendReque
         if installed:
             loop.remove_signal_handler(signal.SIGINT)
     if isinstance(final, Completed):
+        if unmade:
+            printer.unmade(unmade)
+            return EXIT_INTERRUPTED
         return EXIT_OK
     if isinstance(final, Stopped):
-        return EXIT_INTERRUPTED if interrupted.is_set() else EXIT_FAILED
+        return EXIT_INTERRUPTED if ctrl_c.pressed else EXIT_FAILED
     return EXIT_FAILED
-
-
-class _JsonPrinter:
-    def show(self, event: ChatEvent) -> None:
-        if isinstance(event, Completed | Stopped | Failed):
-            sources = sources_event(event)
-            if sources is not None:
-                print_json(sources)
-        print_json(event.to_dict())
-
-    def warn(self, warning: SendWarning) -> None:
-        print_json(warning.to_dict())
-
-
-class _PlainPrinter:
-    """Answer text on stdout as it arrives; thinking dimmed on stderr."""
-
-    def __init__(self, *, asking: bool = False) -> None:
-        """``asking``: approvals and questions are asked on the terminal,
-        which says what waits (no separate "waiting" line)."""
-        self._thinking = False
-        self._tty = sys.stderr.isatty()
-        self._asking = asking
-
-    def warn(self, warning: SendWarning) -> None:
-        sys.stderr.write(f"warning: {warning.message}\n")
-        sys.stderr.flush()
-
-    def show(self, event: ChatEvent) -> None:
-        if isinstance(event, Compacting):
-            sys.stderr.write("[compressing the context…]\n")
-        elif isinstance(event, Compacted):
-            sys.stderr.write("[Context compressed]\n")
-        elif isinstance(event, RunStarted):
-            sys.stderr.write(f"[{event.provider} · {event.model}]\n")
-            if event.note:
-                sys.stderr.write(f"[{event.note}]\n")
-        elif isinstance(event, ThinkingDelta):
-            self._write_thinking(event.text)
-        elif isinstance(event, TextDelta):
-            self._end_thinking()
-            sys.stdout.write(event.text)
-            sys.stdout.flush()
-        elif isinstance(event, ToolCardChanged | ProgressChanged):
-            self._end_thinking()
-            line = (
-                card_line(event.card)
-                if isinstance(event, ToolCardChanged)
-                else progress_line(event)
-            )
-            if self._asking and isinstance(event, ToolCardChanged):
-                line = None if event.card.status is ToolStatus.WAITING else line
-            if line:
-                sys.stdout.flush()
-                sys.stderr.write(f"\n{line}\n")
-                sys.stderr.flush()
-        elif isinstance(event, Completed | Stopped | Failed):
-            self._end_thinking()
-            self._finish(event)
-
-    def _write_thinking(self, text: str) -> None:
-        if not self._thinking:
-            self._thinking = True
-            sys.stderr.write("Thinking…\n")
-        sys.stderr.write(f"\x1b[2m{text}\x1b[0m" if self._tty else text)
-        sys.stderr.flush()
-
-    def _end_thinking(self) -> None:
-        if self._thinking:
-            self._thinking = False
-            sys.stderr.write("\n---\n")
-            sys.stderr.flush()
-
-    def _finish(self, event: Completed | Stopped | Failed) -> None:
-        if event.text and not event.text.endswith("\n"):
-            sys.stdout.write("\n")
-        lines = sources_lines(event)
-        if lines:
-            sys.stdout.write("\n" + "\n".join(lines) + "\n")
-        sys.stdout.flush()
-        for note in kb_notices(event):
-            sys.stderr.write(f"[{note}]\n")
-        planned = plan_note(event.message)
-        if planned:
-            sys.stderr.write(planned + "\n")
-        u = event.usage
-        approx = "≈" if u.counts_estimated else ""
-        usage = f"tokens: {approx}{u.prompt_tokens} in, {approx}{u.completion_tokens} out"
-        if u.reasoning_tokens:
-            usage += f", {'≈' if u.reasoning_estimated else ''}{u.reasoning_tokens} reasoning"
-        if isinstance(event, Stopped):
-            sys.stderr.write(f"[stopped; the answer so far is saved] {usage}\n")
-        elif isinstance(event, Failed):
-            print_error(event.error or "failed")
-            if event.thread_id is None:
-                sys.stderr.write("Nothing was saved; your message was not lost: it is above.\n")
-        else:
-            sys.stderr.write(f"[{usage}]\n")
-        if event.thread_id:
-            sys.stderr.write(f"thread: {event.thread_id}\n")
-        sys.stderr.flush()

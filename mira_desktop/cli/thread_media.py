@@ -13,7 +13,8 @@
 ``--json`` prints one object: the thread's switch, or what was made
 (``type`` "speech" or "image", ``message_id``, the ``SpeechInfo`` /
 ``ImageInfo`` fields, ``out``). ``chat`` reports media it waited for with the
-same objects (:func:`report_made`), right before its terminal line."""
+same objects (:func:`report_made`), right before its terminal line; Ctrl+C
+while it waits stops making them (:func:`stop_made`)."""
 
 from __future__ import annotations
 
@@ -177,3 +178,16 @@ async def report_made(services: Services, message_id: str, *, as_json: bool) -> 
             print_json(made_json(kind.key, message_id, summary))
         else:
             sys.stderr.write(f"[{made_line(kind.key, summary)}]\n")
+
+
+async def stop_made(services: Services, message_id: str) -> list[str]:
+    """``chat`` after Ctrl+C: stop making the media of its answer; the kinds
+    (``speech``, ``image``) that were being made."""
+    stopped = []
+    for kind in KINDS:
+        if kind.service not in services.built:
+            continue
+        maker: AnswerMediaMaker = getattr(services, kind.service)
+        if await maker.cancel(message_id):
+            stopped.append(kind.key)
+    return stopped

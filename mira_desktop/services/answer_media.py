@@ -102,6 +102,17 @@ class AnswerMediaMaker(ABC):
             ) from exc
         return target
 
+    async def cancel(self, message_id: str) -> bool:
+        """Stop making the media of one answer (its request is dropped, nothing
+        is saved; the answer itself is untouched) and wait until it has
+        stopped. True when something was being made."""
+        task = self._running.get(message_id)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return True
+
     async def drain(self) -> None:
         """Wait for the media being made (tests, the CLI, closing)."""
         while self._running:
