@@ -57,7 +57,8 @@ async def test_stop_while_the_passages_are_reranked_ends_the_turn(
     await until(lambda: not window.chat.is_running(thread_id))
     assert not window.composer.is_running()
     assert loopback.wait_for_disconnect(timeout=5)  # the rerank request was dropped
-    assert [r.path for r in loopback.requests].count(CHAT) == 1  # the model was not asked
+    # the model was not asked (the window's automatic title may have asked it something)
+    assert not any(b"apple trees" in r.body for r in loopback.requests if r.path == CHAT)
     messages = await services.threads.get_active_messages(thread_id)
     assert [(str(m.role), m.status, m.text) for m in messages[-2:]] == [
         ("user", MessageStatus.COMPLETE, "How many apple trees?"),
