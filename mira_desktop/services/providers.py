@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MiraError
 from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind, Reasoning
 from ..core.ports import ChatProvider
 
@@ -85,7 +85,13 @@ class ProviderService:
         url = normalise_base_url(provider_kind, base_url)
         config = await self._store.add_provider(name, str(provider_kind), url, bool(api_key))
         if api_key:
-            await asyncio.to_thread(self._secrets.set, config.id, api_key)
+            try:
+                await asyncio.to_thread(self._secrets.set, config.id, api_key)
+            except MiraError:
+                # no provider that says it has a key it has not (and a name
+                # left taken for the next try)
+                await self._store.remove_provider(name)
+                raise
         return config
 
     async def update_provider(
@@ -106,15 +112,29 @@ class ProviderService:
             fields["base_url"] = normalise_base_url(provider_kind, base_url)
         if new_name:
             fields["name"] = new_name.strip()
+        previous: str | None = None
         if api_key is not None:
             fields["has_key"] = bool(api_key)
+            if current.has_key:
+                previous = await asyncio.to_thread(self._secrets.get, current.id)
             if api_key:
                 await asyncio.to_thread(self._secrets.set, current.id, api_key)
             else:
                 await asyncio.to_thread(self._secrets.delete, current.id)
-        updated = await self._store.update_provider(name, **fields)
+        try:
+            updated = await self._store.update_provider(name, **fields)
+        except MiraError:
+            if api_key is not None:  # the settings were refused: so is the key
+                await asyncio.to_thread(self._put_back, current.id, previous)
+            raise
         await self._forget(name)
         return updated
+
+    def _put_back(self, key_id: str, previous: str | None) -> None:
+        if previous:
+            self._secrets.set(key_id, previous)
+        else:
+            self._secrets.delete(key_id)
 
     async def remove_provider(self, name: str) -> None:
         current = await self._store.get_provider(name)

@@ -4,6 +4,7 @@ key/value settings table. API keys never come here (see ``secrets.py``)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from ..core.errors import ConfigError, NotFoundError
@@ -56,7 +57,9 @@ def add_provider(
     return get_provider(db, name)
 
 
-def update_provider(db: Database, name: str, **fields: Any) -> ProviderConfig:
+def update_provider(db: Database, name: str, /, **fields: Any) -> ProviderConfig:
+    """Change a provider's fields (``name`` among them: a rename, which the
+    choices naming it follow)."""
     allowed = {"name", "kind", "base_url", "has_key"}
     values = {k: (int(v) if isinstance(v, bool) else v) for k, v in fields.items() if k in allowed}
     values["updated_at"] = utc_now()
@@ -70,7 +73,26 @@ def update_provider(db: Database, name: str, **fields: Any) -> ProviderConfig:
         )
         if cursor.rowcount == 0:
             raise NotFoundError(f'No provider named "{name}".')
+        if "name" in values and values["name"] != name:
+            _follow_rename(conn, name, str(values["name"]))
     return get_provider(db, str(values.get("name", name)))
+
+
+def _follow_rename(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """Choices that name a provider by its name — the last model, the image
+    and speech-to-text models (settings), a knowledge base's embedding and
+    rerank models — name it by its new one."""
+    conn.execute(
+        "UPDATE settings SET value_json = json_set(value_json, '$.provider', ?)"
+        " WHERE json_valid(value_json) AND json_extract(value_json, '$.provider') = ?",
+        [new, old],
+    )
+    for path in ("$.embedding.provider", "$.rerank.provider"):
+        conn.execute(
+            f"UPDATE knowledge_bases SET settings_json = json_set(settings_json, '{path}', ?)"
+            f" WHERE json_valid(settings_json) AND json_extract(settings_json, '{path}') = ?",
+            [new, old],
+        )
 
 
 def remove_provider(db: Database, name: str) -> None:

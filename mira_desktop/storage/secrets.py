@@ -16,7 +16,11 @@ import logging
 import os
 from pathlib import Path
 
+from ..core.errors import StorageError, worded
+
 log = logging.getLogger(__name__)
+
+_LOCKED_HINT = "Unlock the system keyring (logging in again often does), then try again."
 
 SERVICE = "mira-desktop"
 SECRETS_FILENAME = "secrets.json"
@@ -73,12 +77,30 @@ class SecretStore:
 
     def get(self, key_id: str) -> str | None:
         if self._backend is not None:
-            return self._backend.get_password(SERVICE, key_id)  # type: ignore[attr-defined, no-any-return]
+            try:
+                return self._backend.get_password(SERVICE, key_id)  # type: ignore[attr-defined, no-any-return]
+            except Exception as exc:  # locked, D-Bus gone, access refused…
+                raise worded(
+                    StorageError,
+                    "Could not read the API key from the system keyring ({reason}).",
+                    {"reason": _reason(exc)},
+                    hint=_LOCKED_HINT,
+                ) from exc
         return self._read_file().get(key_id)
 
     def set(self, key_id: str, secret: str) -> None:
+        """Store a key; a keyring that refuses raises a ``StorageError`` (the
+        key is never written to the file behind a keyring's back)."""
         if self._backend is not None:
-            self._backend.set_password(SERVICE, key_id, secret)  # type: ignore[attr-defined]
+            try:
+                self._backend.set_password(SERVICE, key_id, secret)  # type: ignore[attr-defined]
+            except Exception as exc:
+                raise worded(
+                    StorageError,
+                    "The system keyring did not take the API key ({reason}).",
+                    {"reason": _reason(exc)},
+                    hint=_LOCKED_HINT,
+                ) from exc
             return
         data = self._read_file()
         data[key_id] = secret
@@ -112,3 +134,9 @@ class SecretStore:
             json.dump(data, handle)
         os.chmod(tmp, 0o600)
         os.replace(tmp, self._file)
+
+
+def _reason(exc: BaseException) -> str:
+    """The keyring's words, never a secret: they come from the backend's
+    error, which is about the keyring, not the key."""
+    return str(exc).strip() or type(exc).__name__

@@ -284,7 +284,7 @@ class Store:
     ) -> ProviderConfig:
         return await self.worker.run(providers.add_provider, name, kind, base_url, has_key)
 
-    async def update_provider(self, name: str, **fields: Any) -> ProviderConfig:
+    async def update_provider(self, name: str, /, **fields: Any) -> ProviderConfig:
         return await self.worker.run(providers.update_provider, name, **fields)
 
     async def remove_provider(self, name: str) -> None:

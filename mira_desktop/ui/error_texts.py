@@ -157,6 +157,10 @@ def known_texts() -> tuple[str, ...]:
         # storage/tree_repo.py
         _tr("There is nothing to undo in this thread."),
         _tr("There is no undone turn to restore in this thread."),
+        # storage/secrets.py
+        _tr("Could not read the API key from the system keyring ({reason})."),
+        _tr("The system keyring did not take the API key ({reason})."),
+        _tr("Unlock the system keyring (logging in again often does), then try again."),
         # services/kb/rag.py
         _tr("The knowledge base chosen for this chat no longer exists."),
         _tr("Pick another one, or none, above the conversation."),

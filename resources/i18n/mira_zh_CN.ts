@@ -1340,6 +1340,18 @@ Repair: {fix}</source>
             <source>Pick another one, or none, above the conversation.</source>
             <translation>请在对话上方另选一个知识库，或选择“无”。</translation>
         </message>
+        <message>
+            <source>Could not read the API key from the system keyring ({reason}).</source>
+            <translation>无法从系统钥匙串读取 API 密钥（{reason}）。</translation>
+        </message>
+        <message>
+            <source>The system keyring did not take the API key ({reason}).</source>
+            <translation>系统钥匙串未能保存 API 密钥（{reason}）。</translation>
+        </message>
+        <message>
+            <source>Unlock the system keyring (logging in again often does), then try again.</source>
+            <translation>请先解锁系统钥匙串（通常重新登录即可），然后重试。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from mira_desktop.bootstrap import build_services
+from mira_desktop.core.errors import MiraError, StorageError
 from mira_desktop.storage.secrets import SecretStore
 
 
@@ -54,3 +58,59 @@ def test_keyring_backend_is_used_when_present(tmp_path: Path) -> None:
 def test_unreadable_secrets_file_is_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "secrets.json").write_text("{broken")
     assert SecretStore(tmp_path, use_keyring=False).get("p1") is None
+
+
+class LockedKeyring(MemoryKeyring):
+    """A keyring that is there but refuses (locked, its D-Bus service gone)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.locked = True
+
+    def get_password(self, service: str, user: str) -> str | None:
+        if self.locked:
+            raise RuntimeError("Collection is locked")
+        return super().get_password(service, user)
+
+    def set_password(self, service: str, user: str, secret: str) -> None:
+        if self.locked:
+            raise RuntimeError("Collection is locked")
+        super().set_password(service, user, secret)
+
+
+def test_a_refusing_keyring_is_said_in_words_and_nothing_goes_to_the_file(
+    tmp_path: Path,
+) -> None:
+    store = SecretStore(tmp_path, backend=LockedKeyring())
+    with pytest.raises(StorageError, match="did not take the API key") as taken:
+        store.set("p1", "sk-secret")
+    assert "locked" in taken.value.message and "sk-secret" not in taken.value.message
+    assert "Unlock" in (taken.value.hint or "")
+    with pytest.raises(StorageError, match="Could not read the API key"):
+        store.get("p1")
+    assert not (tmp_path / "secrets.json").exists()
+
+
+async def test_a_provider_is_not_left_claiming_a_key_the_keyring_refused(
+    tmp_path: Path,
+) -> None:
+    ring = LockedKeyring()
+    services = build_services(tmp_path, secrets=SecretStore(tmp_path, backend=ring))
+    try:
+        with pytest.raises(StorageError, match="did not take the API key"):
+            await services.providers.add_provider(
+                "cloud", "openai", "https://api.example.com/v1", "sk-1"
+            )
+        assert await services.providers.list_providers() == []
+        ring.locked = False  # unlocked: the same form saved again works
+        added = await services.providers.add_provider(
+            "cloud", "openai", "https://api.example.com/v1", "sk-1"
+        )
+        assert added.has_key and ring.get_password("mira-desktop", added.id) == "sk-1"
+        await services.providers.add_provider("other", "openai", "https://b.example.com/v1")
+        # a rename refused (the name is taken) leaves the key as it was
+        with pytest.raises(MiraError):
+            await services.providers.update_provider("cloud", new_name="other", api_key="sk-2")
+        assert ring.get_password("mira-desktop", added.id) == "sk-1"
+    finally:
+        await services.aclose()
