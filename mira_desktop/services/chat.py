@@ -279,7 +279,9 @@ class ChatService:
         wait until it is saved as ``stopped``, then send ``request.text`` as the
         next turn — its parent is the stopped answer, whose partial text stays in
         the context. With nothing running this is a plain ``send``. A draft that
-        was stopped before anything was written is sent again as a new draft."""
+        was stopped before anything was written is sent again as a new draft,
+        its first question and the new words together (nothing typed is lost;
+        its files go back to the composer)."""
         key = request.thread_id or request.new_thread_id
         preparing = self._preparing.get(key) if key else None
         if preparing is not None:  # its run starts stopped, or it fails
@@ -291,6 +293,9 @@ class ChatService:
             await _wait(run)
         if request.thread_id is None and key and await self._store.find_thread(key):
             request = replace(request, thread_id=key, new_thread_id=None)
+        elif request.thread_id is None and run is not None and run.plan.is_draft:
+            first = run.plan.user_message.text  # never written: sent with the new words
+            request = replace(request, text=_joined(first, request.text))
         async with aclosing(self.send(request)) as events:
             async for event in events:
                 yield event
@@ -424,3 +429,11 @@ async def _wait(run: ChatRun) -> None:
         await run.task
     except BaseException:
         log.debug("run ended with an error after its consumer left", exc_info=True)
+
+
+def _joined(first: str, then: str) -> str:
+    if not first.strip():
+        return then
+    if not then.strip():
+        return first
+    return f"{first.rstrip()}\n\n{then.lstrip()}"

@@ -12,10 +12,11 @@ import pytest
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.errors import ConfigError
 from mira_desktop.core.events import ChatEvent, Completed, RunStarted, Stopped, TextDelta
+from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.services.regenerate import RegeneratePreset, RegenerateRequest
-from tests.support.loopback import LoopbackServer, openai_stream
+from tests.support.loopback import Hang, LoopbackServer, openai_stream, raw_stream
 
 from .conftest import CHAT, text_then_hang
 
@@ -349,6 +350,31 @@ async def test_redirect_stops_the_answer_keeps_it_and_sends_the_new_text(
         "partial answer",
     )
     assert new_user.parent_id == stopped.id and branch[-1].text == "redirected"
+
+
+async def test_busy_input_in_a_new_chat_before_its_answer_keeps_the_first_question(
+    services, loopback, loop_provider
+) -> None:
+    """Enter in a new chat whose first answer has not begun: nothing was
+    written, so the first question goes with the new words, not away."""
+    draft = new_id()
+    loopback.enqueue(CHAT, raw_stream([b": keep-alive\n\n", Hang()]))
+    loopback.enqueue(CHAT, openai_stream(["Both answered."]))
+    request = SendRequest("What is WAL?", provider=loop_provider, model="m", new_thread_id=draft)
+    first = asyncio.ensure_future(_collect(services.chat.send(request)))
+    deadline = time.monotonic() + 10
+    while len(loopback.requests) < 1:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.01)
+    then = SendRequest("And checkpoints?", provider=loop_provider, model="m", new_thread_id=draft)
+    second = await _collect(services.chat.redirect(then))
+    assert isinstance((await first)[-1], Stopped)
+    assert isinstance(second[-1], Completed) and second[-1].thread_id == draft
+    assert sent_messages(loopback)[-1] == ("user", "What is WAL?\n\nAnd checkpoints?")
+    assert texts(await services.conversation.active_branch(draft)) == [
+        "What is WAL?\n\nAnd checkpoints?",
+        "Both answered.",
+    ]
 
 
 async def test_redirect_with_nothing_running_is_a_plain_send(
