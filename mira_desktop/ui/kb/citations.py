@@ -23,6 +23,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from ...core.citation_links import link_citations
+from ...core.opened_files import runs_when_opened
 
 if TYPE_CHECKING:
     from ...core.knowledge import Source
@@ -93,10 +94,15 @@ def source_url(source: Source) -> QUrl:
 
 def open_source(source: Source) -> bool:
     """Open the source's document at its place where the viewer can; False
-    when the file is gone or the desktop could not open it."""
+    when the file is gone or the desktop could not open it. The path comes
+    from the answer's data (an imported one's too): a file the system would
+    run rather than show is never opened — its folder is, with nothing run."""
     if not Path(source.path).is_file():
         log.info("source file is gone: %s", source.path)
         return False
+    if runs_when_opened(source.path):
+        log.warning("not running %s: its folder is shown instead", source.path)
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(source.path).parent)))
     url = source_url(source)
     if QDesktopServices.openUrl(url):
         return True

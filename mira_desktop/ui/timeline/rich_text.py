@@ -32,6 +32,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, QToolTip, QWidget
 
+from ...core.opened_files import mail_link
 from .live_cadence import IDLE_MS, LiveCadence, StepSizer
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
 from .markdown import RenderedMarkdown, is_safe_link
@@ -294,6 +295,8 @@ class RichTextView(QTextBrowser):
             return
         href = url.toString()
         if is_safe_link(href):
+            if url.scheme().lower() == "mailto":  # no attach=… of a local file
+                url = QUrl(mail_link(href))
             QDesktopServices.openUrl(url)
         else:
             log.info("refused to open link with scheme %r", url.scheme())

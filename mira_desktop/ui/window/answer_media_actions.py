@@ -22,7 +22,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from ...core.errors import MiraError
+from ...core.media_keys import SPEECH_KEY
 from ...core.models import Message, MessageRole, MessageStatus, Thread
+from ...core.opened_files import cache_name
 from ..error_texts import error_line
 from ..export.feedback import ask_save_path
 from .thread_switch import ThreadSwitch
@@ -161,7 +163,10 @@ class AnswerMediaActions(WindowActions):
         from PySide6.QtGui import QDesktopServices
 
         cache = self._services.data_dir / "cache" / (folder or self.key)
-        target = cache / str(summary["name"])
+        # the name comes from the data (an imported file's too): a plain name
+        # in the cache, its ending from the stored type — never a path, never
+        # a program
+        target = cache / cache_name(str(summary.get("name") or ""), self._mime(summary))
         try:
             path = await self._maker.copy_made(summary["sha256"], int(summary["size"]), target)
         except MiraError as exc:
@@ -170,9 +175,14 @@ class AnswerMediaActions(WindowActions):
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
             self._notice(self._no_program_text())
 
+    def _mime(self, summary: dict[str, Any]) -> str:
+        """The stored type (spoken answers are always WAV)."""
+        return str(summary.get("mime") or ("audio/wav" if self.key == SPEECH_KEY else ""))
+
     def _save(self, summary: dict[str, Any]) -> None:
         title, filters = self._save_texts()
-        target = ask_save_path(self._w, title, str(summary["name"]), filters)
+        suggested = cache_name(str(summary.get("name") or ""), self._mime(summary))
+        target = ask_save_path(self._w, title, suggested, filters)
         if target is None:
             return
 
