@@ -96,10 +96,9 @@ async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[n
 
 
 async def _dispatch(services: Services, args: argparse.Namespace) -> int:
-    from .cli.parser import command_modules
+    from .cli.parser import command_module
 
-    handlers = {module.NAME: module.run for module in command_modules()}
-    return int(await handlers[args.command](services, args))
+    return int(await command_module(args.command).run(services, args))
 
 
 if __name__ == "__main__":  # pragma: no cover

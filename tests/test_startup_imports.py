@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.support.fresh import json_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -292,6 +294,30 @@ def test_command_names_match_the_command_modules() -> None:
     from mira_desktop.cli.parser import COMMAND_NAMES, command_modules
 
     assert tuple(module.NAME for module in command_modules()) == COMMAND_NAMES
+
+
+def test_a_command_line_run_loads_its_own_command_only(tmp_path: Path) -> None:
+    """``mira-desktop thread list`` parses and runs with the thread command's
+    module alone (every command's imports cost ~0.15 s a run); a mistyped
+    command or help still lists them all."""
+    others = [f"mira_desktop.cli.{name}_cmd" for name in ("chat", "export", "kb", "transcribe")]
+    loaded = _loaded(
+        f"""
+        import contextlib, io
+        from mira_desktop.app import main
+
+        with contextlib.redirect_stdout(io.StringIO()):
+            rc = main(["--data-dir", {str(tmp_path / "d")!r}, "thread", "list"])
+        assert rc == 0, rc
+        """,
+        ["mira_desktop.cli.thread_cmd", *others],
+        tmp_path,
+    )
+    assert loaded == {"mira_desktop.cli.thread_cmd": True, **dict.fromkeys(others, False)}
+    from mira_desktop.cli.parser import parse_arguments
+
+    with pytest.raises(SystemExit):
+        parse_arguments(["thred", "list"])
 
 
 def _launch(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
