@@ -226,6 +226,7 @@ def known_texts() -> tuple[str, ...]:
         _tr("a Word document"),
         _tr("a PowerPoint file"),
         _tr("an Excel workbook"),
+        _tr("a text file"),
         _tr("it contains no text"),
         _tr("it contains only blank space"),
         _tr("every sheet is empty"),

@@ -179,6 +179,13 @@
         </message>
     </context>
     <context>
+        <name>AttachmentsController</name>
+        <message>
+            <source>"{name}" could not be attached: {error}</source>
+            <translation type="unfinished"></translation>
+        </message>
+    </context>
+    <context>
         <name>BatchExport</name>
         <message>
             <source>ZIP of Markdown files (*.zip)</source>
@@ -1351,6 +1358,10 @@ Repair: {fix}</source>
         <message>
             <source>Unlock the system keyring (logging in again often does), then try again.</source>
             <translation>请先解锁系统钥匙串（通常重新登录即可），然后重试。</translation>
+        </message>
+        <message>
+            <source>a text file</source>
+            <translation type="unfinished"></translation>
         </message>
     </context>
     <context>

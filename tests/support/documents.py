@@ -139,6 +139,23 @@ def make_docx(path: Path) -> Path:
     return path
 
 
+def make_docx_merged_from_the_top(path: Path) -> Path:
+    """A Word file whose table's first row is marked as continuing a vertical
+    merge from a row above it (``<w:vMerge/>``): python-docx cannot lay out
+    that table (``ValueError: no tr above topmost tr``)."""
+    from docx import Document
+    from docx.oxml import OxmlElement
+
+    doc = Document()
+    doc.add_paragraph("A table follows.")
+    table = doc.add_table(rows=2, cols=2)
+    table.rows[0].cells[0].text = "top"
+    table.rows[1].cells[0].text = "below"
+    table.rows[0].cells[0]._tc.get_or_add_tcPr().append(OxmlElement("w:vMerge"))
+    doc.save(str(path))
+    return path
+
+
 def make_pptx(path: Path) -> Path:
     """Two slides with titles and bodies; the first has speaker notes."""
     from pptx import Presentation

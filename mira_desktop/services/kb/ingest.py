@@ -13,6 +13,10 @@ chunked in a worker thread. The next read starts only once the document's
 write is decided, so a cancel during it never keeps back a document that
 was about to be written.
 
+A file that cannot be read — refused by its reader, or failing in a way
+nobody foresaw — is that file's failure, reported with the reason; the
+other files are still indexed.
+
 Cancellation (any object with ``is_set()``, e.g. ``threading.Event``) is
 checked before and after each file's work: documents already written stay,
 the one in progress is never written, so the base is always consistent.
@@ -51,6 +55,7 @@ from ...core.knowledge import (
     StoredChunks,
 )
 from ..readers import TEXT_EXTENSIONS, Document, read_document
+from ..readers.document import short_reason
 from ..readers.registry import extension
 from .chunking import CHUNK_OVERLAP, CHUNK_SIZE, Chunk, chunk_document
 from .embedding import EmbeddingClient
@@ -335,6 +340,14 @@ class Ingestor:
             chunks = chunk_document(document, size=size, overlap=overlap)
         except MiraError as exc:
             return _Read(stat, error=exc.message, cause=exc)
+        except Exception as exc:  # a reader's bug: this file fails, the others go on
+            log.warning("reading %s failed unexpectedly", path, exc_info=exc)
+            error = worded(
+                ReaderError,
+                'Cannot read "{path}": {detail}.',
+                {"path": path.name, "detail": short_reason(exc)},
+            )
+            return _Read(stat, error=error.message, cause=error)
         return _Read(stat, document, chunks, forced=force)
 
     async def _hear(

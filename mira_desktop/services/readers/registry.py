@@ -22,6 +22,7 @@ from .document import (
     human_size,
     refused,
     short_reason,
+    unreadable,
 )
 from .image_reader import FORMAT_MIME, read_image
 from .text_reader import decode_text, read_text
@@ -135,7 +136,7 @@ def read_document_bytes(data: bytes, name: str, *, max_bytes: int = DEFAULT_MAX_
     store); ``name`` decides the type together with the content."""
     check_size(name, len(data), max_bytes)
     kind, mime = detect(data, name)
-    extracted = _reader(kind, mime)(data, name)
+    extracted = _read(kind, mime, data, name)
     return Document(
         name=name,
         mime=extracted.mime or mime,
@@ -207,6 +208,31 @@ def extension(name: str) -> str:
 
 def _stem(name: str) -> str:
     return PurePath(name).stem.lower()
+
+
+#: what a file of each family should have been, in a refusal ("… not really {what}")
+_WHAT: dict[str, str] = {
+    "image": "an image",
+    "text": "a text file",
+    "pdf": "a PDF",
+    "docx": "a Word document",
+    "pptx": "a PowerPoint file",
+    "xlsx": "an Excel workbook",
+}
+
+
+def _read(kind: Kind, mime: str, data: bytes, name: str) -> Extracted:
+    """The family's reader on ``data``. Whatever a library raises that its
+    reader did not foresee (a ``ValueError`` deep in python-docx, a
+    ``RecursionError``, a ``MemoryError``) refuses this file, naming it and the
+    library's complaint: never an exception that escapes to the caller."""
+    try:
+        return _reader(kind, mime)(data, name)
+    except DocumentRefusedError:
+        raise
+    except Exception as exc:
+        log.warning("reading %s (%s) failed unexpectedly", name, kind, exc_info=exc)
+        raise unreadable(name, _WHAT[kind], short_reason(exc)) from exc
 
 
 def _reader(kind: Kind, mime: str) -> Reader:

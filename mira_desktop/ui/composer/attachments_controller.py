@@ -5,7 +5,8 @@ Every way in — the file dialog, a drop, a pasted file or screenshot, an ``@``
 pick — ends here: a chip appears at once in its *reading* state and the
 ``AttachmentService`` reads, validates and stores the file (in worker threads;
 nothing is parsed on the Qt thread). A refused file loses its chip and the
-reader's reason shows under the composer. Removing a chip discards what it
+reader's reason shows under the composer — also when preparing it failed in a
+way nobody foresaw (a chip never stays *reading*, nor goes out unread). Removing a chip discards what it
 holds (content nothing else uses is deleted at once). :meth:`take` hands the
 ready files to a send and empties the strip; :meth:`restore` puts them back
 (a draft that failed before its message was saved keeps its pending files)."""
@@ -123,9 +124,11 @@ class AttachmentsController(QObject):
         self._reading.add(key)
         # keyed: a chip removed while it is read stops its reading (an audio
         # file is then not sent to be written down)
-        self._tasks.start(self._prepare(key, work), key=f"attachment:{key}")
+        self._tasks.start(self._prepare(key, name, work), key=f"attachment:{key}")
 
-    async def _prepare(self, key: str, work: Coroutine[Any, Any, PreparedAttachment]) -> None:
+    async def _prepare(
+        self, key: str, name: str, work: Coroutine[Any, Any, PreparedAttachment]
+    ) -> None:
         strip = self._composer.strip
         try:
             prepared = await work
@@ -133,6 +136,14 @@ class AttachmentsController(QObject):
             log.info("attachment refused: %s", exc.message)
             strip.remove_chip(key)
             self._show_refusals([*self._refusals, error_line(exc)])
+            return
+        except Exception as exc:  # a bug: the file is refused all the same, never left reading
+            log.error("attaching %s failed", name, exc_info=exc)
+            strip.remove_chip(key)
+            line = self.tr('"{name}" could not be attached: {error}').format(
+                name=name, error=str(exc) or type(exc).__name__
+            )
+            self._show_refusals([*self._refusals, line])
             return
         finally:
             self._reading.discard(key)
