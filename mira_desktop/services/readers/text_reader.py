@@ -3,9 +3,17 @@ encoding detection and sectioning by lines (and Markdown headings).
 
 Detection, in order: a byte-order mark (UTF-8, UTF-32, UTF-16); UTF-16 without
 a mark, recognised by NUL bytes on one side of each code unit; then NUL bytes
-anywhere mean binary (refused); then strict UTF-8; then GB18030 when what it
-decodes is mostly common Chinese (GB2312) characters; then cp1252, with any
-undecodable byte replaced and a warning."""
+anywhere mean binary (refused); then strict UTF-8; then Chinese: GB18030
+(Simplified) and Big5 (Traditional) are both tried, strictly, and the one whose
+text is mostly *common* Chinese characters wins (GB18030 on a tie); then
+cp1252, with any undecodable byte replaced and a warning.
+
+"Common" comes from the two standards' own frequency tiers: the first level
+of GB2312 (3,755 characters) and of Big5 (5,401 characters) are each
+country's most used characters, and their punctuation rows. Big5 bytes read
+as GB18030 give kana, private-use and rare characters ("繁體中文" as
+"羉砰いゅ"), and GBK bytes read as Big5 give rare second-level ones, so the
+wrong reading scores far below the right one."""
 
 from __future__ import annotations
 
@@ -47,9 +55,9 @@ def decode_text(data: bytes, name: str) -> tuple[str, str, list[str]]:
         return data.decode("utf-8"), "utf-8", []
     except UnicodeDecodeError:
         pass
-    chinese = _try_gb18030(data)
+    chinese = _try_chinese(data)
     if chinese is not None:
-        return chinese, "gb18030", []
+        return chinese[0], chinese[1], []
     text = data.decode("cp1252", errors="replace")
     warnings = []
     if "\ufffd" in text:
@@ -89,24 +97,69 @@ def _printable_ratio(text: str) -> float:
     return good / len(sample)
 
 
-def _try_gb18030(data: bytes) -> str | None:
-    try:
-        text = data.decode("gb18030")
-    except UnicodeDecodeError:
-        return None
-    wide = [ch for ch in text[:_SAMPLE] if ord(ch) > 0x7F]
-    if not wide:
-        return None
-    common = 0
-    for ch in wide:
+#: the Chinese encodings tried, in order of preference on a tie
+_CHINESE = ("gb18030", "cp950", "big5hkscs")
+_SCORED = 8_192  # non-ASCII characters looked at
+
+
+def _try_chinese(data: bytes) -> tuple[str, str] | None:
+    """``(text, encoding)`` when ``data`` reads as Chinese in one of the
+    encodings of :data:`_CHINESE`: the reading with most common characters,
+    if they are at least four in five of its non-ASCII characters."""
+    best: tuple[float, str, str] | None = None
+    decoded: set[str] = set()
+    for encoding in _CHINESE:
+        if encoding == "big5hkscs" and "cp950" in decoded:
+            continue  # Hong Kong's extension is only for what Windows' Big5 refuses
         try:
-            ch.encode("gb2312")
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        decoded.add(encoding)
+        score = _chinese_score(text)
+        if best is None or score > best[0]:
+            best = (score, text, encoding)
+    if best is None or best[0] < 0.8:
+        return None
+    return best[1], best[2]
+
+
+def _chinese_score(text: str) -> float:
+    """How much of the non-ASCII text is common Chinese: 1 for a first-level
+    character (of GB2312 or Big5) or Chinese punctuation, ½ for a
+    second-level one, 0 for anything else (kana, private use, rare)."""
+    total = 0.0
+    seen = 0
+    for ch in text:
+        if ord(ch) < 0x80:
+            continue
+        seen += 1
+        total += _commonness(ch)
+        if seen == _SCORED:
+            break
+    return total / seen if seen else 0.0
+
+
+def _commonness(ch: str) -> float:
+    best = 0.0
+    for encoding, tiers in _TIERS:
+        try:
+            code = int.from_bytes(ch.encode(encoding), "big")
         except UnicodeEncodeError:
             continue
-        common += 1
-    # Western text misread as GB18030 gives rare characters; real Chinese text
-    # is overwhelmingly made of the common GB2312 set.
-    return text if common / len(wide) >= 0.8 else None
+        for low, high, weight in tiers:
+            if low <= code <= high:
+                best = max(best, weight)
+    return best
+
+
+# fmt: off
+#: (first, last code, weight): the punctuation rows, first-level and second-level characters
+_TIERS = (
+    ("gb2312", ((0xA1A1, 0xA3FE, 1.0), (0xB0A1, 0xD7F9, 1.0), (0xD8A1, 0xF7FE, 0.5))),
+    ("big5", ((0xA140, 0xA3BF, 1.0), (0xA440, 0xC67E, 1.0), (0xC940, 0xF9D5, 0.5))),
+)
+# fmt: on
 
 
 def read_text(data: bytes, name: str, *, markdown: bool = False) -> Extracted:
