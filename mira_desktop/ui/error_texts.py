@@ -220,6 +220,12 @@ def known_texts() -> tuple[str, ...]:
         _tr('"{name}" has {dimensions} pixels, too many to open safely.'),
         _tr("Resize it below {megapixels} megapixels and attach it again."),
         _tr("Attach a version with selectable text (run text recognition / OCR on it first)."),
+        _tr('"{name}" unpacks to {size}; at most {limit} can be read.'),
+        _tr("Split it into smaller files, or save a copy without large embedded media."),
+        _tr(
+            '"{name}" holds a part that unpacks from {packed} to {size}, far more than'
+            " documents do; it is refused as a possible decompression bomb."
+        ),
         # … and the phrases filled into them (translated as fields)
         _tr("a PDF"),
         _tr("an image"),
@@ -236,6 +242,9 @@ def known_texts() -> tuple[str, ...]:
         _tr("it is not an Office file inside"),
         _tr("its content is not a known image format"),
         _tr("it has no text layer; it looks scanned, and Mira does not read text in images"),
+        _tr("its ZIP directory is damaged"),
+        _tr("it holds far too many parts"),
+        _tr("a table is wider than Word allows"),
     )
 
 

@@ -1363,6 +1363,30 @@ Repair: {fix}</source>
             <source>a text file</source>
             <translation type="unfinished"></translation>
         </message>
+        <message>
+            <source>"{name}" unpacks to {size}; at most {limit} can be read.</source>
+            <translation>“{name}”解压后有 {size}；最多只能读取 {limit}。</translation>
+        </message>
+        <message>
+            <source>Split it into smaller files, or save a copy without large embedded media.</source>
+            <translation>请把它拆分成较小的文件，或另存一份不含大型嵌入媒体的副本。</translation>
+        </message>
+        <message>
+            <source>"{name}" holds a part that unpacks from {packed} to {size}, far more than documents do; it is refused as a possible decompression bomb.</source>
+            <translation>“{name}”中有一个部分从 {packed} 解压后变成 {size}，远超正常文档；它可能是“解压炸弹”，因此被拒绝。</translation>
+        </message>
+        <message>
+            <source>its ZIP directory is damaged</source>
+            <translation>其 ZIP 目录已损坏</translation>
+        </message>
+        <message>
+            <source>it holds far too many parts</source>
+            <translation>其中包含的部件过多</translation>
+        </message>
+        <message>
+            <source>a table is wider than Word allows</source>
+            <translation>其中有表格宽于 Word 允许的列数</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

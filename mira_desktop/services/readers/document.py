@@ -124,7 +124,7 @@ def short_reason(exc: BaseException) -> str:
     return text if len(text) <= 120 else text[:117] + "…"
 
 
-_REOPEN = "Open it in the program that made it, save a fresh copy, and attach that."
+REOPEN_HINT = "Open it in the program that made it, save a fresh copy, and attach that."
 
 
 def refused(
@@ -143,7 +143,9 @@ def unreadable(name: str, what: str, detail: str = "") -> DocumentRefusedError:
         template = '"{name}" cannot be read: it is damaged or not really {what} ({detail}).'
     else:
         template = '"{name}" cannot be read: it is damaged or not really {what}.'
-    return refused(template, {"name": name, "what": what, "detail": detail}, "unreadable", _REOPEN)
+    return refused(
+        template, {"name": name, "what": what, "detail": detail}, "unreadable", REOPEN_HINT
+    )
 
 
 def empty(

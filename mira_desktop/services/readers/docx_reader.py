@@ -1,6 +1,10 @@
 """Word documents (DOCX) through python-docx: paragraphs and tables in document
 order; each heading (Title, Heading 1–9) starts a section located by the heading
-text and the number of its first paragraph. Tables become `` | ``-separated rows."""
+text and the number of its first paragraph. Tables become `` | ``-separated rows.
+
+At most :data:`~.limits.MAX_TEXT_CHARS` characters are kept (a note says the
+rest was left out); a table cell spanning more columns than Word allows is
+refused rather than expanded (python-docx would repeat it once per column)."""
 
 from __future__ import annotations
 
@@ -10,15 +14,21 @@ import re
 from typing import TYPE_CHECKING
 
 from .document import Extracted, Section, empty, short_reason, unreadable
+from .limits import CUT_MARK, TextBudget
 from .office import cell_text, check_container, label, row_text
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from docx.oxml.table import CT_Tc
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
 log = logging.getLogger(__name__)
 
 _HEADING_STYLE = re.compile(r"^(?:heading\s*(\d)|title)$", re.IGNORECASE)
+#: Word's own limit on a table's columns
+MAX_TABLE_COLUMNS = 63
 
 
 def read_docx(data: bytes, name: str) -> Extracted:
@@ -27,19 +37,24 @@ def read_docx(data: bytes, name: str) -> Extracted:
 
     check_container(data, name, "docx")
     try:
-        blocks = list(open_docx(io.BytesIO(data)).iter_inner_content())
+        document = open_docx(io.BytesIO(data))
     except Exception as exc:  # not a Word package, damaged XML…
         raise unreadable(name, label("docx"), short_reason(exc)) from exc
-    builder = _Builder()
-    for block in blocks:
+    builder = _Builder(name, TextBudget())
+    for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
             builder.paragraph(block)
         else:
             builder.table(block)
+        if builder.budget.cut:
+            break
     sections = builder.finish()
     if not sections:
         raise empty(name)
-    return Extracted(text="\n\n".join(builder.markdown), sections=tuple(sections))
+    warnings = (builder.budget.note(),) if builder.budget.cut else ()
+    return Extracted(
+        text="\n\n".join(builder.markdown), sections=tuple(sections), warnings=warnings
+    )
 
 
 def heading_level(paragraph: Paragraph) -> int | None:
@@ -56,21 +71,27 @@ def heading_level(paragraph: Paragraph) -> int | None:
 class _Builder:
     """Collects sections (cut at headings) and a Markdown-ish full text."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str, budget: TextBudget) -> None:
+        self.name = name
+        self.budget = budget
         self.sections: list[Section] = []
         self.markdown: list[str] = []
         self._heading = ""
         self._first = 1
         self._count = 0
         self._lines: list[str] = []
+        # python-docx looks a paragraph's style up among all styles each time
+        # (milliseconds a paragraph): the level is worked out once per style
+        self._levels: dict[str | None, int | None] = {}
 
     def paragraph(self, paragraph: Paragraph) -> None:
         text = paragraph.text.strip()
         if not text:
             return
+        text = self._keep(text)
         self._count += 1
-        level = heading_level(paragraph)
-        if level is None:
+        level = self._level(paragraph)
+        if level is None or self.budget.cut:
             self._add(text)
             self.markdown.append(text)
             return
@@ -79,9 +100,16 @@ class _Builder:
         self._lines = [text]
         self.markdown.append("#" * max(level, 1) + " " + text)
 
+    def _level(self, paragraph: Paragraph) -> int | None:
+        style_id = paragraph._p.style
+        if style_id not in self._levels:
+            self._levels[style_id] = heading_level(paragraph)
+        return self._levels[style_id]
+
     def table(self, table: Table) -> None:
         rows = []
         for row in table.rows:
+            self._check_spans(row._tr.tc_lst)
             seen: set[int] = set()
             cells = []
             for cell in row.cells:
@@ -91,11 +119,22 @@ class _Builder:
                 cells.append(cell_text(cell.text))
             line = row_text(cells)
             if line:
-                rows.append(line)
+                rows.append(self._keep(line))
+            if self.budget.cut:
+                break
         if rows:
             self._count += 1
             self._add("\n".join(rows))
             self.markdown.append("\n".join(rows))
+
+    def _check_spans(self, cells: Sequence[CT_Tc]) -> None:
+        if any(tc.grid_span > MAX_TABLE_COLUMNS for tc in cells):
+            raise unreadable(self.name, label("docx"), "a table is wider than Word allows")
+
+    def _keep(self, text: str) -> str:
+        """``text`` as far as the budget allows, ending with the cut mark when cut."""
+        kept = self.budget.take(text)
+        return f"{kept}\n{CUT_MARK}".lstrip() if self.budget.cut else kept
 
     def _add(self, text: str) -> None:
         if not self._lines:

@@ -1,6 +1,8 @@
 """PowerPoint files (PPTX) through python-pptx: each slide's text (text boxes,
 tables, grouped shapes) as one section, followed by its speaker notes as
-another (``{"slide": n, "notes": True}``)."""
+another (``{"slide": n, "notes": True}``). At most
+:data:`~.limits.MAX_TEXT_CHARS` characters are kept (a note says the rest was
+left out)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .document import Extracted, Section, empty, short_reason, unreadable
+from .limits import CUT_MARK, TextBudget
 from .office import cell_text, check_container, label, row_text
 
 log = logging.getLogger(__name__)
@@ -19,9 +22,9 @@ def read_pptx(data: bytes, name: str) -> Extracted:
     from pptx import Presentation
 
     check_container(data, name, "pptx")
+    budget = TextBudget()
     try:
-        slides = list(Presentation(io.BytesIO(data)).slides)
-        sections = [section for n, slide in enumerate(slides, 1) for section in _slide(n, slide)]
+        sections = _sections(Presentation(io.BytesIO(data)).slides, budget)
     except Exception as exc:  # not a presentation package, damaged XML…
         raise unreadable(name, label("pptx"), short_reason(exc)) from exc
     if not sections:
@@ -31,7 +34,21 @@ def read_pptx(data: bytes, name: str) -> Extracted:
         number = section.location["slide"]
         title = f"[Slide {number} notes]" if section.location["notes"] else f"[Slide {number}]"
         parts.append(f"{title}\n{section.text}")
-    return Extracted(text="\n\n".join(parts), sections=tuple(sections))
+    warnings = (budget.note(),) if budget.cut else ()
+    return Extracted(text="\n\n".join(parts), sections=tuple(sections), warnings=warnings)
+
+
+def _sections(slides: Iterable[Any], budget: TextBudget) -> list[Section]:
+    """Each slide's sections, until the budget is spent."""
+    sections: list[Section] = []
+    for number, slide in enumerate(slides, 1):
+        for section in _slide(number, slide):
+            text = budget.take(section.text)
+            if budget.cut:
+                sections.append(Section(f"{text}\n{CUT_MARK}".lstrip(), section.location))
+                return sections
+            sections.append(section)
+    return sections
 
 
 def _slide(number: int, slide: Any) -> Iterator[Section]:
