@@ -222,6 +222,13 @@ def known_texts() -> tuple[str, ...]:
         _tr("Attach a version with selectable text (run text recognition / OCR on it first)."),
         _tr('"{name}" unpacks to {size}; at most {limit} can be read.'),
         _tr("Split it into smaller files, or save a copy without large embedded media."),
+        _tr('"{name}" takes too long to read: nothing usable came out of it in {seconds} seconds.'),
+        _tr("Try a smaller or simpler copy of it (a PDF can be printed to a new PDF)."),
+        _tr(
+            '"{name}" cannot be read: its pages are too complex (the content of a page'
+            " unpacks to more than {limit})."
+        ),
+        _tr("Print it to a new PDF (or save its text) and attach that."),
         _tr(
             '"{name}" holds a part that unpacks from {packed} to {size}, far more than'
             " documents do; it is refused as a possible decompression bomb."

@@ -1387,6 +1387,22 @@ Repair: {fix}</source>
             <source>a table is wider than Word allows</source>
             <translation>其中有表格宽于 Word 允许的列数</translation>
         </message>
+        <message>
+            <source>"{name}" takes too long to read: nothing usable came out of it in {seconds} seconds.</source>
+            <translation>读取“{name}”耗时太久：{seconds} 秒内没有读出任何可用内容。</translation>
+        </message>
+        <message>
+            <source>Try a smaller or simpler copy of it (a PDF can be printed to a new PDF).</source>
+            <translation>请换一个更小或更简单的副本（PDF 可以打印成新的 PDF）。</translation>
+        </message>
+        <message>
+            <source>"{name}" cannot be read: its pages are too complex (the content of a page unpacks to more than {limit}).</source>
+            <translation>无法读取“{name}”：其页面过于复杂（一页的内容解压后超过 {limit}）。</translation>
+        </message>
+        <message>
+            <source>Print it to a new PDF (or save its text) and attach that.</source>
+            <translation>请把它打印成新的 PDF（或另存其文字），再附加该文件。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

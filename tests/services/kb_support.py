@@ -11,23 +11,33 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.services.kb import KnowledgeBaseService
 from mira_desktop.services.kb.ingest import default_reader
 from mira_desktop.services.readers import Document
+from mira_desktop.services.readers.limits import CancelCheck
 from mira_desktop.storage.kb_store import KnowledgeStore
 from tests.support.documents import make_docx, make_pdf, make_pptx, make_xlsx
 
 
 class CountingReader:
-    """The default reader, recording each path it read; ``hook(path)`` runs
-    before each read (to cancel mid-way)."""
+    """The default reader, recording each path it read, the names of the
+    files whose reading ended (``ended``, however) and of those it ran to
+    its end (``finished``); ``hook(path)`` runs before each read (to cancel
+    mid-way)."""
 
     def __init__(self) -> None:
         self.paths: list[Path] = []
+        self.ended: list[str] = []
+        self.finished: list[str] = []
         self.hook: Any = None
 
-    def __call__(self, path: Path) -> Document:
+    def __call__(self, path: Path, cancel: CancelCheck | None = None) -> Document:
         if self.hook is not None:
             self.hook(path)
         self.paths.append(path)
-        return default_reader(path)
+        try:
+            document = default_reader(path, cancel)
+        finally:
+            self.ended.append(path.name)
+        self.finished.append(path.name)
+        return document
 
     def names(self) -> list[str]:
         return [p.name for p in self.paths]

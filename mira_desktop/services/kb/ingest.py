@@ -18,8 +18,11 @@ nobody foresaw — is that file's failure, reported with the reason; the
 other files are still indexed.
 
 Cancellation (any object with ``is_set()``, e.g. ``threading.Event``) is
-checked before and after each file's work: documents already written stay,
-the one in progress is never written, so the base is always consistent.
+checked before and after each file's work, and by the reader between the
+pages, slides, sheets or paragraphs of the file it is reading (a long PDF
+stops at the next page, not at its end, and the base's lock is let go at
+once): documents already written stay, the one in progress is never
+written, so the base is always consistent.
 Progress goes to a callback as :class:`IngestProgress` steps.
 
 An audio file named on its own (a recorded lecture or meeting; not one found
@@ -56,6 +59,7 @@ from ...core.knowledge import (
 )
 from ..readers import TEXT_EXTENSIONS, Document, read_document
 from ..readers.document import short_reason
+from ..readers.limits import CancelCheck, ReadCancelledError
 from ..readers.registry import extension
 from .chunking import CHUNK_OVERLAP, CHUNK_SIZE, Chunk, chunk_document
 from .embedding import EmbeddingClient
@@ -71,7 +75,6 @@ KB_MAX_BYTES = 64 * 1024 * 1024
 CANCEL_POLL_S = 0.2
 _OFFICE = frozenset({"pdf", "docx", "pptx", "xlsx"})
 
-Reader = Callable[[Path], Document]
 ProgressCallback = Callable[[IngestProgress], None]
 #: what is said in an audio file's bytes (named), written down by a model
 Transcriber = Callable[[bytes, str], Coroutine[Any, Any, str]]
@@ -81,8 +84,15 @@ class CancelToken(Protocol):
     def is_set(self) -> bool: ...
 
 
-def default_reader(path: Path) -> Document:
-    return read_document(path, max_bytes=KB_MAX_BYTES)
+class Reader(Protocol):
+    """Reads one file (in a worker thread), polling ``cancel`` as it goes:
+    raises :class:`~..readers.limits.ReadCancelledError` once it says so."""
+
+    def __call__(self, path: Path, cancel: CancelCheck | None = None) -> Document: ...
+
+
+def default_reader(path: Path, cancel: CancelCheck | None = None) -> Document:
+    return read_document(path, max_bytes=KB_MAX_BYTES, cancel=cancel)
 
 
 def indexable(name: str) -> bool:
@@ -204,6 +214,7 @@ class _Read:
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None
     cause: MiraError | None = None
+    cancelled: bool = False  # the read stopped at the cancel token: nothing to report
     forced: bool = False  # read again on purpose: indexed even with the same content
     #: an audio file's bytes and hash, to be written down on the event loop
     audio: bytes | None = None
@@ -245,7 +256,7 @@ class Ingestor:
         def read(i: int) -> asyncio.Task[_Read]:
             path = files[i]
             return asyncio.ensure_future(
-                asyncio.to_thread(self._read, path, known.get(str(path)), force, *settings)
+                asyncio.to_thread(self._read, path, known.get(str(path)), force, settings, cancel)
             )
 
         ahead: asyncio.Task[_Read] | None = None  # the next file, read while one is written
@@ -262,6 +273,8 @@ class Ingestor:
                 _notify(progress, done, total, path, IngestStatus.READING)
                 task, ahead = (ahead or read(done)), None
                 found = await task
+                if found.cancelled:
+                    return tally.report(skipped, cancelled=True)
                 if found.audio is not None:  # written down here, where a cancel reaches it
                     heard = await self._hear(path, found, settings, cancel)
                     if heard is None:
@@ -323,7 +336,12 @@ class Ingestor:
         return tally.wrote(stored, new=known is None)
 
     def _read(
-        self, path: Path, known: KbDocument | None, force: bool, size: int, overlap: int
+        self,
+        path: Path,
+        known: KbDocument | None,
+        force: bool,
+        settings: tuple[int, int],
+        cancel: CancelToken | None,
     ) -> _Read:
         """Stat, read and chunk one file (in a worker thread); a file of the
         size and time already indexed is not read, unless ``force``."""
@@ -336,8 +354,10 @@ class Ingestor:
         try:
             if is_audio(path.name) and self._transcriber is not None:
                 return _audio(path, stat, known, force)
-            document = self._reader(path)
-            chunks = chunk_document(document, size=size, overlap=overlap)
+            document = self._reader(path, cancel.is_set if cancel is not None else None)
+            chunks = chunk_document(document, size=settings[0], overlap=settings[1])
+        except ReadCancelledError:
+            return _Read(stat, cancelled=True)
         except MiraError as exc:
             return _Read(stat, error=exc.message, cause=exc)
         except Exception as exc:  # a reader's bug: this file fails, the others go on

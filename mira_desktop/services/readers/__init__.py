@@ -16,6 +16,7 @@ from .document import (
     Section,
     human_size,
 )
+from .limits import CancelCheck, ReadCancelledError, ReadLimits
 from .registry import (
     SUPPORTED,
     TEXT_EXTENSIONS,
@@ -31,10 +32,13 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "SUPPORTED",
     "TEXT_EXTENSIONS",
+    "CancelCheck",
     "Document",
     "DocumentRefusedError",
     "ImageInfo",
     "Kind",
+    "ReadCancelledError",
+    "ReadLimits",
     "Reason",
     "Section",
     "decode_text",

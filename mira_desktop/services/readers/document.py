@@ -162,6 +162,16 @@ def encrypted(template: str, name: str, hint: str) -> DocumentRefusedError:
     return refused(template, {"name": name}, "encrypted", hint)
 
 
+def too_slow(name: str, seconds: float) -> DocumentRefusedError:
+    """A read that ran out of time before anything usable came out."""
+    return refused(
+        '"{name}" takes too long to read: nothing usable came out of it in {seconds} seconds.',
+        {"name": name, "seconds": f"{seconds:g}"},
+        "oversized",
+        "Try a smaller or simpler copy of it (a PDF can be printed to a new PDF).",
+    )
+
+
 def binary(name: str) -> DocumentRefusedError:
     return refused(
         '"{name}" looks like a binary file, not text, so it cannot be read.',

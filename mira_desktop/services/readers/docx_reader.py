@@ -2,9 +2,11 @@
 order; each heading (Title, Heading 1–9) starts a section located by the heading
 text and the number of its first paragraph. Tables become `` | ``-separated rows.
 
-At most :data:`~.limits.MAX_TEXT_CHARS` characters are kept (a note says the
-rest was left out); a table cell spanning more columns than Word allows is
-refused rather than expanded (python-docx would repeat it once per column)."""
+At most :data:`~.limits.MAX_TEXT_CHARS` characters are kept, for at most
+:data:`~.limits.READ_SECONDS` (a note says the rest was left out; the budget
+and the cancel check are looked at between blocks); a table cell spanning
+more columns than Word allows is refused rather than expanded (python-docx
+would repeat it once per column)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
-from .document import Extracted, Section, empty, short_reason, unreadable
-from .limits import CUT_MARK, TextBudget
+from .document import Extracted, Section, empty, short_reason, too_slow, unreadable
+from .limits import CUT_MARK, ReadBudget
 from .office import cell_text, check_container, label, row_text
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ _HEADING_STYLE = re.compile(r"^(?:heading\s*(\d)|title)$", re.IGNORECASE)
 MAX_TABLE_COLUMNS = 63
 
 
-def read_docx(data: bytes, name: str) -> Extracted:
+def read_docx(data: bytes, name: str, budget: ReadBudget) -> Extracted:
     from docx import Document as open_docx
     from docx.text.paragraph import Paragraph
 
@@ -40,20 +42,21 @@ def read_docx(data: bytes, name: str) -> Extracted:
         document = open_docx(io.BytesIO(data))
     except Exception as exc:  # not a Word package, damaged XML…
         raise unreadable(name, label("docx"), short_reason(exc)) from exc
-    builder = _Builder(name, TextBudget())
+    builder = _Builder(name, budget)
     for block in document.iter_inner_content():
+        if not budget.go_on():
+            break
         if isinstance(block, Paragraph):
             builder.paragraph(block)
         else:
             builder.table(block)
-        if builder.budget.cut:
+        if budget.cut:
             break
     sections = builder.finish()
     if not sections:
-        raise empty(name)
-    warnings = (builder.budget.note(),) if builder.budget.cut else ()
+        raise too_slow(name, budget.limits.seconds) if budget.late else empty(name)
     return Extracted(
-        text="\n\n".join(builder.markdown), sections=tuple(sections), warnings=warnings
+        text="\n\n".join(builder.markdown), sections=tuple(sections), warnings=tuple(budget.notes())
     )
 
 
@@ -71,7 +74,7 @@ def heading_level(paragraph: Paragraph) -> int | None:
 class _Builder:
     """Collects sections (cut at headings) and a Markdown-ish full text."""
 
-    def __init__(self, name: str, budget: TextBudget) -> None:
+    def __init__(self, name: str, budget: ReadBudget) -> None:
         self.name = name
         self.budget = budget
         self.sections: list[Section] = []

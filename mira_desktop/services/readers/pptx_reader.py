@@ -1,47 +1,57 @@
 """PowerPoint files (PPTX) through python-pptx: each slide's text (text boxes,
 tables, grouped shapes) as one section, followed by its speaker notes as
 another (``{"slide": n, "notes": True}``). At most
-:data:`~.limits.MAX_TEXT_CHARS` characters are kept (a note says the rest was
-left out)."""
+:data:`~.limits.MAX_PAGES` slides and :data:`~.limits.MAX_TEXT_CHARS`
+characters are kept, for at most :data:`~.limits.READ_SECONDS` (a note says
+the rest was left out; the budget and the cancel check are looked at between
+slides)."""
 
 from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .document import Extracted, Section, empty, short_reason, unreadable
-from .limits import CUT_MARK, TextBudget
+from .document import Extracted, Section, empty, short_reason, too_slow, unreadable
+from .limits import CUT_MARK, ReadBudget
 from .office import cell_text, check_container, label, row_text
 
 log = logging.getLogger(__name__)
 
 
-def read_pptx(data: bytes, name: str) -> Extracted:
+def read_pptx(data: bytes, name: str, budget: ReadBudget) -> Extracted:
     from pptx import Presentation
 
     check_container(data, name, "pptx")
-    budget = TextBudget()
+    notes: list[str] = []
     try:
-        sections = _sections(Presentation(io.BytesIO(data)).slides, budget)
+        sections = _sections(Presentation(io.BytesIO(data)).slides, budget, notes)
     except Exception as exc:  # not a presentation package, damaged XML…
         raise unreadable(name, label("pptx"), short_reason(exc)) from exc
     if not sections:
-        raise empty(name)
+        raise too_slow(name, budget.limits.seconds) if budget.late else empty(name)
     parts = []
     for section in sections:
         number = section.location["slide"]
         title = f"[Slide {number} notes]" if section.location["notes"] else f"[Slide {number}]"
         parts.append(f"{title}\n{section.text}")
-    warnings = (budget.note(),) if budget.cut else ()
+    warnings = (*notes, *budget.notes())
     return Extracted(text="\n\n".join(parts), sections=tuple(sections), warnings=warnings)
 
 
-def _sections(slides: Iterable[Any], budget: TextBudget) -> list[Section]:
+def _sections(slides: Sequence[Any], budget: ReadBudget, notes: list[str]) -> list[Section]:
     """Each slide's sections, until the budget is spent."""
     sections: list[Section] = []
     for number, slide in enumerate(slides, 1):
+        if number > budget.limits.pages:
+            notes.append(
+                f"Only the first {budget.limits.pages:,} of {len(slides):,} slides were read;"
+                " the rest were left out."
+            )
+            break
+        if not budget.go_on():
+            break
         for section in _slide(number, slide):
             text = budget.take(section.text)
             if budget.cut:

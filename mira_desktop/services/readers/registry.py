@@ -25,6 +25,7 @@ from .document import (
     unreadable,
 )
 from .image_reader import FORMAT_MIME, read_image
+from .limits import CancelCheck, ReadBudget, ReadLimits
 from .text_reader import decode_text, read_text
 
 log = logging.getLogger(__name__)
@@ -64,13 +65,24 @@ _OLD_OFFICE = {"doc": "docx", "ppt": "pptx", "xls": "xlsx", "rtf": "docx"}
 
 SUPPORTED = "images (PNG, JPG, WebP, GIF), text, Markdown, CSV, JSON, YAML, code, config, logs, PDF, DOCX, PPTX and XLSX"
 
-Reader = Callable[[bytes, str], Extracted]
+Reader = Callable[[bytes, str, ReadBudget], Extracted]
 
 
-def read_document(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
-    """Read and validate the file at ``path`` (blocking)."""
+def read_document(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    cancel: CancelCheck | None = None,
+    limits: ReadLimits | None = None,
+) -> Document:
+    """Read and validate the file at ``path`` (blocking). ``cancel`` is polled
+    between pages, slides, sheets and paragraphs: once it says so the read
+    raises :class:`~.limits.ReadCancelledError`. ``limits``: lower bounds
+    than the standard ones (:class:`~.limits.ReadLimits`)."""
     data = read_file_bytes(path, max_bytes=max_bytes)
-    return read_document_bytes(data, Path(path).name, max_bytes=max_bytes)
+    return read_document_bytes(
+        data, Path(path).name, max_bytes=max_bytes, cancel=cancel, limits=limits
+    )
 
 
 async def read_document_async(
@@ -131,12 +143,19 @@ def check_size(name: str, size: int, max_bytes: int) -> None:
         )
 
 
-def read_document_bytes(data: bytes, name: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def read_document_bytes(
+    data: bytes,
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    cancel: CancelCheck | None = None,
+    limits: ReadLimits | None = None,
+) -> Document:
     """Read a document already in memory (a pasted image, a file from the media
     store); ``name`` decides the type together with the content."""
     check_size(name, len(data), max_bytes)
     kind, mime = detect(data, name)
-    extracted = _read(kind, mime, data, name)
+    extracted = _read(kind, mime, data, name, ReadBudget(limits, cancel))
     return Document(
         name=name,
         mime=extracted.mime or mime,
@@ -221,13 +240,14 @@ _WHAT: dict[str, str] = {
 }
 
 
-def _read(kind: Kind, mime: str, data: bytes, name: str) -> Extracted:
+def _read(kind: Kind, mime: str, data: bytes, name: str, budget: ReadBudget) -> Extracted:
     """The family's reader on ``data``. Whatever a library raises that its
     reader did not foresee (a ``ValueError`` deep in python-docx, a
     ``RecursionError``, a ``MemoryError``) refuses this file, naming it and the
-    library's complaint: never an exception that escapes to the caller."""
+    library's complaint: never an exception that escapes to the caller (a
+    cancel's :class:`~.limits.ReadCancelledError` is no ``Exception``)."""
     try:
-        return _reader(kind, mime)(data, name)
+        return _reader(kind, mime)(data, name, budget)
     except DocumentRefusedError:
         raise
     except Exception as exc:
@@ -237,9 +257,9 @@ def _read(kind: Kind, mime: str, data: bytes, name: str) -> Extracted:
 
 def _reader(kind: Kind, mime: str) -> Reader:
     if kind == "image":
-        return lambda data, name: read_image(data, name, mime)
-    if kind == "text":
-        return lambda data, name: read_text(data, name, markdown=mime == "text/markdown")
+        return lambda data, name, _: read_image(data, name, mime)
+    if kind == "text":  # as long as the file, which is not longer than its limit
+        return lambda data, name, _: read_text(data, name, markdown=mime == "text/markdown")
     if kind == "pdf":
         from .pdf_reader import read_pdf
 

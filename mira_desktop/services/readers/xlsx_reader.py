@@ -9,7 +9,8 @@ stored (the declared size is ignored, so a row is as wide as its last cell),
 a row costs its width (an empty one costs 1), and a sheet stops at
 ``MAX_CELLS_PER_SHEET``, the workbook at ``MAX_CELLS`` (the sheets left are
 not read); notes say so. At most :data:`~.limits.MAX_TEXT_CHARS` characters
-are kept."""
+are kept, for at most :data:`~.limits.READ_SECONDS`; the budget and the cancel
+check are looked at between sheets and every thousand rows."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from .document import Extracted, Section, empty, short_reason, unreadable
-from .limits import CUT_MARK, TextBudget
+from .document import Extracted, Section, empty, short_reason, too_slow, unreadable
+from .limits import CUT_MARK, ReadBudget
 from .office import cell_text, check_container, label, row_text
 
 log = logging.getLogger(__name__)
@@ -29,19 +30,21 @@ MAX_COLUMNS = 200
 #: cells looked at in one sheet, and in the whole workbook
 MAX_CELLS_PER_SHEET = 250_000
 MAX_CELLS = 1_000_000
+#: rows between two looks at the budget and the cancel check
+_POLL_ROWS = 1_000
 
 
 @dataclass
 class _Read:
     """What reading the sheets found and spent."""
 
-    budget: TextBudget = field(default_factory=TextBudget)
+    budget: ReadBudget
     cells: int = 0  # looked at, in all sheets
     sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
-def read_xlsx(data: bytes, name: str) -> Extracted:
+def read_xlsx(data: bytes, name: str, budget: ReadBudget) -> Extracted:
     from openpyxl import load_workbook
 
     check_container(data, name, "xlsx")
@@ -49,7 +52,7 @@ def read_xlsx(data: bytes, name: str) -> Extracted:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # not a workbook package, damaged XML…
         raise unreadable(name, label("xlsx"), short_reason(exc)) from exc
-    read = _Read()
+    read = _Read(budget)
     try:
         _sheets(workbook.worksheets, read)
     except Exception as exc:
@@ -57,15 +60,20 @@ def read_xlsx(data: bytes, name: str) -> Extracted:
     finally:
         workbook.close()
     if not read.sections:
-        raise empty(name, "every sheet is empty")
+        raise (
+            too_slow(name, budget.limits.seconds)
+            if budget.late
+            else empty(name, "every sheet is empty")
+        )
     text = "\n\n".join(f"[Sheet: {s.location['sheet']}]\n{s.text}" for s in read.sections)
-    if read.budget.cut:
-        read.notes.append(read.budget.note())
+    read.notes += budget.notes()
     return Extracted(text=text, sections=tuple(read.sections), warnings=tuple(read.notes))
 
 
 def _sheets(sheets: list[Any], read: _Read) -> None:
     for number, sheet in enumerate(sheets):
+        if not read.budget.go_on():
+            return
         if read.cells >= MAX_CELLS or read.budget.cut:
             left = [f'"{s.title}"' for s in sheets[number:]]
             read.notes.append(
@@ -88,8 +96,11 @@ def _sheet(sheet: Any, read: _Read) -> tuple[str, str]:
     allowance = min(MAX_CELLS_PER_SHEET, MAX_CELLS - read.cells)
     rows: list[str] = []
     index = last_row = spent = 0
-    stop = ""  # why reading stopped early: "cells", "rows" or "text"
+    stop = ""  # why reading stopped early: "cells", "rows", "text" or "time"
     for index, values in enumerate(sheet.iter_rows(values_only=True), 1):
+        if index % _POLL_ROWS == 0 and not read.budget.go_on():
+            stop = "time"
+            break
         spent += max(len(values), 1)
         if spent > allowance:
             stop = "cells"
@@ -114,8 +125,8 @@ def _sheet(sheet: Any, read: _Read) -> tuple[str, str]:
 
 def _ending(title: str, rows: list[str], stop: str, detail: str) -> tuple[str, str]:
     """The sheet's text closed by what says why it stops, and the note."""
-    if stop == "text":
-        return "\n".join([*rows, CUT_MARK]).lstrip(), ""
+    if stop in ("text", "time"):
+        return "\n".join([*rows, CUT_MARK]).lstrip() if rows else "", ""
     if stop == "cells":
         note = (
             f'Sheet "{title}": reading stopped at row {detail} (too many empty or very wide'
