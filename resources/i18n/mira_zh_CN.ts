@@ -182,7 +182,7 @@
         <name>AttachmentsController</name>
         <message>
             <source>"{name}" could not be attached: {error}</source>
-            <translation type="unfinished"></translation>
+            <translation>无法附加“{name}”：{error}</translation>
         </message>
     </context>
     <context>
@@ -1361,7 +1361,7 @@ Repair: {fix}</source>
         </message>
         <message>
             <source>a text file</source>
-            <translation type="unfinished"></translation>
+            <translation>文本文件</translation>
         </message>
         <message>
             <source>"{name}" unpacks to {size}; at most {limit} can be read.</source>
