@@ -5,9 +5,10 @@ The policy is an allowlist. A command is read-only only when every part of it
 is: each command of a list or pipeline (``;``, ``&&``, ``||``, ``|``, ``&``,
 newlines), every substitution (``$(…)``, backticks, ``<(…)``), and every
 redirection (``>`` / ``>>`` only to ``/dev/null`` or the standard streams,
-``2>&1`` and other descriptor copies are fine). Each command must be a known
-read-only program (``ls``, ``cat``, ``grep``…) used without the options that
-make it write (``sed -i``, ``find -exec`` / ``-delete``, ``sort -o``…), or a
+``2>&1`` and other descriptor copies are fine), every arithmetic or ``${…}``
+expansion (only literal numbers and plain forms: ``evaluation.py``). Each
+command must be a known read-only program (``ls``, ``cat``, ``grep``…) used
+without the options that make it write (``sed -i``, ``find -exec`` / ``-delete``, ``sort -o``…), or a
 read-only ``git`` subcommand (``git_policy.py``). Anything else — an unknown
 program, a script, an interpreter, a heredoc, ``xargs``, unbalanced quotes —
 counts as changing files."""
@@ -17,6 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .evaluation import (
+    conditional_reason,
+    evaluation_reason,
+    printf_reason,
+    read_reason,
+    test_reason,
+)
 from .git_policy import git_reason
 from .shell_syntax import SUBSTITUTION, ShellSyntaxError, lex
 
@@ -79,6 +87,8 @@ def mutation_reason(command: str) -> str | None:
     for inner in lexed.inner:
         if reason := mutation_reason(inner):
             return reason
+    if reason := evaluation_reason(lexed.arithmetic, lexed.parameters):
+        return reason
     words: list[str] = []
     tokens = iter(lexed.tokens)
     for kind, text in tokens:
@@ -251,4 +261,9 @@ _CHECKED: dict[str, Callable[[list[str]], str | None]] = {
     ),
     "hostname": lambda a: "sets the host name" if _positionals(a) else None,
     "export": _export,
+    "[[": conditional_reason,
+    "test": test_reason,
+    "[": test_reason,
+    "printf": printf_reason,
+    "read": read_reason,
 }

@@ -5,9 +5,13 @@ The lexer follows POSIX sh quoting (single quotes, double quotes, backslash),
 drops comments, and cuts out every command substitution (``$(…)``, backticks)
 and process substitution (``<(…)``, ``>(…)``): their text is returned
 separately so it can be judged too, and the word they were part of holds
-:data:`SUBSTITUTION` in their place. A digit string right before a
-redirection (``2>``) is the file descriptor, not a word. Unbalanced quotes or
-brackets raise :class:`ShellSyntaxError`."""
+:data:`SUBSTITUTION` in their place. The text of every arithmetic expansion
+(``$((…))``, ``$[…]``) and of every braced parameter expansion (``${…}``)
+is kept as well: bash evaluates them — a variable's value inside arithmetic,
+an array index, a ``${x@P}`` prompt — and that runs the command
+substitutions they hold. A digit string right before a redirection (``2>``)
+is the file descriptor, not a word. Unbalanced quotes or brackets raise
+:class:`ShellSyntaxError`."""
 
 from __future__ import annotations
 
@@ -29,10 +33,14 @@ class ShellSyntaxError(ValueError):
 @dataclass
 class Lexed:
     """``tokens``: ``("word", text)`` or ``("op", operator)``; a newline is
-    the operator ``;``. ``inner``: the text of every substitution."""
+    the operator ``;``. ``inner``: the text of every substitution;
+    ``arithmetic``: of every ``$((…))`` and ``$[…]``; ``parameters``: of
+    every ``${…}`` (without the braces)."""
 
     tokens: list[tuple[str, str]] = field(default_factory=list)
     inner: list[str] = field(default_factory=list)
+    arithmetic: list[str] = field(default_factory=list)
+    parameters: list[str] = field(default_factory=list)
 
 
 def lex(command: str) -> Lexed:
@@ -78,6 +86,8 @@ class _Lexer:
                 self.i = self._double_quoted(self.i + 1)
             elif c == "`" or s.startswith("$(", self.i):
                 self.i = self._substitution(self.i)
+            elif s.startswith(("${", "$["), self.i):
+                self.i = self._expansion(self.i)
             elif c in "<>" and s.startswith("(", self.i + 1):
                 self._flush()
                 self.i = self._substitution(self.i)
@@ -123,10 +133,26 @@ class _Lexer:
                 j += 2
             elif c == "`" or s.startswith("$(", j):
                 j = self._substitution(j)
+            elif s.startswith(("${", "$["), j):
+                j = self._expansion(j)
             else:
                 self._add(c)
                 j += 1
         raise ShellSyntaxError("unbalanced double quote")
+
+    def _expansion(self, j: int) -> int:
+        """Note the text of ``${…}`` or ``$[…]`` starting at ``j``; the lexer
+        goes on inside it (for the substitutions it holds)."""
+        s = self.s
+        if s[j + 1] == "[":
+            end = closing_bracket(s, j + 1, "[", "]")
+            self.out.arithmetic.append(s[j + 2 : end])
+            self._add(SUBSTITUTION)
+            return end + 1
+        end = closing_bracket(s, j + 1, "{", "}")
+        self.out.parameters.append(s[j + 2 : end])
+        self._add("${")
+        return j + 2
 
     def _substitution(self, j: int) -> int:
         """Cut out the substitution starting at ``j``; return the index after it."""
@@ -142,7 +168,9 @@ class _Lexer:
             return end + 1
         start = j + 1  # the "(" after "$", "<" or ">"
         end = closing_paren(s, start)
-        if not (s[j] == "$" and s.startswith("((", j + 1)):  # $((…)) is arithmetic
+        if s[j] == "$" and s.startswith("((", start) and s[end - 1] == ")":
+            self.out.arithmetic.append(s[start + 2 : end - 1])  # $((…))
+        else:
             self.out.inner.append(s[start + 1 : end])
         self._add(SUBSTITUTION)
         return end + 1
@@ -150,6 +178,12 @@ class _Lexer:
 
 def closing_paren(s: str, start: int) -> int:
     """The index of the ``)`` matching the ``(`` at ``start``, skipping quoted text."""
+    return closing_bracket(s, start, "(", ")")
+
+
+def closing_bracket(s: str, start: int, opening: str, closing: str) -> int:
+    """The index of the ``closing`` matching the ``opening`` at ``start``,
+    skipping quoted text."""
     depth, j = 0, start
     while j < len(s):
         c = s[j]
@@ -166,11 +200,11 @@ def closing_paren(s: str, start: int) -> int:
                 j += 2 if s[j] == "\\" else 1
             if j >= len(s):
                 break
-        elif c == "(":
+        elif c == opening:
             depth += 1
-        elif c == ")":
+        elif c == closing:
             depth -= 1
             if depth == 0:
                 return j
         j += 1
-    raise ShellSyntaxError("unbalanced parenthesis")
+    raise ShellSyntaxError(f"unbalanced {opening}")

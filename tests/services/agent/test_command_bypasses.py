@@ -1,0 +1,83 @@
+"""Commands that looked read-only but change files (PRODUCT.md §11: a command
+judged read-only runs without approval and without a snapshot, so what it
+changes cannot be rolled back). Each case is run for real with bash (which
+is ``/bin/sh`` on macOS) in a folder of its own, to show that it does write
+the file, and must be judged as needing approval; look-alikes that only read
+must stay read-only."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mira_desktop.services.agent.commands import mutation_reason
+
+#: (command, the file it creates when run; None: not run here)
+BYPASSES: list[tuple[str, str | None]] = [
+    # bash evaluates arithmetic, array indexes and prompts (item: $((…)) and kin)
+    ("echo $(( $(touch p) 0 ))", "p"),
+    ("x='a[$(touch p)]'; echo $((x))", "p"),
+    ("x='a[$(touch p)]'; echo $(( x + 1 ))", "p"),
+    ("x='a[$(touch p)]'; echo $[x]", "p"),
+    ("x='a[$(touch p)]'; [[ $x -eq 1 ]]", "p"),
+    ("x='a[$(touch p)]'; [[ 1 -lt x ]]", "p"),
+    ("test -v 'a[$(touch p)]'", "p"),
+    ("[ -v 'a[$(touch p)]' ]", "p"),
+    ("x='a[$(touch p)]'; [[ -v $x ]]", "p"),
+    ("printf -v 'a[$(touch p)]' x", "p"),
+    ("read 'a[$(touch p)]' < /dev/null", "p"),
+    ("x='$(touch p)'; echo ${x@P}", "p"),
+    ("x='$(touch p)'; echo \"${x@P}\"", "p"),
+    ("x='a[$(touch p)]'; echo ${!x}", "p"),
+    ("x='a[$(touch p)]'; y=abc; echo ${y:x}", "p"),
+    ("i='b[$(touch p)]'; echo ${a[i]}", "p"),
+    ("i='b[$(touch p)]'; echo \"${a[$i]}\"", "p"),
+    ("x='a[$(touch p)]'; set -- a b; echo ${@:x}", "p"),
+]
+
+#: read-only commands that look like the bypasses
+LOOK_ALIKES = [
+    "echo $((1 + 2))",
+    "echo $(( (4 * 2) % 3 ))",
+    "echo $[1+1]",
+    "[[ 1 -eq 1 ]] && echo yes",
+    "[[ $x == y ]] && echo same",
+    "[[ -f a.txt ]]",
+    "[[ -v HOME ]]",
+    "test -v HOME",
+    '[ "$x" -eq 1 ]',
+    "test $n -gt 3",
+    "printf -v out '%s' x",
+    "printf '%d\\n' 5",
+    "printf -- '-v %s' x",
+    "read -r line < list.txt",
+    "read -a parts -d , < list.txt",
+    "echo ${HOME} ${x:-default} ${x:=1} ${#x} ${x#pre} ${x%%.*} ${x/a/b} ${x^^}",
+    'echo "${x:-$HOME}" ${x:0:2} ${x: -1} ${a[0]} ${a[@]} ${#a[@]} ${x@Q}',
+    "echo ${!prefix*} ${!a[@]} $#",
+    "echo '${x@P}' '$((x))'",
+]
+
+
+@pytest.mark.parametrize(("command", "creates"), BYPASSES)
+def test_bypasses_need_approval(tmp_path: Path, command: str, creates: str | None) -> None:
+    reason = mutation_reason(command)
+    if creates is not None and shutil.which("bash"):
+        subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=20,
+            check=False,
+        )
+        assert (tmp_path / creates).exists(), "the case no longer writes: fix the test"
+    assert reason is not None
+
+
+@pytest.mark.parametrize("command", LOOK_ALIKES)
+def test_look_alikes_stay_read_only(command: str) -> None:
+    assert mutation_reason(command) is None
