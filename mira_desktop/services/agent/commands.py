@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .cli_options import parse
 from .evaluation import (
     conditional_reason,
     evaluation_reason,
@@ -66,15 +67,31 @@ _RISKY_VARIABLE = re.compile(
 _PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
 _SED_WRITE = re.compile(r"(?:^|[;{}\n/0-9$!,])\s*[wWe](?:\s|$)")
 _AWK_RISKY = re.compile(r"\bsystem\s*\(|\bprintf?\b[^;{}]*>|(?<!\|)\|(?!\|)")
-# wrappers that run the command after their options: options taking a value, operands to skip
-_WRAPPERS: dict[str, tuple[frozenset[str], int]] = {
-    "env": (frozenset({"-u", "--unset", "-C", "--chdir"}), 0),
-    "nice": (frozenset({"-n", "--adjustment"}), 0),
-    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
-    "stdbuf": (frozenset({"-i", "-o", "-e"}), 0),
-    "exec": (frozenset({"-a"}), 0),
-    **{name: (frozenset(), 0) for name in ("nohup", "builtin", "command")},
+#: wrappers that run a command after their options: (flags, options with a
+#: value, long flags, long options with a value, operands before the command)
+_WRAPPERS: dict[str, tuple[str, str, frozenset[str], frozenset[str], int]] = {
+    "env": (
+        "i0v",
+        "uCS",
+        frozenset({"--ignore-environment", "--null", "--debug", "--list-signal-handling"}),
+        frozenset({"--unset", "--chdir", "--split-string"}),
+        0,
+    ),
+    "nice": ("", "n", frozenset(), frozenset({"--adjustment"}), 0),
+    "timeout": (
+        "fpv",
+        "sk",
+        frozenset({"--foreground", "--preserve-status", "--verbose"}),
+        frozenset({"--signal", "--kill-after"}),
+        1,
+    ),
+    "stdbuf": ("", "ioe", frozenset(), frozenset({"--input", "--output", "--error"}), 0),
+    "exec": ("cl", "a", frozenset(), frozenset(), 0),
+    "command": ("pvV", "", frozenset(), frozenset(), 0),
+    **{name: ("", "", frozenset(), frozenset(), 0) for name in ("nohup", "builtin")},
 }
+#: env's options that ask for signals to be blocked or ignored, with or without a value
+_ENV_SIGNALS = frozenset({"--block-signal", "--default-signal", "--ignore-signal"})
 
 
 def mutation_reason(command: str) -> str | None:
@@ -149,18 +166,31 @@ def _command_reason(word: str, args: list[str]) -> str | None:
 
 
 def _wrapper_reason(name: str, args: list[str]) -> str | None:
-    if name == "command" and args[:1] in (["-v"], ["-V"]):
-        return None
-    if name == "env" and any(a == "-S" or a.startswith("--split-string") for a in args):
-        return "runs env -S"
-    takes_value, operands = _WRAPPERS[name]
-    i = 0
-    while i < len(args) and args[i].startswith("-") and args[i] != "-":
-        if args[i] == "--":
-            i += 1
-            break
-        i += 2 if args[i] in takes_value else 1
-    return _segment_reason(args[i + operands :])
+    """The command a wrapper runs, judged; its options read as the wrapper
+    reads them (``env -iS'touch p'`` is ``-i -S 'touch p'``)."""
+    flags, valued, long_flags, long_valued, operands = _WRAPPERS[name]
+    if name == "nice" and args and re.fullmatch(r"-[0-9]+", args[0]):
+        args = args[1:]  # the old form "nice -10 command"
+    options = parse(
+        args,
+        flags=flags,
+        valued=valued,
+        long_flags=long_flags,
+        long_valued=long_valued,
+        long_optional=_ENV_SIGNALS if name == "env" else (),
+        permute=False,
+    )
+    if options.has("-S", "--split-string"):
+        return "runs env -S, which splits a string into a command"
+    if options.unknown:
+        return f"runs {name} with an option that cannot be checked ({options.unknown[0]})"
+    if options.has("-v", "-V") and name == "command":
+        return None  # only says what a name is
+    rest = options.operands
+    if name == "env":
+        while rest[:1] == ["-"]:  # "env -" is "env -i"
+            rest = rest[1:]
+    return _segment_reason(rest[operands:])
 
 
 def _positionals(args: list[str], takes_value: frozenset[str] = frozenset()) -> list[str]:

@@ -36,6 +36,12 @@ BYPASSES: list[tuple[str, str | None]] = [
     ("i='b[$(touch p)]'; echo ${a[i]}", "p"),
     ("i='b[$(touch p)]'; echo \"${a[$i]}\"", "p"),
     ("x='a[$(touch p)]'; set -- a b; echo ${@:x}", "p"),
+    # env's options clustered or abbreviated (item: env -S)
+    ("env -S'touch p'", "p"),
+    ("env -iS'/usr/bin/touch p'", "p"),
+    ("env -iu ls touch p", "p"),
+    ("env --split-str='touch p'", "p"),
+    ("env -vS'touch p'", "p"),
 ]
 
 #: read-only commands that look like the bypasses
@@ -59,6 +65,12 @@ LOOK_ALIKES = [
     'echo "${x:-$HOME}" ${x:0:2} ${x: -1} ${a[0]} ${a[@]} ${#a[@]} ${x@Q}',
     "echo ${!prefix*} ${!a[@]} $#",
     "echo '${x@P}' '$((x))'",
+    "env -i ls",
+    "env -u HOME -i ls",
+    "env - LC_ALL=C ls",
+    "nice -10 ls",
+    "timeout -sKILL 5 ls",
+    "command -v ls",
 ]
 
 
