@@ -27,6 +27,7 @@ from .evaluation import (
     test_reason,
 )
 from .git_policy import git_reason
+from .sed_script import sed_reason
 from .shell_syntax import SUBSTITUTION, ShellSyntaxError, lex
 
 # fmt: off
@@ -65,7 +66,6 @@ _RISKY_VARIABLE = re.compile(
     r"|RIPGREP_CONFIG_PATH|LD_\w*|DYLD_\w*|GIT_\w*|\w*PAGER\w*)$"
 )
 _PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
-_SED_WRITE = re.compile(r"(?:^|[;{}\n/0-9$!,])\s*[wWe](?:\s|$)")
 _AWK_RISKY = re.compile(r"\bsystem\s*\(|\bprintf?\b[^;{}]*>|(?<!\|)\|(?!\|)")
 #: wrappers that run a command after their options: (flags, options with a
 #: value, long flags, long options with a value, operands before the command)
@@ -210,20 +210,6 @@ def _find(args: list[str]) -> str | None:
     return f"runs find {action}" if action else None
 
 
-def _sed(args: list[str]) -> str | None:
-    for arg in args:
-        if arg.startswith("--in-place"):
-            return "runs sed --in-place"
-        if arg in ("-f", "--file") or arg.startswith("--file="):
-            return "runs a sed script from a file"
-        if arg.startswith("-") and not arg.startswith("--"):
-            if "i" in re.split("[efl]", arg[1:], maxsplit=1)[0]:
-                return "runs sed -i"
-        elif _SED_WRITE.search(arg):
-            return "runs a sed script that writes files or runs commands"
-    return None
-
-
 def _awk(args: list[str]) -> str | None:
     skip = False
     for arg in args:
@@ -277,7 +263,7 @@ def _export(args: list[str]) -> str | None:
 
 _CHECKED: dict[str, Callable[[list[str]], str | None]] = {
     "find": _find,
-    "sed": _sed,
+    "sed": sed_reason,
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
     "git": git_reason,
     "tar": _tar,

@@ -42,6 +42,17 @@ BYPASSES: list[tuple[str, str | None]] = [
     ("env -iu ls touch p", "p"),
     ("env --split-str='touch p'", "p"),
     ("env -vS'touch p'", "p"),
+    # sed: a w/e flag after another flag, scripts and in-place options however written
+    ("sed 's/a/b/gw p' in.txt", "p"),
+    ("sed 's/.*/touch p/ge' in.txt", "p"),
+    ("sed 's/a/b/pw p' in.txt", "p"),
+    ("sed 's/A/b/Iw p' in.txt", "p"),
+    ("sed -e's/a/b/w p' in.txt", "p"),
+    ("sed -ne's/a/b/w p' in.txt", "p"),
+    ("sed -I '' s/a/b/ f", None),  # BSD sed's in-place option
+    ("sed --in-pl s/a/b/ in.txt", None),
+    ("sed -fscript.sed in.txt", None),
+    ("sed --fi=script.sed in.txt", None),
 ]
 
 #: read-only commands that look like the bypasses
@@ -71,6 +82,18 @@ LOOK_ALIKES = [
     "nice -10 ls",
     "timeout -sKILL 5 ls",
     "command -v ls",
+    "sed -n 1,5p f",
+    "sed 's/hello/world/g' f",
+    "sed -E 's/(a|b)+/[&]/g' f",
+    "sed ':a;N;$!ba;s/\\n/ /g' f",
+    "sed -n '/start/,/end/{p}' f",
+    "sed '/^#/d;s/x/y/2g' f",
+    "sed '$a end; w x' f",
+    "sed -n '/a/I,+2p' f",
+    "sed y/abc/xyz/ f",
+    "sed -l 5 s/a/b/ f",
+    "sed 'r other.txt' f",
+    "sed -s -n '$p' a b",
 ]
 
 
@@ -78,6 +101,7 @@ LOOK_ALIKES = [
 def test_bypasses_need_approval(tmp_path: Path, command: str, creates: str | None) -> None:
     reason = mutation_reason(command)
     if creates is not None and shutil.which("bash"):
+        (tmp_path / "in.txt").write_text("a\nb\n")
         subprocess.run(
             ["bash", "-c", command],
             cwd=tmp_path,
