@@ -27,6 +27,7 @@ from .evaluation import (
     test_reason,
 )
 from .git_policy import git_reason
+from .program_checks import tar_reason, unzip_reason
 from .sed_script import sed_reason
 from .shell_syntax import SUBSTITUTION, ShellSyntaxError, lex
 
@@ -63,7 +64,8 @@ SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
 _RISKY_VARIABLE = re.compile(
     r"^(?:PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|EDITOR|VISUAL"
-    r"|RIPGREP_CONFIG_PATH|LD_\w*|DYLD_\w*|GIT_\w*|\w*PAGER\w*)$"
+    r"|RIPGREP_CONFIG_PATH|TAR_OPTIONS|UNZIP|UNZIPOPT|ZIPINFO|ZIPINFOOPT"
+    r"|LD_\w*|DYLD_\w*|GIT_\w*|\w*PAGER\w*)$"
 )
 _PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
 _AWK_RISKY = re.compile(r"\bsystem\s*\(|\bprintf?\b[^;{}]*>|(?<!\|)\|(?!\|)")
@@ -226,18 +228,6 @@ def _awk(args: list[str]) -> str | None:
     return None
 
 
-def _tar(args: list[str]) -> str | None:
-    mode = args[0].lstrip("-") if args and not args[0].startswith("--") else ""
-    listing = "--list" in args or ("t" in mode and not set(mode) & set("xcruA"))
-    risky = any(a == "-I" or a.startswith("--use-compress") for a in args)
-    return None if listing and not risky else "runs tar"
-
-
-def _unzip(args: list[str]) -> str | None:
-    flags = args[0][1:] if args and args[0].startswith("-") else ""
-    return None if flags and set(flags) <= set("lvtZzq") else "runs unzip"
-
-
 def _writes_with(*options: str) -> Callable[[list[str]], str | None]:
     """A check for a program that writes a file with one of ``options``
     (``-o FILE``, ``-oFILE``, ``--output=FILE``)."""
@@ -266,8 +256,8 @@ _CHECKED: dict[str, Callable[[list[str]], str | None]] = {
     "sed": sed_reason,
     **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
     "git": git_reason,
-    "tar": _tar,
-    "unzip": _unzip,
+    "tar": tar_reason,
+    "unzip": unzip_reason,
     "sort": _writes_with("-o", "--output"),
     "tree": _writes_with("-o"),
     "date": lambda a: "sets the clock" if _writes_with("-s", "--set")(a) else None,

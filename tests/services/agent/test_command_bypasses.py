@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,20 @@ BYPASSES: list[tuple[str, str | None]] = [
     ("sed --in-pl s/a/b/ in.txt", None),
     ("sed -fscript.sed in.txt", None),
     ("sed --fi=script.sed in.txt", None),
+    # tar: only a plain listing reads only
+    ("tar tf a.tar --checkpoint=1 --checkpoint-action=exec='touch p'", "p"),
+    ("tar -tf a.tar --use-comp='sh -c \"touch p\"'", "p"),
+    ("TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=touch\\ p' tar tf a.tar", "p"),
+    ("tar tf a.tar --to-command=./x", None),
+    ("tar -tf a.tar -F ./x -M", None),
+    ("tar -tf a.tar --info-script=./x", None),
+    ("tar -tf a.tar --new-volume-script=./x", None),
+    ("tar -tf a.tar --rsh-command=./x", None),
+    ("tar -tf a.tar --index-file=out.txt", None),
+    ("tar tf host:a.tar", None),
+    # unzip: -q is not a listing
+    ("unzip -q a.zip", "z.txt"),
+    ("unzip -qq a.zip", "z.txt"),
 ]
 
 #: read-only commands that look like the bypasses
@@ -94,14 +110,33 @@ LOOK_ALIKES = [
     "sed -l 5 s/a/b/ f",
     "sed 'r other.txt' f",
     "sed -s -n '$p' a b",
+    "tar tf a.tar",
+    "tar tzvf a.tgz",
+    "tar -tvf a.tar src/",
+    "tar --list --file=a.tar --wildcards '*.py'",
+    "unzip -l a.zip",
+    "unzip -lq a.zip",
+    "unzip -t a.zip",
+    "unzip -p a.zip f.txt",
+    "unzip -v a.zip",
+    "unzip -Z -1 a.zip",
 ]
+
+
+def make_inputs(folder: Path) -> None:
+    """What the cases read: a text file, a tar and a zip archive."""
+    (folder / "in.txt").write_text("a\nb\n")
+    with tarfile.open(folder / "a.tar", "w") as archive:
+        archive.add(folder / "in.txt", "in.txt")
+    with zipfile.ZipFile(folder / "a.zip", "w") as archive:
+        archive.writestr("z.txt", "zipped\n")
 
 
 @pytest.mark.parametrize(("command", "creates"), BYPASSES)
 def test_bypasses_need_approval(tmp_path: Path, command: str, creates: str | None) -> None:
     reason = mutation_reason(command)
     if creates is not None and shutil.which("bash"):
-        (tmp_path / "in.txt").write_text("a\nb\n")
+        make_inputs(tmp_path)
         subprocess.run(
             ["bash", "-c", command],
             cwd=tmp_path,
