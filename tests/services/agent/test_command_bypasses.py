@@ -69,6 +69,24 @@ BYPASSES: list[tuple[str, str | None]] = [
     # unzip: -q is not a listing
     ("unzip -q a.zip", "z.txt"),
     ("unzip -qq a.zip", "z.txt"),
+    # git: options of read-only subcommands that run programs or write
+    ("git ls-remote --upload-pack='touch p; false' .", "p"),
+    ("git ls-remote --upl='touch p; false' .", "p"),
+    ("git grep --open-f='touch p;' a", "p"),
+    ("git grep -nO'touch p;' a", "p"),
+    ("git cat-file --filt HEAD:in.txt", None),
+    ("git diff --ext-diff", None),
+    ("git log -p --ext-diff", None),
+    ("git grep --textconv a", None),
+    ("git help -w log", None),
+    ("git config --remove-sect core", None),
+    ("git config --ed", None),
+    ("git config edit", None),
+    ("git branch --edit-d", None),
+    ("git branch --unset-u", None),
+    ("git branch --set-u=origin/main", None),
+    ("git branch -vuorigin/main", None),
+    ("git reflog write HEAD old new msg", None),
 ]
 
 #: read-only commands that look like the bypasses
@@ -120,16 +138,34 @@ LOOK_ALIKES = [
     "unzip -p a.zip f.txt",
     "unzip -v a.zip",
     "unzip -Z -1 a.zip",
+    "git log --oneline -n 5",
+    "git log -p --output-indicator-new=+",
+    "git ls-remote --tags origin",
+    "git ls-remote -q --exit-code .",
+    "git grep --text -n foo",
+    "git diff --text --no-ext-diff",
+    "git rev-list --filter=blob:none HEAD",
+    "git cat-file -p HEAD",
+    "git help log",
+    "git branch --column=always",
+    "git branch -a -vv --contains abc",
+    "git tag -n5",
+    "git config --list --show-origin",
+    "git reflog -n 5",
 ]
 
 
 def make_inputs(folder: Path) -> None:
-    """What the cases read: a text file, a tar and a zip archive."""
+    """What the cases read: a text file, a tar and a zip archive, a git
+    repository holding the text file."""
     (folder / "in.txt").write_text("a\nb\n")
     with tarfile.open(folder / "a.tar", "w") as archive:
         archive.add(folder / "in.txt", "in.txt")
     with zipfile.ZipFile(folder / "a.zip", "w") as archive:
         archive.writestr("z.txt", "zipped\n")
+    if shutil.which("git"):
+        for command in (["git", "init", "-q"], ["git", "add", "in.txt"]):
+            subprocess.run(command, cwd=folder, capture_output=True, check=True)
 
 
 @pytest.mark.parametrize(("command", "creates"), BYPASSES)
