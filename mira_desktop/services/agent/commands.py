@@ -27,7 +27,14 @@ from .evaluation import (
     test_reason,
 )
 from .git_policy import git_reason
-from .program_checks import tar_reason, unzip_reason
+from .program_checks import (
+    date_reason,
+    sort_reason,
+    tar_reason,
+    tree_reason,
+    uniq_reason,
+    unzip_reason,
+)
 from .sed_script import sed_reason
 from .shell_syntax import SUBSTITUTION, ShellSyntaxError, lex
 
@@ -228,21 +235,6 @@ def _awk(args: list[str]) -> str | None:
     return None
 
 
-def _writes_with(*options: str) -> Callable[[list[str]], str | None]:
-    """A check for a program that writes a file with one of ``options``
-    (``-o FILE``, ``-oFILE``, ``--output=FILE``)."""
-
-    def check(args: list[str]) -> str | None:
-        for arg in args:
-            for option in options:
-                long = option.startswith("--")
-                if arg == option or arg.startswith(option + "=" if long else option):
-                    return f"writes to a file ({option})"
-        return None
-
-    return check
-
-
 def _export(args: list[str]) -> str | None:
     for arg in args:
         name = arg.split("=", 1)[0]
@@ -258,13 +250,11 @@ _CHECKED: dict[str, Callable[[list[str]], str | None]] = {
     "git": git_reason,
     "tar": tar_reason,
     "unzip": unzip_reason,
-    "sort": _writes_with("-o", "--output"),
-    "tree": _writes_with("-o"),
-    "date": lambda a: "sets the clock" if _writes_with("-s", "--set")(a) else None,
+    "sort": sort_reason,
+    "tree": tree_reason,
+    "date": date_reason,
     "rg": lambda a: "runs rg --pre" if any(x.startswith("--pre") for x in a) else None,
-    "uniq": lambda a: (
-        "writes to a file" if len(_positionals(a, frozenset({"-f", "-s", "-w"}))) > 1 else None
-    ),
+    "uniq": uniq_reason,
     "hostname": lambda a: "sets the host name" if _positionals(a) else None,
     "export": _export,
     "[[": conditional_reason,

@@ -83,3 +83,78 @@ def unzip_reason(args: list[str]) -> str | None:
     if not any(options.has(f"-{mode}") for mode in _UNZIP_MODES):
         return "runs unzip, which extracts files unless it only lists, tests or prints them"
     return None
+
+
+# fmt: off
+_SORT_LONG_FLAGS = frozenset({
+    "--ignore-leading-blanks", "--dictionary-order", "--ignore-case",
+    "--general-numeric-sort", "--ignore-nonprinting", "--month-sort", "--human-numeric-sort",
+    "--numeric-sort", "--random-sort", "--reverse", "--version-sort", "--merge", "--stable",
+    "--unique", "--zero-terminated", "--debug", "--help", "--version",
+})
+_SORT_LONG_VALUED = frozenset({
+    "--key", "--field-separator", "--output", "--buffer-size", "--temporary-directory",
+    "--compress-program", "--random-source", "--files0-from", "--parallel", "--batch-size",
+    "--sort",
+})
+# fmt: on
+
+
+def sort_reason(args: list[str]) -> str | None:
+    """sort writes with ``-o``/``--output`` (in a cluster too: ``-uo out``)
+    and runs ``--compress-program``."""
+    options = parse(
+        args,
+        flags="bdfghiMmnRrsuVcCz",
+        valued="ktoST",
+        long_flags=_SORT_LONG_FLAGS,
+        long_valued=_SORT_LONG_VALUED,
+        long_optional={"--check"},
+    )
+    if options.has("--compress-program"):
+        return "runs sort --compress-program, which runs a program"
+    written = [name for name, _ in options.found if name in ("-o", "--output")]
+    if written:
+        return f"writes to a file ({written[0]})"
+    if options.unknown:
+        return f"runs sort {options.unknown[0]}, which may write files"
+    return None
+
+
+def tree_reason(args: list[str]) -> str | None:
+    """tree writes with ``-o FILE`` and, with ``-R``, an ``00Tree.html`` in
+    every folder; it reads its options letter by letter (``-ao out``)."""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith("--o"):
+            return "writes to a file (--output)"
+        if arg.startswith("-") and not arg.startswith("--") and set(arg[1:]) & {"o", "R"}:
+            return "writes to a file (-o, -R)"
+    return None
+
+
+def date_reason(args: list[str]) -> str | None:
+    """``date -s`` / ``--set`` sets the clock."""
+    options = parse(
+        args,
+        flags="uRjn",
+        valued="dfrsvI",
+        long_flags={"--universal", "--rfc-email", "--debug", "--help", "--version"},
+        long_valued={"--date", "--file", "--reference", "--set", "--rfc-3339"},
+        long_optional={"--iso-8601", "--resolution"},
+    )
+    return "sets the clock" if options.has("-s", "--set") else None
+
+
+def uniq_reason(args: list[str]) -> str | None:
+    """``uniq IN OUT`` writes OUT."""
+    options = parse(
+        args,
+        flags="cdDiuz",
+        valued="fsw",
+        long_flags={"--count", "--repeated", "--ignore-case", "--unique", "--zero-terminated"},
+        long_valued={"--skip-fields", "--skip-chars", "--check-chars"},
+        long_optional={"--all-repeated", "--group"},
+    )
+    return "writes to a file (uniq's second operand)" if len(options.operands) > 1 else None

@@ -87,6 +87,15 @@ BYPASSES: list[tuple[str, str | None]] = [
     ("git branch --set-u=origin/main", None),
     ("git branch -vuorigin/main", None),
     ("git reflog write HEAD old new msg", None),
+    # sort, tree, date: options in clusters and abbreviated
+    ("sort -uo p in.txt", "p"),
+    ("sort -uop in.txt", "p"),
+    ("sort --outp=p in.txt", "p"),
+    ("sort --compress-program=./x in.txt", None),
+    ("sort --compress-prog=./x in.txt", None),
+    ("tree -ao p", None),
+    ("tree -R -H . -L 1", None),
+    ("date -us '2020-01-01'", None),
 ]
 
 #: read-only commands that look like the bypasses
@@ -152,6 +161,12 @@ LOOK_ALIKES = [
     "git tag -n5",
     "git config --list --show-origin",
     "git reflog -n 5",
+    "sort -t, -k2 -rn f",
+    "sort -to f",
+    "sort --check=quiet f",
+    "tree -L 2 -a",
+    "date -u +%s",
+    "uniq -c -f 1 in.txt",
 ]
 
 
