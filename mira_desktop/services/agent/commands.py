@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .awk_program import awk_reason
 from .cli_options import parse
 from .evaluation import (
     conditional_reason,
@@ -75,7 +76,6 @@ _RISKY_VARIABLE = re.compile(
     r"|LD_\w*|DYLD_\w*|GIT_\w*|\w*PAGER\w*)$"
 )
 _PYTHON = re.compile(r"^(?:python|pypy)[0-9.]*$")
-_AWK_RISKY = re.compile(r"\bsystem\s*\(|\bprintf?\b[^;{}]*>|(?<!\|)\|(?!\|)")
 #: wrappers that run a command after their options: (flags, options with a
 #: value, long flags, long options with a value, operands before the command)
 _WRAPPERS: dict[str, tuple[str, str, frozenset[str], frozenset[str], int]] = {
@@ -219,22 +219,6 @@ def _find(args: list[str]) -> str | None:
     return f"runs find {action}" if action else None
 
 
-def _awk(args: list[str]) -> str | None:
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg.startswith(("-f", "--file")):
-            return "runs an awk program from a file"
-        elif arg.startswith(("-i", "--include", "-E", "--exec")):
-            return f"runs awk {arg}"
-        elif arg.startswith("-"):
-            skip = arg in ("-F", "-v", "--field-separator", "--assign")
-        elif _AWK_RISKY.search(arg):
-            return "runs an awk program that writes files or runs commands"
-    return None
-
-
 def _export(args: list[str]) -> str | None:
     for arg in args:
         name = arg.split("=", 1)[0]
@@ -246,7 +230,7 @@ def _export(args: list[str]) -> str | None:
 _CHECKED: dict[str, Callable[[list[str]], str | None]] = {
     "find": _find,
     "sed": sed_reason,
-    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), awk_reason),
     "git": git_reason,
     "tar": tar_reason,
     "unzip": unzip_reason,

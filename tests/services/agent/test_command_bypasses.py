@@ -96,6 +96,19 @@ BYPASSES: list[tuple[str, str | None]] = [
     ("tree -ao p", None),
     ("tree -R -H . -L 1", None),
     ("date -us '2020-01-01'", None),
+    # awk: program text attached to options, files, output in any form
+    ('awk \'{ print "}" > "p" }\' in.txt', "p"),
+    ('awk \'BEGIN { printf ";" > "p" }\'', "p"),
+    ("awk -W exec prog.awk", "p"),
+    ("gawk -e'BEGIN{system(\"touch p\")}'", None),
+    ("gawk --so='BEGIN{system(\"touch p\")}'", None),
+    ("gawk -o p '{print}' in.txt", None),
+    ("gawk -p '{print}' in.txt", None),
+    ("gawk -d '{print}' in.txt", None),
+    ("gawk -l ./evil.so '{print}' in.txt", None),
+    ("gawk '@load \"./evil\"; {print}' in.txt", None),
+    ("gawk '@include \"prog.awk\"'", None),
+    ('gawk \'BEGIN { f = "sys" "tem"; @f("touch p") }\'', None),
 ]
 
 #: read-only commands that look like the bypasses
@@ -167,15 +180,21 @@ LOOK_ALIKES = [
     "tree -L 2 -a",
     "date -u +%s",
     "uniq -c -f 1 in.txt",
+    "awk '{print $1}' f",
+    "awk -F, '$3 > 100 {print $1}' data.csv",
+    "awk -v n=2 'NR > n { s += $2 } END { print s }' f",
+    "awk 'length($0) > 80' f",
+    "gawk --lint=fatal -- '{print}' f",
 ]
 
 
 def make_inputs(folder: Path) -> None:
-    """What the cases read: a text file, a tar and a zip archive, a git
-    repository holding the text file."""
+    """What the cases read: a text file, an awk program, a tar and a zip
+    archive, a git repository holding the text file."""
     (folder / "in.txt").write_text("a\nb\n")
     with tarfile.open(folder / "a.tar", "w") as archive:
         archive.add(folder / "in.txt", "in.txt")
+    (folder / "prog.awk").write_text('BEGIN { system("touch p") }\n')
     with zipfile.ZipFile(folder / "a.zip", "w") as archive:
         archive.writestr("z.txt", "zipped\n")
     if shutil.which("git"):
