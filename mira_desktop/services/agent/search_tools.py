@@ -104,7 +104,9 @@ def compile_pattern(pattern: str, ignore_case: bool = False) -> re.Pattern[str]:
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """A regular expression for a relative POSIX path matching ``pattern``:
     ``*`` and ``?`` stay inside one folder name, ``**`` spans any number of
-    folders, ``[abc]`` is a character class."""
+    folders, ``[abc]`` is a character class (``[!a]`` its complement, a
+    ``]`` first in it is literal, as in ``fnmatch``). A pattern that is no
+    glob (``[z-a]``) is refused (:class:`ToolRefused`), never an error."""
     parts = [part for part in pattern.strip().split("/") if part not in ("", ".")]
     if not parts or pattern.strip().startswith("/") or ".." in parts:
         raise ToolRefused(
@@ -117,27 +119,44 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             regex += ".*" if last else "(?:[^/]+/)*"
         else:
             regex += _component(part) + ("" if last else "/")
-    return re.compile(regex + r"\Z", re.IGNORECASE if os.name == "nt" else 0)
+    try:
+        return re.compile(regex + r"\Z", re.IGNORECASE if os.name == "nt" else 0)
+    except re.error as exc:
+        raise ToolRefused(
+            f"The pattern {pattern!r} is not a valid glob ({exc}); check its [ ] classes."
+        ) from exc
 
 
 def _component(part: str) -> str:
     out, i = [], 0
     while i < len(part):
         c = part[i]
-        end = part.find("]", i + 2) if c == "[" else -1
+        end = _class_end(part, i) if c == "[" else -1
         if c == "*":
             out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
         elif end > 0:
             body = part[i + 1 : end]
-            body = "^" + body[1:] if body.startswith("!") else body
-            out.append("[" + body.replace("\\", "\\\\") + "]")
+            negated = body.startswith("!")
+            body = body[1:] if negated else body
+            escaped = "".join(ch if ch == "-" else re.escape(ch) for ch in body)
+            out.append(("[^/" if negated else "[") + escaped + "]")
             i = end
         else:
             out.append(re.escape(c))
         i += 1
     return "".join(out)
+
+
+def _class_end(part: str, start: int) -> int:
+    """The index of the ``]`` closing the class at ``start`` (-1: none)."""
+    j = start + 1
+    if part[j : j + 1] == "!":
+        j += 1
+    if part[j : j + 1] == "]":
+        j += 1
+    return part.find("]", j)
 
 
 def _folder(scope: WorkspaceScope, path: str) -> tuple[Path, str]:

@@ -253,6 +253,19 @@ async def test_malformed_arguments_are_reported_to_the_model(
     assert card.status is ToolStatus.FAILED and "JSON" in card.output
 
 
+async def test_a_bad_glob_fails_its_call_not_the_answer(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("f1", "find", {"pattern": "[z-a]*.py"})]))
+    loopback.enqueue(CHAT, openai_stream(["That pattern was wrong."]))
+    events = await run(services, request("Find files", workspace_id))
+    assert isinstance(events[-1], Completed)
+    [card] = answer_cards(events[-1].message.data)
+    assert card.status is ToolStatus.FAILED and "not a valid glob" in card.output
+    results = [m for m in loopback.requests[-1].json["messages"] if m["role"] == "tool"]
+    assert "not a valid glob" in results[0]["content"]
+
+
 async def test_the_agent_switch_of_a_draft_is_kept_on_its_thread(
     services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str
 ) -> None:

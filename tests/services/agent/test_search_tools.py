@@ -78,6 +78,21 @@ def test_glob_regex_components() -> None:
     assert glob_regex("a+b(1).txt").match("a+b(1).txt")
 
 
+def test_bad_globs_are_refused_not_raised(scope: WorkspaceScope, tree: Path) -> None:
+    for pattern in ("[z-a]", "**/[9-0]*.py"):
+        with pytest.raises(ToolRefused, match="not a valid glob"):
+            find(scope, pattern)
+        with pytest.raises(ToolRefused, match="not a valid glob"):
+            grep(scope, "x", glob=pattern)
+
+
+def test_glob_classes_read_as_fnmatch_reads_them() -> None:
+    assert [n for n in ("a", "]", "x", "/") if glob_regex("[!]x]").match(n)] == ["a"]
+    assert [n for n in ("]", "x", "a") if glob_regex("[]x]").match(n)] == ["]", "x"]
+    assert glob_regex("[[]*").match("[draft].md")
+    assert [n for n in ("a", "&", "c") if glob_regex("[a&&b]").match(n)] == ["a", "&"]
+
+
 def test_grep_lines_and_skips(scope: WorkspaceScope, tree: Path) -> None:
     assert grep(scope, "Model").output.splitlines() == [
         "docs/guide.md:1: See Model for details.",

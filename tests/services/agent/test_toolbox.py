@@ -124,6 +124,14 @@ async def test_unexpected_errors_become_failed_outcomes(toolbox: Toolbox, root: 
     assert [p.name for p in root.iterdir()] == []
 
 
+async def test_a_bad_glob_is_a_refusal_not_an_error(toolbox: Toolbox) -> None:
+    for bad in (call("find", pattern="[z-a]"), call("grep", pattern="x", glob="[!]x]*[z-a]")):
+        with pytest.raises(ToolRefused, match="not a valid glob"):
+            toolbox.preview(bad)
+        outcome = await toolbox.run(bad)
+        assert not outcome.ok and "not a valid glob" in outcome.output
+
+
 def test_preview_goes_through_argument_checks(toolbox: Toolbox, root: Path) -> None:
     assert toolbox.preview(call("write", path="n.md", content="x\n")).summary == (
         "Create n.md (1 line)"
