@@ -72,6 +72,8 @@ def known_texts() -> tuple[str, ...]:
         _tr("There is no skill named {name} in .agent/skills/."),
         _tr("The skill {name} has no SKILL.md file."),
         _tr("Each skill is a folder there with a SKILL.md file."),
+        _tr("The skill {name} links outside the workspace folder, so it was not read."),
+        _tr("Skills are read only from inside the workspace folder."),
         _tr("A search address starts with http:// or https:// and has {query} where the words go."),
         _tr("For example http://localhost:8888/search?q={query}&format=json (SearXNG)."),
         _tr("Nothing was written. Undo those edits first, or leave the change as it is."),

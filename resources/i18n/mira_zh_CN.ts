@@ -1403,6 +1403,14 @@ Repair: {fix}</source>
             <source>Print it to a new PDF (or save its text) and attach that.</source>
             <translation>请把它打印成新的 PDF（或另存其文字），再附加该文件。</translation>
         </message>
+        <message>
+            <source>The skill {name} links outside the workspace folder, so it was not read.</source>
+            <translation>技能 {name} 链接到工作区文件夹之外，因此没有读取。</translation>
+        </message>
+        <message>
+            <source>Skills are read only from inside the workspace folder.</source>
+            <translation>只读取工作区文件夹内的技能。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

@@ -7,6 +7,7 @@ and rollbacks."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 import pytest
@@ -301,6 +302,25 @@ async def test_the_memory_goes_with_the_instructions_and_a_skill_expands_in_the_
     assert asked.endswith("src/app.py please")
     history = await services.threads.get_active_messages(events[-1].thread_id)
     assert history[0].text == "/skill:review src/app.py please"  # what the person typed
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+async def test_a_memory_linking_outside_the_folder_never_reaches_the_provider(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+    tmp_path: Path,
+) -> None:
+    secret = tmp_path / "credentials"
+    secret.write_text("aws_secret_access_key = SECRET-KEY\n")
+    (project / ".agent").mkdir()
+    (project / ".agent" / "memory.md").symlink_to(secret)
+    loopback.enqueue(CHAT, openai_stream(["Hello."]))
+    events = await run(services, request("Hi", workspace_id))
+    assert isinstance(events[-1], Completed)
+    assert "SECRET-KEY" not in loopback.requests[-1].body.decode()
 
 
 async def test_an_unknown_skill_is_refused_before_anything_is_written(
