@@ -11,14 +11,23 @@ rollback's unit. What cannot be put back is said, not hidden: files that are
 not text or are too large, and a folder too large to read whole.
 
 Tool and package folders (``.git``, ``node_modules``, virtual environments,
-caches, build output) are not read: a command's changes there are not rolled
-back. Links are not followed. Blocking: call from a worker thread."""
+caches) are not read wherever they are, nor build output (``build``,
+``dist``, ``target``, ``.cache``) at the top of the folder — a ``src/build/``
+is read like any other. A command's changes in a folder not read are not
+rolled back, except in the files it names (``sed -i build/config.py`` reads
+``build/config.py`` before and after); a skipped folder it names as a whole
+(``rm -rf build``) is said, not hidden. Links are not followed. Blocking:
+call from a worker thread."""
 
 from __future__ import annotations
 
+import glob
 import os
+import posixpath
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from ...core.agent import FileChange
@@ -29,7 +38,7 @@ MAX_FILES = 5_000
 #: most text (before and after, characters) one command's changes keep in the
 #: journal; past it they are said, not kept (a formatter run over a whole tree)
 MAX_KEPT_CHARS = 16_000_000
-#: folders whose content is tools', packages' or builds', never read
+#: folders whose content is tools', packages' or caches', never read
 SKIPPED_DIRS = frozenset(
     {
         ".git",
@@ -43,12 +52,14 @@ SKIPPED_DIRS = frozenset(
         ".pytest_cache",
         ".ruff_cache",
         ".tox",
-        ".cache",
-        "dist",
-        "build",
-        "target",
     }
 )
+#: build output, not read when it is at the top of the folder
+TOP_SKIPPED_DIRS = frozenset({".cache", "dist", "build", "target"})
+#: version control databases: a rollback never writes there, even when named
+_VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+#: most paths a command's words can name for reading in skipped folders
+MAX_NAMED = 200
 
 
 @dataclass
@@ -62,6 +73,8 @@ class FolderSnapshot:
     complete: bool = True
     #: the permission bits of the files read
     modes: dict[str, int] = field(default_factory=dict)
+    #: skipped folders the command named as a whole (not read: ``build/``)
+    unread: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +87,8 @@ class FolderChanges:
     complete: bool
     #: the changed text was too much to keep (``MAX_KEPT_CHARS``)
     too_much: bool = False
+    #: skipped folders the command named, whose changes were not read
+    unread: tuple[str, ...] = ()
 
     def note(self) -> str:
         """What the command's outcome says about them (empty: nothing to say)."""
@@ -95,6 +110,11 @@ class FolderChanges:
                 f"The folder has more than {MAX_FILES:,} files: a rollback cannot put back "
                 "what this command changed."
             )
+        if self.unread:
+            lines.append(
+                "Not read before the command (tool, package or build folders), so a rollback "
+                f"cannot put back what it changed in: {_listed(list(self.unread))}."
+            )
         return "\n".join(lines)
 
 
@@ -103,35 +123,102 @@ def _listed(paths: list[str], most: int = 20) -> str:
     return f"{shown} and {len(paths) - most} more" if len(paths) > most else shown
 
 
-def take(root: Path, *, max_files: int = MAX_FILES) -> FolderSnapshot:
-    """The folder's text files and the marks of the rest (see the module)."""
+def take(root: Path, *, max_files: int = MAX_FILES, named: Iterable[str] = ()) -> FolderSnapshot:
+    """The folder's text files and the marks of the rest (see the module);
+    ``named``: the words of the command, whose paths inside skipped folders
+    are read too (files) or noted as unread (folders)."""
     snapshot = FolderSnapshot()
-    budget = MAX_TOTAL_BYTES
+    reader = _Reader(root, snapshot)
     count = 0
     for folder, dirs, files in os.walk(root, followlinks=False):
         base = Path(folder)
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not _linked(base / d))
+        skipped = SKIPPED_DIRS | TOP_SKIPPED_DIRS if base == root else SKIPPED_DIRS
+        dirs[:] = sorted(d for d in dirs if d not in skipped and not _linked(base / d))
         for name in sorted(files):
             count += 1
             if count > max_files:
                 snapshot.complete = False
                 return snapshot
-            path = base / name
-            try:
-                info = path.lstat()
-            except OSError:
-                continue
-            if not stat.S_ISREG(info.st_mode):  # links, pipes: not followed
-                continue
-            rel = path.relative_to(root).as_posix()
-            text = _text(path) if info.st_size <= min(MAX_FILE_BYTES, budget) else None
-            if text is not None:
-                snapshot.texts[rel] = text
-                snapshot.modes[rel] = stat.S_IMODE(info.st_mode)
-                budget -= info.st_size
-            else:  # a change is seen (size, time), not undone
-                snapshot.others[rel] = (info.st_size, info.st_mtime_ns)
+            reader.add(base / name)
+    files, folders = skipped_paths(root, named)
+    snapshot.unread.update(folders)
+    for rel in files:
+        reader.add(root / rel)
     return snapshot
+
+
+class _Reader:
+    """Reads files into a snapshot within the byte budget."""
+
+    def __init__(self, root: Path, snapshot: FolderSnapshot) -> None:
+        self.root = root
+        self.snapshot = snapshot
+        self.budget = MAX_TOTAL_BYTES
+
+    def add(self, path: Path) -> None:
+        try:
+            info = path.lstat()
+        except OSError:
+            return
+        if not stat.S_ISREG(info.st_mode):  # links, pipes: not followed
+            return
+        rel = path.relative_to(self.root).as_posix()
+        text = _text(path) if info.st_size <= min(MAX_FILE_BYTES, self.budget) else None
+        if text is not None:
+            self.snapshot.texts[rel] = text
+            self.snapshot.modes[rel] = stat.S_IMODE(info.st_mode)
+            self.budget -= info.st_size
+        else:  # a change is seen (size, time), not undone
+            self.snapshot.others[rel] = (info.st_size, info.st_mtime_ns)
+
+
+def skipped_paths(root: Path, words: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The paths ``words`` name inside folders :func:`take` skips, relative
+    to ``root``: ``(files, folders)``. Files (or paths not there yet) are
+    read; a folder named as a whole, or anything in a version control
+    folder, is only noted."""
+    files: set[str] = set()
+    folders: set[str] = set()
+    for word in words:
+        for rel in _named(root, word):
+            parts = rel.split("/")
+            at = next(
+                (
+                    i
+                    for i, part in enumerate(parts)
+                    if part in SKIPPED_DIRS or (i == 0 and part in TOP_SKIPPED_DIRS)
+                ),
+                None,
+            )
+            if at is None:
+                continue
+            full = root / rel
+            if parts[at] in _VCS_DIRS:
+                folders.add("/".join(parts[: at + 1]) + "/")
+            elif full.is_dir() and not full.is_symlink():
+                folders.add(rel + "/")
+            else:
+                files.add(rel)
+            if len(files) + len(folders) >= MAX_NAMED:
+                return sorted(files), sorted(folders)
+    return sorted(files), sorted(folders)
+
+
+def _named(root: Path, word: str) -> list[str]:
+    """The relative paths inside ``root`` a word can name (globs expanded)."""
+    globbed = any(c in word for c in "*?[")
+    found = list(islice(glob.iglob(word, root_dir=root), MAX_NAMED)) if globbed else [word]
+    named = []
+    for path in found:
+        if os.path.isabs(path):
+            try:
+                path = os.path.relpath(path, root)
+            except ValueError:  # another drive
+                continue
+        rel = posixpath.normpath(path.replace(os.sep, "/"))
+        if rel not in (".", "") and not rel.startswith("../") and rel != "..":
+            named.append(rel)
+    return named
 
 
 def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
@@ -140,8 +227,9 @@ def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
     at different files (one removed before the limit moves it by one), and
     a file merely seen once would be taken for created or removed — a
     rollback would then delete a file the command never touched."""
+    unread = tuple(sorted(before.unread | after.unread))
     if not (before.complete and after.complete):
-        return FolderChanges((), (), False)
+        return FolderChanges((), (), False, unread=unread)
     changes: list[FileChange] = []
     lost: list[str] = []
     for path in sorted(
@@ -156,8 +244,9 @@ def compare(before: FolderSnapshot, after: FolderSnapshot) -> FolderChanges:
             changes.append(FileChange(path, old, new, before.modes.get(path)))
     kept = sum(len(c.before or "") + len(c.after or "") for c in changes)
     if kept > MAX_KEPT_CHARS:
-        return FolderChanges((), tuple(sorted([*lost, *(c.path for c in changes)])), True, True)
-    return FolderChanges(tuple(changes), tuple(lost), True)
+        lost_all = tuple(sorted([*lost, *(c.path for c in changes)]))
+        return FolderChanges((), lost_all, True, True, unread)
+    return FolderChanges(tuple(changes), tuple(lost), True, unread=unread)
 
 
 def _linked(path: Path) -> bool:

@@ -208,3 +208,26 @@ def closing_bracket(s: str, start: int, opening: str, closing: str) -> int:
                 return j
         j += 1
     raise ShellSyntaxError(f"unbalanced {opening}")
+
+
+def command_words(command: str) -> list[str]:
+    """Every word of ``command`` and of its substitutions that may name a
+    path: the words themselves, what follows an ``=`` (``of=out``,
+    ``--output=out``) and what follows a short option (``-oout``); words
+    made with a substitution are left out. Empty when it cannot be lexed."""
+    try:
+        lexed = lex(command)
+    except ShellSyntaxError:
+        return []
+    words = []
+    for kind, text in lexed.tokens:
+        if kind != "word" or SUBSTITUTION in text:
+            continue
+        words.append(text)
+        if "=" in text:
+            words.append(text.rsplit("=", 1)[1])
+        if text.startswith("-") and not text.startswith("--") and len(text) > 2:
+            words.append(text[2:])
+    for inner in lexed.inner:
+        words.extend(command_words(inner))
+    return words

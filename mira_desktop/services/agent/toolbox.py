@@ -21,6 +21,7 @@ from .knowledge import KnowledgeSearch
 from .previews import preview
 from .scope import WorkspaceScope
 from .shell import run_bash
+from .shell_syntax import command_words
 from .web_search import WebSearch
 
 READ_ONLY_TOOLS = frozenset({"read", "find", "grep", "ls"})
@@ -223,7 +224,8 @@ class Toolbox:
         scope = self._scope()
         if not mutation_reason(command):
             return await run_bash(scope, command, timeout, on_output)
-        before = await asyncio.to_thread(folder_snapshot.take, scope.root)
+        named = command_words(command)
+        before = await asyncio.to_thread(folder_snapshot.take, scope.root, named=named)
         try:
             outcome = await run_bash(scope, command, timeout, on_output)
         except asyncio.CancelledError:
@@ -232,7 +234,7 @@ class Toolbox:
             # (``_Running.stopped``) instead of the cancellation
             outcome = ToolOutcome(False, "Stopped with the answer.")
         after = await _finished(
-            asyncio.ensure_future(asyncio.to_thread(folder_snapshot.take, scope.root))
+            asyncio.ensure_future(asyncio.to_thread(folder_snapshot.take, scope.root, named=named))
         )
         found = folder_snapshot.compare(before, after)
         note = found.note()

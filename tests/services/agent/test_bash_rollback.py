@@ -22,6 +22,7 @@ from mira_desktop.core.agent import (
 )
 from mira_desktop.core.events import Completed, Stopped
 from mira_desktop.services.agent import folder_snapshot
+from mira_desktop.services.agent.shell_syntax import command_words
 from tests.support.loopback import LoopbackServer, openai_stream, openai_tool_stream
 
 from ..conftest import CHAT
@@ -143,6 +144,51 @@ def test_more_changed_text_than_a_rollback_keeps_is_said_not_kept(tmp_path: Path
     found = folder_snapshot.compare(before, folder_snapshot.take(tmp_path))
     assert found.changes == () and len(found.unrecoverable) == 9
     assert "more text than a rollback keeps" in found.note()
+
+
+async def test_an_approved_edit_in_a_build_folder_is_rolled_back(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    """``src/build/`` is source like any other folder; ``build/`` at the top
+    is not read, but a file the command names there is."""
+    for folder in (project / "src" / "build", project / "build"):
+        folder.mkdir(parents=True)
+        (folder / "config.py").write_text("DEBUG = False\n")
+    command = "sed -i 's/False/True/' src/build/config.py build/config.py"
+    answer = await bash(services, loopback, workspace_id, command)
+    [card] = answer_cards(answer.message.data)
+    assert sorted(card.changed) == ["build/config.py", "src/build/config.py"]
+    await services.agent.rollback(answer.message_id)
+    assert (project / "src" / "build" / "config.py").read_text() == "DEBUG = False\n"
+    assert (project / "build" / "config.py").read_text() == "DEBUG = False\n"
+
+
+async def test_a_skipped_folder_named_whole_is_said_not_hidden(
+    services: Services, loop_provider: str, loopback: LoopbackServer, workspace_id: str,
+    project: Path,
+) -> None:  # fmt: skip
+    (project / "node_modules" / "x").mkdir(parents=True)
+    (project / "node_modules" / "x" / "index.js").write_text("1\n")
+    answer = await bash(services, loopback, workspace_id, "rm -r node_modules/x && ls")
+    [card] = answer_cards(answer.message.data)
+    assert "a rollback cannot put back what it changed in: node_modules/x/." in card.output
+
+
+def test_named_paths_in_skipped_folders(tmp_path: Path) -> None:
+    (tmp_path / "dist" / "js").mkdir(parents=True)
+    (tmp_path / "dist" / "js" / "a.js").write_text("a\n")
+    (tmp_path / "dist" / "js" / "b.js").write_text("b\n")
+    (tmp_path / ".git").mkdir()
+    words = command_words(
+        "dd of=dist/js/a.js; cat dist/js/*.js; sort -odist/new.txt x; rm -r dist $(ls dist/x)"
+        "; cat .git/config /etc/hosts"
+    )
+    files, folders = folder_snapshot.skipped_paths(tmp_path, words)
+    assert files == ["dist/js/a.js", "dist/js/b.js", "dist/new.txt", "dist/x"]
+    assert folders == [".git/", "dist/"]
+    shot = folder_snapshot.take(tmp_path, named=words)
+    assert set(shot.texts) == {"dist/js/a.js", "dist/js/b.js"} and shot.unread == {".git/", "dist/"}
 
 
 async def test_a_branched_chat_rolls_back_the_same_files_once(
