@@ -83,6 +83,11 @@ def _ask(card: ToolCard) -> bool:
     err.write(f"\nThe agent wants to {card.name}: {card.summary}\n")
     if card.diff:
         err.write(card.diff if card.diff.endswith("\n") else card.diff + "\n")
+    if card.diff_cut:
+        err.write(
+            f"The change is longer than shown: {card.diff_cut:,} more lines were not kept, "
+            "so not all of it can be seen before approving.\n"
+        )
     err.write("Allow? [y/N] ")
     err.flush()
     answer = sys.stdin.readline()

@@ -148,8 +148,20 @@ class ToolStatus(StrEnum):
 #: (the model gets all of it; cards are loaded with their thread, and the
 #: card shows 40 lines)
 CARD_OUTPUT_LIMIT = 4_000
-#: characters of a change's diff kept on its card (it shows 40 lines)
-CARD_DIFF_LIMIT = 20_000
+#: characters of a change's diff kept on its card: the whole of nearly any
+#: write or edit, which the card shows all of on request (its first 40
+#: lines at once); past it the card says how many lines it could not keep
+CARD_DIFF_LIMIT = 2_000_000
+
+
+def cut_diff(diff: str, limit: int = CARD_DIFF_LIMIT) -> tuple[str, int]:
+    """``diff`` cut after a whole line to at most ``limit`` characters, and
+    how many lines that left out (0: all of it is kept)."""
+    if len(diff) <= limit:
+        return diff, 0
+    end = diff.rfind("\n", 0, limit) + 1 or limit
+    rest = diff[end:]
+    return diff[:end], rest.count("\n") + (not rest.endswith("\n"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +192,8 @@ class ToolCard:
     template: str = ""
     params: dict[str, str] = field(default_factory=dict)
     imported: bool = False
+    #: lines of the diff not kept (``cut_diff``): the card must say so
+    diff_cut: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         shape = {
@@ -200,6 +214,8 @@ class ToolCard:
         }
         if self.imported:
             shape["imported"] = True
+        if self.diff_cut:
+            shape["diff_cut"] = self.diff_cut
         return shape
 
     @classmethod
@@ -221,6 +237,7 @@ class ToolCard:
             template=str(data.get("template") or ""),
             params={str(k): str(v) for k, v in (data.get("params") or {}).items()},
             imported=bool(data.get("imported", False)),
+            diff_cut=int(data.get("diff_cut") or 0),
         )
 
     @property

@@ -3479,6 +3479,14 @@ Your chats will appear here.</source>
             <source>Search the knowledge base for {query}</source>
             <translation>在知识库中搜索 {query}</translation>
         </message>
+        <message>
+            <source>Show all {0} lines</source>
+            <translation>显示全部 {0} 行</translation>
+        </message>
+        <message>
+            <source>The change is longer than shown: {0} more lines were not kept, so not all of it can be seen before approving.</source>
+            <translation>此更改比显示的更长：还有 {0} 行未保留，批准前无法看到全部内容。</translation>
+        </message>
     </context>
     <context>
         <name>TreeActions</name>

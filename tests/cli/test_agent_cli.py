@@ -107,6 +107,26 @@ def test_no_answer_on_stdin_denies_and_approve_no_denies_without_asking(
     assert (project / "app.py").read_text() == "print('hello')\n"
 
 
+def test_the_terminal_shows_all_of_a_long_change_and_says_what_it_could_not_keep(
+    data_dir: Path, loopback: LoopbackServer, project: Path
+) -> None:
+    long = "".join(f"line {n}\n" for n in range(3_000))  # about 30,000 characters of diff
+    (project / "huge.txt").write_text("".join(f"a{n}\n" for n in range(150_000)))
+    every = {"path": "huge.txt", "old_string": "a", "new_string": "b", "replace_all": True}
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream(
+            [("w1", "write", {"path": "long.txt", "content": long}), ("e1", "edit", every)]
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream(["Left them."]))
+    result = chat(data_dir, "--agent", "--workspace", "Demo", "Write", stdin="n\nn\n")
+    assert result.returncode == 0, result.stderr
+    assert "+line 2999\n" in result.stderr  # the end of the long change, before deciding
+    assert result.stderr.count("The change is longer than shown: ") == 1
+    assert "more lines were not kept" in result.stderr
+
+
 def test_the_thread_switch_the_mode_and_a_workspace_without_a_folder(
     data_dir: Path, loopback: LoopbackServer, project: Path
 ) -> None:

@@ -24,7 +24,6 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.agent import (
-    CARD_DIFF_LIMIT,
     CARD_OUTPUT_LIMIT,
     AgentMode,
     ApprovalState,
@@ -36,6 +35,7 @@ from ...core.agent import (
     ToolOutcome,
     ToolRefused,
     ToolStatus,
+    cut_diff,
 )
 from ...core.errors import MalformedStreamError, MiraError, worded
 from ...core.events import (
@@ -246,10 +246,12 @@ class AgentLoop:
         else:
             try:
                 preview = self._toolbox.preview(call)
+                diff, diff_cut = cut_diff(preview.diff)
                 card = replace(
                     card,
                     summary=preview.summary,
-                    diff=preview.diff[:CARD_DIFF_LIMIT],
+                    diff=diff,
+                    diff_cut=diff_cut,
                     template=preview.template,
                     params=preview.params,
                 )

@@ -4,9 +4,12 @@ per tool call, in call order, above the answer's words.
 A card's line says what the call does ("Edit src/app.py: 1 replacement") and
 where it stands (waiting for approval, running, done, failed, denied,
 expired, rolled back). Its details — the diff of a write or an edit, the
-tool's output — open with the arrow; a card waiting for approval opens by
-itself and shows Approve and Deny; a finished change shows Roll back. Built
-only for answers that called tools (``core/agent.answer_cards``)."""
+tool's output — open with the arrow, their first lines at once and all of
+them with "Show all N lines" (``ToolTextDialog``); when the card could not
+keep all of a diff it says so plainly, open or not. A card waiting for
+approval opens by itself and shows Approve and Deny; a finished change
+shows Roll back. Built only for answers that called tools
+(``core/agent.answer_cards``)."""
 
 from __future__ import annotations
 
@@ -27,10 +30,12 @@ from mira_desktop.core.agent import (
 
 from .answer_meta import apply_tone
 from .rich_text import RichTextView
+from .timeline_style import error_colour, muted_colour
+from .tool_text_dialog import shown_text
 
 if TYPE_CHECKING:
     from .question_form import QuestionForm
-from .timeline_style import error_colour, muted_colour
+    from .tool_text_dialog import ToolTextDialog
 
 #: lines of a diff or an output shown in a card (the rest is counted)
 SHOWN_LINES = 40
@@ -79,8 +84,16 @@ class ToolCardView(QFrame):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         box.addWidget(self.details)
+        self.show_all = self._button("toolShowAll", self._on_show_all)
+        self.show_all.setAutoRaise(True)
+        box.addWidget(self.show_all)
+        self.cut_note = QLabel(self)
+        self.cut_note.setObjectName("toolCardCut")
+        self.cut_note.setWordWrap(True)
+        box.addWidget(self.cut_note)
         self._box = box
         self.form: QuestionForm | None = None  # the questions' form, while they wait
+        self.full_view: ToolTextDialog | None = None  # all of the details, made when asked
         self._retranslate()
 
     def _button(self, name: str, slot: object) -> QToolButton:
@@ -130,6 +143,21 @@ class ToolCardView(QFrame):
         self.details.setVisible(opened)
         if opened:
             self.details.setText(self._details_html(card))
+        lines = _line_count(shown_text(card))
+        self.show_all.setVisible(opened and lines > SHOWN_LINES)
+        self.show_all.setText(self.tr("Show all {0} lines").format(lines))
+        self.cut_note.setVisible(bool(card.diff and card.diff_cut))
+        self.cut_note.setText(self.cut_text(card))
+        apply_tone(self.cut_note, "error")
+
+    def cut_text(self, card: ToolCard) -> str:
+        """What the card says when it could not keep all of the diff."""
+        if not card.diff_cut:
+            return ""
+        return self.tr(
+            "The change is longer than shown: {0} more lines were not kept, so not all of it"
+            " can be seen before approving."
+        ).format(card.diff_cut)
 
     def summary_text(self, card: ToolCard) -> str:
         """The card's line in the interface's language (a command as it is)."""
@@ -210,8 +238,7 @@ class ToolCardView(QFrame):
         added = "#2e7d32" if self.palette().window().color().lightness() >= 128 else "#7ee787"
         removed = error_colour(self).name()
         muted = muted_colour(self).name()
-        text = card.diff if card.diff and card.status is not ToolStatus.FAILED else card.output
-        lines = text.splitlines()
+        lines = shown_text(card).splitlines()
         rows = []
         for line in lines[:SHOWN_LINES]:
             colour = ""
@@ -227,6 +254,16 @@ class ToolCardView(QFrame):
             more = self.tr("… {0} more lines").format(len(lines) - SHOWN_LINES)
             rows.append(f'<span style="color:{muted}">{html.escape(more)}</span>')
         return '<div style="white-space:pre-wrap">' + "<br>".join(rows) + "</div>"
+
+    def _on_show_all(self) -> None:
+        card = self._card
+        if card is None:
+            return
+        if self.full_view is None:
+            from .tool_text_dialog import ToolTextDialog  # only when asked
+
+            self.full_view = ToolTextDialog(self.window())
+        self.full_view.show_text(self.summary_text(card), shown_text(card), self.cut_text(card))
 
     def _on_toggle(self) -> None:
         self._open = not self.is_open()
@@ -315,6 +352,10 @@ class ToolCardsBox(QWidget):
         for index, view in self._words.items():
             if index >= len(cards):
                 view.setVisible(False)
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (not text.endswith("\n")) if text else 0
 
 
 def words_end(cards: list[ToolCard], text: str) -> int:

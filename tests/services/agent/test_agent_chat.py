@@ -105,6 +105,34 @@ async def test_manual_mode_asks_before_an_edit_and_runs_it_when_approved(
     assert events[-1].message.text == "Let me change it.\n\nDone."
 
 
+async def test_an_approval_shows_all_of_a_long_change_and_says_what_it_cannot_keep(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    long = "".join(f"line {n}\n" for n in range(3_000))  # a diff of about 30,000 characters
+    lines = 150_000
+    (project / "huge.txt").write_text("".join(f"a{n}\n" for n in range(lines)))
+    every = {"path": "huge.txt", "old_string": "a", "new_string": "b", "replace_all": True}
+    loopback.enqueue(
+        CHAT,
+        openai_tool_stream(
+            [("w1", "write", {"path": "long.txt", "content": long}), ("e1", "edit", every)]
+        ),
+    )
+    loopback.enqueue(CHAT, openai_stream(["Not written."]))
+    events = await run(services, request("Write", workspace_id), {"write": False, "edit": False})
+    assert isinstance(events[-1], Completed)
+    first, second = (c.card for c in cards(events) if c.card.status is ToolStatus.WAITING)
+    assert first.diff.endswith("+line 2999\n") and first.diff_cut == 0
+    assert second.diff_cut > 0 and second.diff.endswith("\n")
+    assert second.diff.count("\n") + second.diff_cut == 2 * lines + 3  # + the header lines
+    kept = answer_cards(events[-1].message.data)
+    assert [c.diff_cut for c in kept] == [0, second.diff_cut]  # kept with the answer
+
+
 async def test_a_denied_write_changes_nothing_and_the_model_is_told(
     services: Services,
     loop_provider: str,
