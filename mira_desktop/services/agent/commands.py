@@ -16,6 +16,7 @@ counts as changing files."""
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 
 from .awk_program import awk_reason
@@ -103,9 +104,13 @@ _WRAPPERS: dict[str, tuple[str, str, frozenset[str], frozenset[str], int]] = {
 _ENV_SIGNALS = frozenset({"--block-signal", "--default-signal", "--ignore-signal"})
 
 
-def mutation_reason(command: str) -> str | None:
+def mutation_reason(command: str, platform: str = sys.platform) -> str | None:
     """``None`` when ``command`` only reads; otherwise a short English reason
-    it may change files ("runs rm", "redirects output to a file")."""
+    it may change files ("runs rm", "redirects output to a file").
+    ``platform``: where it runs — on Windows (``"win32"``) the shell is
+    cmd.exe, whose quoting and operators differ (:func:`_cmd_reason`)."""
+    if platform == "win32":
+        return _cmd_reason(command)
     try:
         lexed = lex(command)
     except ShellSyntaxError:
@@ -133,6 +138,42 @@ def mutation_reason(command: str) -> str | None:
                 return reason
             words = []
     return _segment_reason(words)
+
+
+def _cmd_reason(command: str) -> str | None:
+    """A command for cmd.exe, judged conservatively: single quotes do not
+    quote there and ``#`` starts no comment, so ``echo ' & del x & '`` runs
+    del. Any of ``& | < > ^ ( )`` or a line break outside double quotes,
+    and ``%`` or ``!`` anywhere (cmd.exe expands variables inside quotes
+    too, before it reads the line), asks; what is left is one command whose
+    words are split at spaces outside double quotes, and whose name holds
+    none of the characters that also end it there (``del=x ls`` runs del)."""
+    words: list[str] = []
+    word: list[str] | None = None
+    quoted = False
+    for c in command:
+        if c in "%!":
+            return f"uses {c}, which cmd.exe expands before it reads the command"
+        if c in "\r\n" or (not quoted and c in "&|<>^()"):
+            return f"uses {c!r}, which cmd.exe reads as an operator"
+        if c == '"':
+            quoted = not quoted
+            word = word if word is not None else []
+        elif c in " \t" and not quoted:
+            if word is not None:
+                words.append("".join(word))
+            word = None
+        else:
+            word = (word if word is not None else []) + [c]
+    if quoted:
+        return "has an unbalanced double quote, so it cannot be checked"
+    if word is not None:
+        words.append("".join(word))
+    if not words:
+        return None
+    if any(c in words[0] for c in "=,;"):  # cmd.exe ends a command's name there: del=x
+        return f"runs {words[0]}, which cmd.exe reads differently"
+    return _command_reason(words[0], words[1:])
 
 
 def _harmless_target(op: str, target: str) -> bool:

@@ -27,7 +27,15 @@ MAX_OUTPUT_CHARS = 30_000
 LIVE_INTERVAL_S = 0.25
 _KEEP_BYTES = 4 * MAX_OUTPUT_CHARS  # of each end; enough for any UTF-8 text
 _CHUNK = 64 * 1024
-_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+#: no pager, no prompt; on Windows cmd.exe looks a command up in the current
+#: folder before PATH unless told not to (a workspace's git.bat would run
+#: for a read-only "git status")
+_ENV = {
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "GIT_TERMINAL_PROMPT": "0",
+    "NoDefaultCurrentDirectoryInExePath": "1",
+}
 
 
 async def run_bash(

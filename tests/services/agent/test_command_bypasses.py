@@ -222,3 +222,25 @@ def test_bypasses_need_approval(tmp_path: Path, command: str, creates: str | Non
 @pytest.mark.parametrize("command", LOOK_ALIKES)
 def test_look_alikes_stay_read_only(command: str) -> None:
     assert mutation_reason(command) is None
+
+
+#: commands for cmd.exe (Windows) that look read-only to a POSIX shell
+CMD_BYPASSES = [
+    "echo ' & del important.txt & '",  # single quotes do not quote
+    "echo hi #& del x",  # "#" starts no comment
+    "echo # & del x",
+    'echo "%x%"',  # expanded inside quotes, before the line is read
+    "echo !x!",
+    "del=x ls",  # "=" ends the command's name: del runs
+]
+CMD_LOOK_ALIKES = ["git status", 'echo "a & b | c"', "type README.md", "git log --oneline -n 5"]
+
+
+@pytest.mark.parametrize("command", CMD_BYPASSES)
+def test_cmd_exe_commands_are_judged_by_cmd_exe_rules(command: str) -> None:
+    assert mutation_reason(command, platform="win32") is not None
+
+
+@pytest.mark.parametrize("command", CMD_LOOK_ALIKES)
+def test_cmd_exe_look_alikes_stay_read_only(command: str) -> None:
+    assert mutation_reason(command, platform="win32") is None

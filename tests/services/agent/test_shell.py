@@ -110,3 +110,12 @@ async def test_cancellation_kills_the_process_group(scope: WorkspaceScope, root:
         await task
     assert await gone(shell_pid)
     assert await gone(child_pid)
+
+
+async def test_cmd_exe_is_told_not_to_look_for_commands_in_the_folder(
+    scope: WorkspaceScope,
+) -> None:
+    """On Windows cmd.exe runs a workspace's git.bat for "git status" unless
+    this is set; the same environment goes to every shell."""
+    outcome = await run_bash(scope, "echo $NoDefaultCurrentDirectoryInExePath")
+    assert outcome.output == "1\nexit code 0"
