@@ -15,6 +15,7 @@ counts as changing files."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sys
 from collections.abc import Callable
@@ -69,7 +70,12 @@ FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fpr
                           "-fprint0", "-fprintf", "-fls"})
 # fmt: on
 SAFE_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"})
-SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/")
+#: the folders a command named by its path may be in to count as the tool of
+#: that name: the system's own, which only an administrator can write. Not
+#: /usr/local/bin or /opt/homebrew/bin: on macOS they belong to the user
+#: (Homebrew), so a program there named "ls" is no proof of being ls. A bare
+#: name is taken as the tool it names: it is what the user's own shell runs.
+SYSTEM_BIN = frozenset({"/bin", "/usr/bin"})
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
 _RISKY_VARIABLE = re.compile(
     r"^(?:PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|EDITOR|VISUAL"
@@ -199,9 +205,12 @@ def _segment_reason(words: list[str]) -> str | None:
 def _command_reason(word: str, args: list[str]) -> str | None:
     if SUBSTITUTION in word:
         return "runs a command whose name comes from a substitution"
-    name = word.rsplit("/", 1)[-1]
-    if "/" in word and not word.startswith(SYSTEM_BIN):
-        return f"runs {word}"
+    name = word
+    if "/" in word:  # normalised first: /bin/../home/me/ls is not in /bin
+        path = posixpath.normpath(word)
+        if posixpath.dirname(path) not in SYSTEM_BIN:
+            return f"runs {word}"
+        name = posixpath.basename(path)
     if name in _WRAPPERS:
         return _wrapper_reason(name, args)
     if name in _CHECKED:

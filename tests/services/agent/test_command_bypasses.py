@@ -244,3 +244,31 @@ def test_cmd_exe_commands_are_judged_by_cmd_exe_rules(command: str) -> None:
 @pytest.mark.parametrize("command", CMD_LOOK_ALIKES)
 def test_cmd_exe_look_alikes_stay_read_only(command: str) -> None:
     assert mutation_reason(command, platform="win32") is None
+
+
+def test_a_program_reached_through_a_system_folder_is_judged_by_its_real_place(
+    tmp_path: Path,
+) -> None:
+    """``/usr/bin/../../<workspace>/ls`` is the workspace's ``ls``, not the
+    system's (``/bin/..`` likewise where /bin is no link to /usr/bin)."""
+    fake = tmp_path / "ls"
+    fake.write_text("#!/bin/sh\ntouch p\n")
+    fake.chmod(0o755)
+    command = "/usr/bin/../.." + str(tmp_path) + "/ls"
+    if shutil.which("bash"):
+        subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, check=False)
+        assert (tmp_path / "p").exists()
+    assert mutation_reason(command) is not None
+    assert mutation_reason(f"/bin/..{tmp_path}/ls") is not None
+
+
+@pytest.mark.parametrize(
+    "command", ["/usr/local/bin/ls", "/opt/homebrew/bin/cat f", "/usr/local/bin/git status"]
+)
+def test_user_writable_program_folders_are_no_proof(command: str) -> None:
+    assert mutation_reason(command) is not None
+
+
+@pytest.mark.parametrize("command", ["/bin/ls -l", "/usr/bin/git status", "/usr/bin//cat f"])
+def test_system_programs_by_path_stay_read_only(command: str) -> None:
+    assert mutation_reason(command) is None
