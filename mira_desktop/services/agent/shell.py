@@ -2,16 +2,18 @@
 workspace folder, its output (stdout and stderr together) and exit code.
 
 The command runs in a session of its own, so a timeout or a cancelled run
-stops it with everything it started; whatever it left running in the
-background is stopped when it ends. Input is empty (nothing can wait for a
-keyboard) and the output is capped, keeping its start and its end. A shell
-command cannot say which files it changed: the toolbox reads the folder
-before and after one that may (``folder_snapshot``)."""
+stops it with everything it started (on Windows its process tree, with
+``taskkill /T``); on POSIX whatever it left running in the background is
+stopped when it ends. Input is empty (nothing can wait for a keyboard) and
+the output is capped, keeping its start and its end. A shell command cannot
+say which files it changed: the toolbox reads the folder before and after
+one that may (``folder_snapshot``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import subprocess
@@ -21,6 +23,8 @@ from collections.abc import Callable
 
 from ...core.agent import ToolOutcome
 from .scope import WorkspaceScope
+
+log = logging.getLogger(__name__)
 
 MAX_OUTPUT_CHARS = 30_000
 #: seconds between two reports of a running command's output
@@ -109,11 +113,38 @@ async def _exited(process: asyncio.subprocess.Process) -> None:
         delay = min(delay * 2, 0.05)
 
 
-async def _stop(process: asyncio.subprocess.Process, reader: asyncio.Future[None]) -> None:
-    """Kill what is left of the command's process group, then let the reader
-    see the end of the output and the process be reaped."""
-    if sys.platform == "win32":
+def kill_tree_command(pid: int) -> list[str]:
+    """The command that stops process ``pid`` and every process it started,
+    on Windows: killing cmd.exe alone leaves what it runs running (a
+    timed-out build, a server)."""
+    return ["taskkill", "/T", "/F", "/PID", str(pid)]
+
+
+async def _kill_tree(pid: int) -> None:
+    """Run :func:`kill_tree_command`; quietly, as the process may be gone."""
+    try:
+        killer = await asyncio.create_subprocess_exec(
+            *kill_tree_command(pid),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await asyncio.wait_for(killer.wait(), 10.0)
+    except (OSError, TimeoutError) as exc:  # no taskkill: the shell alone is killed below
+        log.warning("could not stop the process tree of %d: %s", pid, exc)
+
+
+async def _stop(
+    process: asyncio.subprocess.Process,
+    reader: asyncio.Future[None],
+    platform: str = sys.platform,
+) -> None:
+    """Kill what is left of the command's process group (on Windows its
+    process tree), then let the reader see the end of the output and the
+    process be reaped."""
+    if platform == "win32":
         if process.returncode is None:
+            await asyncio.shield(_kill_tree(process.pid))
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
     else:

@@ -5,6 +5,7 @@ the command started."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
@@ -119,3 +120,31 @@ async def test_cmd_exe_is_told_not_to_look_for_commands_in_the_folder(
     this is set; the same environment goes to every shell."""
     outcome = await run_bash(scope, "echo $NoDefaultCurrentDirectoryInExePath")
     assert outcome.output == "1\nexit code 0"
+
+
+def test_the_windows_kill_stops_the_whole_tree() -> None:
+    assert shell.kill_tree_command(4242) == ["taskkill", "/T", "/F", "/PID", "4242"]
+
+
+async def test_stopping_on_windows_runs_the_tree_kill_before_killing_the_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Windows path of ``_stop``, run here with a stand-in ``taskkill``
+    program on PATH (a script recording its arguments and stopping the tree)."""
+    record = tmp_path / "taskkill.args"
+    fake = tmp_path / "bin" / "taskkill"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\necho "$@" > {record}\npkill -KILL -P "$4"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    process = await asyncio.create_subprocess_exec(
+        "/bin/sh", "-c", "sleep 30 & echo $! > child.pid; wait",
+        cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    reader = asyncio.ensure_future(shell._Output().drain(process.stdout))
+    while not (tmp_path / "child.pid").exists() or not (tmp_path / "child.pid").read_text():
+        await asyncio.sleep(0.02)
+    await shell._stop(process, reader, platform="win32")
+    assert record.read_text().split() == ["/T", "/F", "/PID", str(process.pid)]
+    assert process.returncode is not None
+    assert await gone(int((tmp_path / "child.pid").read_text()))
