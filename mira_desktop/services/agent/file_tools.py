@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from ...core.agent import FileChange, ToolOutcome, ToolRefused
 from .scope import WorkspaceScope
@@ -29,6 +31,10 @@ from .text_io import (
 MAX_READ_CHARS = 100_000
 MAX_LINE_CHARS = 2_000
 MAX_LS_ENTRIES = 1_000
+_CHUNK = 1 << 16
+#: bytes of one line kept while reading (a character takes at most 4)
+_LINE_BYTES = MAX_LINE_CHARS * 4 + 4
+_CONTINUATION = bytes(range(0x80, 0xC0))
 
 
 def read(scope: WorkspaceScope, path: str, offset: int = 1, limit: int = 2000) -> ToolOutcome:
@@ -46,12 +52,12 @@ def read(scope: WorkspaceScope, path: str, offset: int = 1, limit: int = 2000) -
         if looks_binary(handle.read(BINARY_PROBE)):
             raise ToolRefused(f"{shown} is a binary file; read only shows text files.")
         handle.seek(0)
-        for total, raw in enumerate(handle, start=1):
+        for total, (raw, dropped) in enumerate(_bounded_lines(handle), start=1):
             if total < offset or cut_at:
                 continue
-            line = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix("\r")
+            line = raw.decode("utf-8", "replace").removesuffix("\r")
             if len(line) > MAX_LINE_CHARS:
-                extra = len(line) - MAX_LINE_CHARS
+                extra = len(line) - MAX_LINE_CHARS + dropped
                 line = f"{line[:MAX_LINE_CHARS]} … [{extra:,} more characters on this line]"
             if len(lines) >= limit or size + len(line) > MAX_READ_CHARS:
                 cut_at = total
@@ -68,6 +74,33 @@ def read(scope: WorkspaceScope, path: str, offset: int = 1, limit: int = 2000) -
         more = total - cut_at + 1
         text += f"\n… {more} more lines; read again with offset={cut_at} to continue."
     return ToolOutcome(True, text)
+
+
+def _bounded_lines(handle: BinaryIO) -> Iterator[tuple[bytes, int]]:
+    """Each line of a file without its newline, read in chunks: at most
+    ``_LINE_BYTES`` of it (enough for ``MAX_LINE_CHARS`` characters and
+    more), and how many characters were left out — a file of gigabytes
+    with no newline is never held whole."""
+    kept, dropped = bytearray(), 0
+    while chunk := handle.read(_CHUNK):
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            piece = chunk[start : end if end >= 0 else len(chunk)]
+            room = max(0, _LINE_BYTES - len(kept))
+            kept += piece[:room]
+            dropped += _characters(piece[room:])
+            if end < 0:
+                break
+            yield bytes(kept), dropped
+            kept, dropped, start = bytearray(), 0, end + 1
+    if kept or dropped:
+        yield bytes(kept), dropped
+
+
+def _characters(data: bytes) -> int:
+    """The UTF-8 characters in ``data`` (its bytes that start one)."""
+    return len(data.translate(None, _CONTINUATION)) if data else 0
 
 
 def ls(scope: WorkspaceScope, path: str = ".") -> ToolOutcome:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,25 @@ def test_read_caps_characters_and_long_lines(scope: WorkspaceScope, root: Path) 
     assert "read again with offset=" in outcome.output
     (root / "one.txt").write_text("z" * 5_000)
     assert "3,000 more characters on this line" in read(scope, "one.txt").output
+
+
+def test_a_huge_line_is_read_in_bounded_memory(scope: WorkspaceScope, root: Path) -> None:
+    """A 60 MB file without newlines, as a minified bundle or a dump is: the
+    read keeps its start, counts the rest, and never holds it whole."""
+    with (root / "blob.js").open("w", encoding="utf-8") as handle:
+        for _ in range(60):
+            handle.write("é" * 500_000)  # 1 MB (two bytes a character)
+        handle.write("\nnext line\n")
+    tracemalloc.start()
+    try:
+        outcome = read(scope, "blob.js")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000
+    first, second = outcome.output.splitlines()
+    assert first == f"   1\t{'é' * 2_000} … [29,998,000 more characters on this line]"
+    assert second == "   2\tnext line"
 
 
 def test_read_chinese_and_invalid_utf8(scope: WorkspaceScope, root: Path) -> None:
