@@ -5,6 +5,7 @@ all of the diff — real widgets, offscreen, clicked."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -56,7 +57,9 @@ def test_a_short_diff_needs_no_button(qtbot: Any) -> None:
     assert view.details.isVisible() and not view.show_all.isVisible()
 
 
-def test_a_diff_the_card_could_not_keep_is_said_plainly_in_chinese(qtbot: Any, qapp: Any) -> None:
+def test_a_diff_the_card_could_not_keep_is_said_plainly_in_chinese(
+    qtbot: Any, qapp: Any, tmp_path: Path
+) -> None:
     view = shown_view(qtbot, waiting(cut=5_000))
     assert view.cut_note.isVisible()
     assert view.cut_note.text().startswith("The change is longer than shown: 5000 more lines")
@@ -66,10 +69,10 @@ def test_a_diff_the_card_could_not_keep_is_said_plainly_in_chinese(qtbot: Any, q
     qtbot.mouseClick(view.show_all, Qt.MouseButton.LeftButton)
     assert view.full_view is not None
     assert view.full_view.cut_note.isVisible() and "5000" in view.full_view.cut_note.text()
-    install_translator(qapp, "zh_CN")
+    install_translator(qapp, "zh_CN", cache_dir=tmp_path)  # compiled from this .ts
     try:
         view.show_card(waiting(cut=7))
         assert view.cut_note.text().startswith("此更改比显示的更长：还有 7 行未保留")
         assert view.show_all.text() == "显示全部 103 行"
     finally:
-        install_translator(qapp, "en")
+        install_translator(qapp, "en", cache_dir=tmp_path)
