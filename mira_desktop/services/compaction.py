@@ -140,6 +140,15 @@ class CompactionService:
             instructions=instructions,
         )
         card = replace(card, parent_id=branch[-1].id)
+        # the summary took a while: an answer regenerated, a turn undone or
+        # another version chosen meanwhile would get a card of a branch that
+        # is no longer the one shown (and undone words back in the context)
+        now = await self._store.get_thread(thread_id)
+        if now.active_leaf_id != branch[-1].id:
+            raise ConfigError(
+                "The conversation changed while it was being compressed; nothing was saved.",
+                hint="Run /compact again.",
+            )
         await self._store.add_message(card)
         log.info("thread %s compacted by hand (%d messages)", thread_id, len(replay))
         return CompactionResult(thread_id, card, "Context compressed.")

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import ContextOverflowError, MiraError
-from ..core.events import TextDelta
+from ..core.events import StreamDone, TextDelta
 from ..core.models import ChatMessage, ChatRequest, Message, Reasoning
 from ..core.ports import ChatProvider, TokenCounter
 from .context import Attachments, history_entries
@@ -89,9 +89,27 @@ def summary_request(job: SummaryJob, previous: str, lines: Sequence[str]) -> Cha
     )
 
 
+#: the end reasons that say the answer was cut at its length limit (OpenAI
+#: and Ollama "length", Anthropic "max_tokens")
+_CUT_SHORT = frozenset({"length", "max_tokens"})
+
+
 async def complete_text(provider: ChatProvider, request: ChatRequest) -> str:
-    """The whole text answer of one streamed request (reasoning left out)."""
-    parts = [e.text async for e in provider.stream_chat(request) if isinstance(e, TextDelta)]
+    """The whole text answer of one streamed request (reasoning left out).
+    An answer the server cut at its length limit raises: a summary missing
+    its end would stand in for the conversation as if it were whole."""
+    parts: list[str] = []
+    ended: str | None = None
+    async for event in provider.stream_chat(request):
+        if isinstance(event, TextDelta):
+            parts.append(event.text)
+        elif isinstance(event, StreamDone):
+            ended = event.finish_reason
+    if ended in _CUT_SHORT:
+        raise MiraError(
+            "The summary was cut off at the model's answer length limit; nothing was changed.",
+            hint="Try again with shorter instructions, or use a model that writes longer answers.",
+        )
     return _THINK.sub("", "".join(parts)).strip()
 
 

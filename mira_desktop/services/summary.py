@@ -84,8 +84,11 @@ class SummaryService:
         level = least_reasoning(info.reasoning if info else None)  # a summary needs no thought
         job = SummaryJob(model=model, system=SUMMARY_PROMPT, reasoning=level)
         window = info.context_window if info else None
+        # the summary covers what was there when it began: a message sent
+        # while the model writes it counts as not yet summarised (its lag)
+        began = utc_now()
         text = await summarise(provider, job, lines, tokens=self._tokens, window=window)
-        return await self._save(thread_id, text, len(branch))
+        return await self._save(thread_id, text, len(branch), at=began)
 
     async def set(self, thread_id: str, text: str) -> ContextSummary | None:
         """Save a summary written by hand (an empty text clears it)."""
@@ -98,10 +101,12 @@ class SummaryService:
     async def clear(self, thread_id: str) -> None:
         await self._context.set_summary(thread_id, None, None, None)
 
-    async def _save(self, thread_id: str, text: str, count: int) -> ContextSummary:
-        now = utc_now()
+    async def _save(
+        self, thread_id: str, text: str, count: int, *, at: str | None = None
+    ) -> ContextSummary:
+        now = at or utc_now()
         await self._context.set_summary(thread_id, text, now, count)
-        return ContextSummary(thread_id, text, now, count, 0)
+        return await self.get(thread_id) or ContextSummary(thread_id, text, now, count, 0)
 
     # automatic refresh
     def add_listener(self, callback: Callable[[ContextSummary], None]) -> None:

@@ -159,6 +159,12 @@ def known_texts() -> tuple[str, ...]:
         # storage/tree_repo.py
         _tr("There is nothing to undo in this thread."),
         _tr("There is no undone turn to restore in this thread."),
+        # services/summariser.py, compaction.py
+        _tr("The model returned an empty summary."),
+        _tr("The conversation changed while it was being compressed; nothing was saved."),
+        _tr("Run /compact again."),
+        _tr("The summary was cut off at the model's answer length limit; nothing was changed."),
+        _tr("Try again with shorter instructions, or use a model that writes longer answers."),
         # storage/secrets.py
         _tr("Could not read the API key from the system keyring ({reason})."),
         _tr("The system keyring did not take the API key ({reason})."),

@@ -1411,6 +1411,26 @@ Repair: {fix}</source>
             <source>Skills are read only from inside the workspace folder.</source>
             <translation>只读取工作区文件夹内的技能。</translation>
         </message>
+        <message>
+            <source>The summary was cut off at the model's answer length limit; nothing was changed.</source>
+            <translation>摘要在模型的回答长度上限处被截断；未做任何更改。</translation>
+        </message>
+        <message>
+            <source>Try again with shorter instructions, or use a model that writes longer answers.</source>
+            <translation>请用更简短的说明重试，或改用能写更长回答的模型。</translation>
+        </message>
+        <message>
+            <source>The model returned an empty summary.</source>
+            <translation>模型返回了空摘要。</translation>
+        </message>
+        <message>
+            <source>The conversation changed while it was being compressed; nothing was saved.</source>
+            <translation>压缩期间对话已发生变化；未保存任何内容。</translation>
+        </message>
+        <message>
+            <source>Run /compact again.</source>
+            <translation>请再次运行 /compact。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

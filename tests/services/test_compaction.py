@@ -6,18 +6,26 @@ would exceed the model's threshold."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.context import NOTHING_TO_COMPACT, is_checkpoint
+from mira_desktop.core.errors import ConfigError, MiraError
 from mira_desktop.core.events import Compacted, Compacting, Completed, Failed
 from mira_desktop.core.models import MessageRole
 from mira_desktop.services.chat import SendRequest
 from mira_desktop.services.context import CHECKPOINT_HEADER
 from mira_desktop.services.regenerate import RegenerateRequest
-from tests.support.loopback import LoopbackServer, json_reply, openai_json_error, openai_stream
+from tests.support.loopback import (
+    Gate,
+    LoopbackServer,
+    json_reply,
+    openai_json_error,
+    openai_stream,
+)
 
 from .conftest import CHAT
 
@@ -98,6 +106,63 @@ async def test_nothing_to_compact_is_a_result_not_an_error(
     again = await services.chat.compact(thread_id)
     assert not again.compacted and again.message == NOTHING_TO_COMPACT == "Nothing to compact yet."
     assert len(loopback.requests) == requests  # no model call
+
+
+async def test_a_summary_cut_at_the_length_limit_changes_nothing(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    before = await services.conversation.active_branch(thread_id)
+    loopback.enqueue(CHAT, openai_stream(["The user asked about PMID 314"], finish_reason="length"))
+    with pytest.raises(MiraError, match="cut off at the model's answer length limit"):
+        await services.chat.compact(thread_id)
+    after = await services.conversation.active_branch(thread_id)
+    assert [m.id for m in after] == [m.id for m in before]  # no card
+    loopback.enqueue(CHAT, openai_stream(["cut"], finish_reason="length"))
+    with pytest.raises(MiraError, match="cut off"):
+        await services.summaries.generate(thread_id)
+    assert await services.summaries.get(thread_id) is None  # nothing saved
+
+
+async def test_a_message_sent_while_the_summary_is_written_counts_as_behind(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    gate = Gate()
+    held = openai_stream(["A summary of two turns."])
+    held.chunks.insert(1, gate)
+    loopback.enqueue(CHAT, held)
+    writing = asyncio.ensure_future(services.summaries.generate(thread_id))
+    while len(loopback.requests) < 3:  # the summary request is with the server
+        await asyncio.sleep(0.01)
+    await turn(
+        services, loopback, services.chat.send(SendRequest("One more", thread_id=thread_id)), "ok"
+    )
+    gate.open()
+    summary = await writing
+    assert summary.lag == 2  # "One more" and its answer are not in it
+    assert (await services.summaries.get(thread_id)).lag == 2
+
+
+async def test_a_compaction_overtaken_by_a_regeneration_saves_no_card(
+    services, loopback, loop_provider
+) -> None:
+    thread_id = await two_turns(services, loopback, loop_provider)
+    gate = Gate()
+    held = openai_stream(["A summary."])
+    held.chunks.insert(1, gate)
+    loopback.enqueue(CHAT, held)
+    compacting = asyncio.ensure_future(services.chat.compact(thread_id))
+    while len(loopback.requests) < 3:
+        await asyncio.sleep(0.01)
+    answer = (await services.conversation.active_branch(thread_id))[-1]
+    retry = RegenerateRequest(thread_id, answer.id)
+    await turn(services, loopback, services.chat.regenerate(retry), "Saved, again.")
+    gate.open()
+    with pytest.raises(ConfigError, match="changed while it was being compressed"):
+        await compacting
+    branch = await services.conversation.active_branch(thread_id)
+    assert branch[-1].text == "Saved, again." and not any(is_checkpoint(m) for m in branch)
 
 
 async def test_a_second_compaction_folds_in_the_first(services, loopback, loop_provider) -> None:
