@@ -145,5 +145,10 @@ def title_from_text(text: str, limit: int = 60) -> str:
     words = " ".join(text.split())
     if len(words) <= limit:
         return words or "New chat"
-    cut = words[:limit].rsplit(" ", 1)[0] if " " in words[:limit] else words[:limit]
-    return cut.rstrip(",.;:!?") + "…"
+    cut = words[: limit - 1]  # and "…": ``limit`` characters in all
+    # end on a word where one ends late enough (Chinese has no spaces, a long
+    # URL none: cutting at "你好 " or "Summarize " would keep one word)
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(",.;:!?，。；：！？ ") + "…"

@@ -57,7 +57,9 @@ class ParsedQuery:
 def parse_query(query: str) -> ParsedQuery:
     """Terms of a query: whitespace-separated words, ``"a phrase"`` as one term;
     any other character (``*``, ``-``, ``AND``, a lone ``"``) is literal text."""
-    text = " ".join(query.replace("\x00", " ").split())
+    # a lone surrogate (a terminal's undecodable byte) cannot reach SQLite
+    clean = query.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    text = " ".join(clean.replace("\x00", " ").split())
     terms: list[str] = []
     for match in _TERM.finditer(text):
         term = " ".join((match.group(1) or match.group(2)).split())

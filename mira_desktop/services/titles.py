@@ -51,7 +51,8 @@ def clean_generated_title(text: str, limit: int = TITLE_LIMIT) -> str:
     """The first non-empty line, without quotes, "Title:" or a trailing stop."""
     text = _THINK.sub("", text)
     line = next((ln for ln in text.splitlines() if ln.strip()), "")
-    line = _PREFIX.sub("", line).strip(_QUOTES + "\t")
+    # "**Title:** …": the marks around the label go first, then the label
+    line = _PREFIX.sub("", line.strip(_QUOTES + "\t")).strip(_QUOTES + "\t")
     line = " ".join(line.rstrip(".。!！").split()).strip(_QUOTES)
     if len(line) > limit:
         line = line[: limit - 1].rstrip() + "…"

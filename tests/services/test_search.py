@@ -127,6 +127,7 @@ async def test_newest_first_on_ties(services: Services) -> None:
         "+",
         "{a b}",
         "x\x00y",
+        "caf\udce9",  # a terminal's undecodable byte (a lone surrogate)
     ],
 )
 async def test_query_syntax_is_literal_and_never_breaks(corpus: Services, query: str) -> None:

@@ -7,7 +7,8 @@ import asyncio
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.models import Thread
-from mira_desktop.services.titles import clean_generated_title
+from mira_desktop.services.context import title_from_text
+from mira_desktop.services.titles import clean_generated_title, fallback_title
 from tests.support.loopback import LoopbackServer, openai_json_error, openai_stream
 
 from .conftest import CHAT
@@ -69,6 +70,20 @@ def test_generated_titles_are_cleaned_and_short() -> None:
     assert clean_generated_title("<think>hmm</think>\n\n**“机器学习入门”**。") == "机器学习入门"
     long = clean_generated_title("word " * 30)
     assert len(long) <= 60 and long.endswith("…")
+    assert clean_generated_title("**Title:** Python 排序算法") == "Python 排序算法"
+    assert clean_generated_title("**标题：** 京都之旅") == "京都之旅"
+
+
+def test_first_words_titles_keep_more_than_one_word() -> None:
+    chinese = fallback_title("你好 " + "请帮我规划一次秋天去京都的五日游，预算不多" * 4)
+    assert chinese.startswith("你好 请帮我规划") and chinese.endswith("…") and len(chinese) <= 60
+    url = fallback_title("Summarize https://example.org/" + "very-long-path/" * 8)
+    assert url.startswith("Summarize https://example.org/very") and len(url) <= 60
+    words = fallback_title(
+        "Can you help me plan a five day trip to Kyoto in autumn with a small budget"
+    )
+    assert words == "Can you help me plan a five day trip to Kyoto in autumn…"
+    assert len(title_from_text("x" * 200)) == 60
 
 
 async def test_a_model_set_to_reason_titles_with_the_least_reasoning(
