@@ -94,6 +94,9 @@ class UsageReported:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     reasoning_tokens: int | None = None
+    #: an answer of several requests (the agent's rounds, whose prompts add
+    #: up in ``prompt_tokens``): the largest one — the context it reached
+    largest_prompt_tokens: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -400,6 +400,9 @@ class ChatRun:
             agent["progress"] = self._progress
         if planning:  # a proposed plan (PRODUCT.md §11)
             agent["plan"] = True
+        largest = self._state.reported.largest_prompt_tokens
+        if largest is not None:  # the context its largest round sent (the ring's peak)
+            agent["context_tokens"] = largest
         return {**(self.plan.assistant.data or {}), **self._sources, "agent": agent}
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:

@@ -94,9 +94,12 @@ def set_summary(
 
 def peak_prompt_tokens(db: Database, thread_id: str) -> int:
     """The largest prompt of the thread's answers (stored usage, reported or
-    estimated), over every branch; 0 before the first answer."""
+    estimated), over every branch; 0 before the first answer. An agent's
+    answer adds up its rounds' prompts: its largest round counts here."""
     row = db.execute(
-        "SELECT MAX(prompt_tokens) FROM messages WHERE thread_id = ? AND role = 'assistant'",
+        "SELECT MAX(COALESCE(CASE WHEN json_valid(data_json) THEN"
+        " CAST(json_extract(data_json, '$.agent.context_tokens') AS INTEGER) END,"
+        " prompt_tokens)) FROM messages WHERE thread_id = ? AND role = 'assistant'",
         [thread_id],
     ).fetchone()
     return int(row[0] or 0)

@@ -375,7 +375,7 @@ class AgentLoop:
             kept = f"\n\nWhat it had so far:\n{text}" if text else ""
             return ToolOutcome(False, f"The sub-agent failed: {exc.message}{kept}")
         finally:
-            self._usage.add(sub._usage.event())
+            self._usage.add(sub._usage.event(), own=False)
         return ToolOutcome(True, subagents.report("".join(said), list(looked_at.values())))
 
     async def _ask_user(
@@ -490,14 +490,19 @@ class _UsageSum:
         self.prompt: int | None = None
         self.completion: int | None = None
         self.reasoning: int | None = None
+        self.largest: int | None = None  # of this loop's own rounds
 
-    def add(self, event: UsageReported) -> None:
+    def add(self, event: UsageReported, *, own: bool = True) -> None:
+        """One round's usage (``own``), or a sub-agent's whole (its requests
+        are not this conversation's context)."""
         self.prompt = _plus(self.prompt, event.prompt_tokens)
         self.completion = _plus(self.completion, event.completion_tokens)
         self.reasoning = _plus(self.reasoning, event.reasoning_tokens)
+        if own and event.prompt_tokens is not None:
+            self.largest = max(self.largest or 0, event.prompt_tokens)
 
     def event(self) -> UsageReported:
-        return UsageReported(self.prompt, self.completion, self.reasoning)
+        return UsageReported(self.prompt, self.completion, self.reasoning, self.largest)
 
 
 def _plus(a: int | None, b: int | None) -> int | None:

@@ -627,3 +627,28 @@ async def test_a_card_keeps_the_start_and_end_of_a_long_output_and_the_model_all
     assert "characters not kept here" in card.output and len(card.output) < 4_100
     result = loopback.requests[-1].json["messages"][-1]["content"]
     assert "\n2500\n" in result and result.endswith("5000\nexit code 0")
+
+
+async def test_the_rings_peak_after_an_agent_answer_is_its_largest_round(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+) -> None:
+    """Its rounds' prompts add up in the answer's usage (what they cost), but
+    the context the ring shows at its peak is the largest request sent."""
+    (project / "notes.md").write_text("a note")
+    usage = {"prompt_tokens": 9000, "completion_tokens": 5}
+    for _ in range(3):
+        loopback.enqueue(
+            CHAT, openai_tool_stream([("c", "read", {"path": "notes.md"})], usage=usage)
+        )
+    final = {"prompt_tokens": 9500, "completion_tokens": 7}
+    loopback.enqueue(CHAT, openai_stream(["Read it."], usage=final))
+    events = await run(services, request("read the notes", workspace_id))
+    done = events[-1]
+    assert isinstance(done, Completed) and done.thread_id
+    assert done.usage.prompt_tokens == 3 * 9000 + 9500  # what was sent in all
+    meter = await services.meter.measure(done.thread_id)
+    assert meter.peak_tokens == 9500
