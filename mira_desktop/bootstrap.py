@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .services.chat import ChatService
     from .services.compaction import CompactionService
     from .services.conversation import ConversationService
-    from .services.data_folder import DataFolderService
+    from .services.data_folder import DataFolderService, FolderSwitch
     from .services.doctor import DoctorService
     from .services.export import ExportService
     from .services.history import HistoryService
@@ -309,7 +309,7 @@ class Services:
     def data_folder(self) -> DataFolderService:
         from .services.data_folder import DataFolderService
 
-        return DataFolderService(self.store, self.data_dir)
+        return DataFolderService(self.data_dir)
 
     @_service
     def doctor(self) -> DoctorService:
@@ -423,6 +423,20 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
     tune_thread_switching()
     store = Store.open(data_dir)
     return Services(data_dir, store, secrets or SecretStore(data_dir))
+
+
+def switch_data_folder(data_dir: Path) -> FolderSwitch | None:
+    """Make the data folder switch chosen in Settings, if one waits for this
+    start (``services/data_folder.py``); before ``build_services``, with no
+    other window on ``data_dir``."""
+    from .paths import switch_file
+
+    if not switch_file().exists():  # the usual start: no import, one stat
+        return None
+    from .services.data_folder import apply_switch
+    from .storage.database import copy_file
+
+    return apply_switch(data_dir, copy_file)
 
 
 def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:

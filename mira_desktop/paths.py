@@ -45,6 +45,18 @@ def location_file() -> Path:
     return Path(user_config_dir(APP_NAME, appauthor=False)) / "data-folder.txt"
 
 
+def switch_file() -> Path:
+    """Where a data folder switch chosen in Settings waits for the window's
+    next start (``services/data_folder.py``), beside ``location_file()``."""
+    return location_file().with_name("data-folder-switch.json")
+
+
+def data_dir_overridden(cli_value: str | os.PathLike[str] | None = None) -> bool:
+    """Whether ``--data-dir`` or ``MIRA_DATA_DIR`` names the folder: then the
+    folder chosen in Settings (and a switch to one) does not apply."""
+    return bool(cli_value or os.environ.get(DATA_DIR_ENV))
+
+
 def chosen_data_dir() -> Path | None:
     """The data folder chosen in Settings (Chat & data → Change…), if any."""
     try:
@@ -66,7 +78,7 @@ def choose_data_dir(path: Path) -> None:
 def resolve_data_dir(cli_value: str | os.PathLike[str] | None = None) -> Path:
     """``--data-dir`` wins, then ``MIRA_DATA_DIR``, then the folder chosen in
     Settings, then the platform data folder."""
-    chosen = None if cli_value or os.environ.get(DATA_DIR_ENV) else chosen_data_dir()
+    chosen = None if data_dir_overridden(cli_value) else chosen_data_dir()
     if cli_value:
         path = Path(cli_value)
     elif os.environ.get(DATA_DIR_ENV):

@@ -164,6 +164,29 @@ def copy_to(db: Database, target: Path) -> Path:
     return target
 
 
+def copy_file(source: Path, target: Path) -> Path:
+    """Copy the database file ``source`` (closed; a WAL left by a crash
+    included) to ``target`` with SQLite's backup."""
+    if not source.is_file():
+        raise worded(StorageError, 'There is no database at "{path}".', {"path": source})
+    src = sqlite3.connect(str(source), timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        dest = sqlite3.connect(str(target))
+        try:
+            src.backup(dest)
+        finally:
+            dest.close()
+    except sqlite3.Error as exc:
+        raise worded(
+            StorageError,
+            'Could not copy the database "{path}": {detail}',
+            {"path": source, "detail": exc},
+        ) from exc
+    finally:
+        src.close()
+    return target
+
+
 def migrate(
     db: Database, backups_dir: Path, migrations: Sequence[Migration] = MIGRATIONS
 ) -> list[int]:

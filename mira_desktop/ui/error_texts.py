@@ -181,6 +181,13 @@ def known_texts() -> tuple[str, ...]:
         _tr('"{folder}" is not empty and holds no Mira data.'),
         _tr("Choose an empty folder, or a folder Mira used before."),
         _tr('Could not copy the data to "{folder}": {detail}'),
+        _tr('"{folder}" is inside the current data folder "{current}".'),
+        _tr('"{folder}" holds the current data folder "{current}".'),
+        _tr("Choose a folder outside the current data folder, and not one that holds it."),
+        _tr('Cannot write to "{folder}": {detail}'),
+        _tr('"{folder}" no longer holds Mira data.'),
+        _tr('There is no database at "{path}".'),
+        _tr('Could not copy the database "{path}": {detail}'),
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),

@@ -27,13 +27,14 @@ from PySide6.QtWidgets import QApplication
 from .. import startup_gc
 from ..bootstrap import Services
 from ..loop_signals import add_handler
-from ..paths import resource_path
+from ..paths import data_dir_overridden, resource_path
 from .controllers.event_loop import new_event_loop
 from .i18n import install_translator
 from .theme import apply_theme
 from .window.main_window import MainWindow
 
 if TYPE_CHECKING:
+    from ..services.data_folder import FolderSwitch
     from .single_instance import SingleInstance
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ GC_SETTLE_DELAY_S = 0.4
 def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     screenshot = getattr(args, "screenshot", None)
     instance: SingleInstance | None = None
+    switch: FolderSwitch | None = None
     if screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     else:  # one window per data folder: a later launch hands over before touching the DB
@@ -63,6 +65,15 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
             handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
             if handed_over is not None:
                 return handed_over
+        if not data_dir_overridden(getattr(args, "data_dir", None)):
+            from .folder_switch import switch_at_start
+
+            before = data_dir
+            instance, data_dir, switch = switch_at_start(instance, data_dir)
+            if data_dir != before and not instance.acquire():
+                handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
+                if handed_over is not None:
+                    return handed_over
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     # Closing the window ends ``_main`` (``_until_closed``), which then shuts
@@ -77,7 +88,7 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     try:
-        main = loop.create_task(_main(app, args, data_dir, instance, closing))
+        main = loop.create_task(_main(app, args, data_dir, instance, closing, switch))
         return _run_to_end(app, loop, main, closing)
     finally:
         startup_gc.settle(collect=False)  # a launch that ends before it settled
@@ -214,9 +225,11 @@ async def _main(
     data_dir: Path,
     instance: SingleInstance | None = None,
     closing: asyncio.Event | None = None,
+    switch: FolderSwitch | None = None,
 ) -> int:
     """The launch: the window shown until it is closed (or ``closing`` is
-    set), then its shut-down; the exit code."""
+    set), then its shut-down; the exit code. ``switch``: the data folder
+    switch made at this start, told in a notice."""
     from .damaged_database import open_services
 
     opened, notice = await open_services(data_dir, interactive=not args.screenshot)
@@ -227,6 +240,10 @@ async def _main(
     try:
         await services.recover()  # interrupted answers become "stopped"
         window = await open_window(app, services, args)
+        if switch is not None:
+            from .folder_switch import switch_notice
+
+            notice = " ".join(filter(None, (switch_notice(switch), notice)))
         if notice:
             window._show_notice(notice)
         if args.screenshot:

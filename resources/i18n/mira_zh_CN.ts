@@ -1431,6 +1431,34 @@ Repair: {fix}</source>
             <source>Run /compact again.</source>
             <translation>请再次运行 /compact。</translation>
         </message>
+        <message>
+            <source>"{folder}" is inside the current data folder "{current}".</source>
+            <translation>“{folder}”位于当前数据文件夹“{current}”之内。</translation>
+        </message>
+        <message>
+            <source>"{folder}" holds the current data folder "{current}".</source>
+            <translation>“{folder}”包含了当前数据文件夹“{current}”。</translation>
+        </message>
+        <message>
+            <source>Choose a folder outside the current data folder, and not one that holds it.</source>
+            <translation>请选择当前数据文件夹之外、且不包含它的文件夹。</translation>
+        </message>
+        <message>
+            <source>Cannot write to "{folder}": {detail}</source>
+            <translation>无法写入“{folder}”：{detail}</translation>
+        </message>
+        <message>
+            <source>"{folder}" no longer holds Mira data.</source>
+            <translation>“{folder}”中已没有 Mira 的数据。</translation>
+        </message>
+        <message>
+            <source>There is no database at "{path}".</source>
+            <translation>“{path}”处没有数据库。</translation>
+        </message>
+        <message>
+            <source>Could not copy the database "{path}": {detail}</source>
+            <translation>无法复制数据库“{path}”：{detail}</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
@@ -1475,6 +1503,21 @@ Repair: {fix}</source>
         <message>
             <source>Next match (Enter)</source>
             <translation>下一处（Enter）</translation>
+        </message>
+    </context>
+    <context>
+        <name>FolderSwitch</name>
+        <message>
+            <source>Mira could not move to {folder} and still uses {previous}. {error}</source>
+            <translation>Mira 未能切换到 {folder}，仍在使用 {previous}。{error}</translation>
+        </message>
+        <message>
+            <source>Your data were copied to {folder}, which Mira uses from now on. The previous folder {previous} is kept as it was: delete it yourself once you are sure.</source>
+            <translation>你的数据已复制到 {folder}，Mira 从现在起使用它。之前的文件夹 {previous} 保持原样：确认无误后请自行删除。</translation>
+        </message>
+        <message>
+            <source>Mira now uses the data in {folder}. The previous folder {previous} is kept as it was.</source>
+            <translation>Mira 现在使用 {folder} 中的数据。之前的文件夹 {previous} 保持原样。</translation>
         </message>
     </context>
     <context>
@@ -1574,6 +1617,22 @@ Repair: {fix}</source>
         <message>
             <source>The words are sent as soon as they are written down; with Read answers aloud (the ⋯ menu) the answer is spoken back: a conversation by voice</source>
             <translation>文字一写下就立即发送；配合“朗读回答”（⋯ 菜单），回答会被读出来：用语音对话</translation>
+        </message>
+        <message>
+            <source>Copy your conversations, attachments and keys to {folder} when Mira next starts, and use it from then on? The current folder is kept as it is.</source>
+            <translation>在 Mira 下次启动时将你的对话、附件和密钥复制到 {folder}，并从那时起使用它？当前文件夹将保持原样。</translation>
+        </message>
+        <message>
+            <source>The move to {folder} is cancelled: Mira keeps using this folder.</source>
+            <translation>已取消切换到 {folder}：Mira 继续使用此文件夹。</translation>
+        </message>
+        <message>
+            <source>Mira will copy your data to {folder} when it next starts, and use it from then on. To stay here, choose the current folder again.</source>
+            <translation>Mira 将在下次启动时把你的数据复制到 {folder}，并从那时起使用它。若要留在这里，请再次选择当前文件夹。</translation>
+        </message>
+        <message>
+            <source>Mira will use the data in {folder} from its next start. To stay here, choose the current folder again.</source>
+            <translation>Mira 将从下次启动起使用 {folder} 中的数据。若要留在这里，请再次选择当前文件夹。</translation>
         </message>
     </context>
     <context>

@@ -61,9 +61,12 @@ async def test_chat_and_data_settings_are_saved_at_once(qtbot, services: Service
     assert dialog.tabs.currentWidget() is tab
 
 
-async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
+async def test_change_switches_at_the_next_start_and_can_be_cancelled(
     qtbot, services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
+    """The copy is made at the next start (what Mira writes until then is in
+    it): Change… records the switch and says so; choosing the current folder
+    again cancels it; a folder inside the current one is refused in words."""
     from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     from mira_desktop.paths import DATA_DIR_ENV, chosen_data_dir
@@ -76,7 +79,8 @@ async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
     target = tmp_path / "elsewhere"
     target.mkdir()
     questions: list[str] = []
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
+    chosen = [str(target)]
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: chosen[-1])
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: questions.append(text) or QMessageBox.StandardButton.Yes)  # fmt: skip
     dialog = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir, data_folder=services.data_folder)  # fmt: skip
     qtbot.addWidget(dialog)
@@ -84,15 +88,30 @@ async def test_change_copies_the_data_to_an_empty_folder_for_the_next_start(
     tab = dialog.general_tab
     tab.change_folder.click()
     assert questions and questions[0].startswith(f"Copy your conversations, attachments and keys to {target}")  # fmt: skip
-    await until(lambda: "from its next start" in tab.status.text())
-    assert chosen_data_dir() == target.resolve() and (target / "mira.sqlite3").is_file()
-    # a folder that holds other things is refused, in words
+    await until(lambda: "when it next starts" in tab.status.text())
+    assert chosen_data_dir() is None and not (target / "mira.sqlite3").exists()  # not yet
+    again = SettingsDialog(services.providers, services.settings, data_dir=services.data_dir, data_folder=services.data_folder)  # fmt: skip
+    qtbot.addWidget(again)
+    await again.load()  # the pending switch is shown when Settings opens again
+    assert str(target.resolve()) in again.general_tab.status.text()
+    # the current folder again: the switch is cancelled, no question asked
+    chosen.append(str(services.data_dir))
+    tab.change_folder.click()
+    await until(lambda: "is cancelled" in tab.status.text())
+    assert len(questions) == 1 and services.data_folder.pending() is None
+    from mira_desktop.bootstrap import switch_data_folder
+
+    assert switch_data_folder(services.data_dir.resolve()) is None
+    # a folder inside the current one, and one holding other things: refused in words
+    chosen.append(str(services.data_dir / "media" / "x"))
+    tab.change_folder.click()
+    assert "is inside the current data folder" in tab.status.text()
     (tmp_path / "photos").mkdir()
     (tmp_path / "photos" / "cat.jpg").write_bytes(b"meow")
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "photos"))  # fmt: skip
+    chosen.append(str(tmp_path / "photos"))
     tab.change_folder.click()
-    await until(lambda: "is not empty and holds no Mira data" in tab.status.text())
-    assert chosen_data_dir() == target.resolve()
+    assert "is not empty and holds no Mira data" in tab.status.text()
+    assert len(questions) == 1 and services.data_folder.pending() is None
 
 
 @pytest.mark.parametrize(

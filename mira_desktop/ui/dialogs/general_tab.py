@@ -7,9 +7,10 @@ folder is (PRODUCT.md §12). Each change is saved at
 once through the settings service.
 
 The data folder is shown and can be changed (Change…): a running window holds
-its database open, so the new folder is used from the next start
-(``services/data_folder.py``: an empty folder gets a copy of the data first,
-a folder Mira used before is taken as it is); ``--data-dir`` and
+its database open and keeps writing it, so the switch — and the copy of the
+data into an empty folder — is made at the next start
+(``services/data_folder.py``; a folder Mira used before is taken as it is).
+Choosing the current folder again cancels it; ``--data-dir`` and
 ``MIRA_DATA_DIR`` still win — the hint says so."""
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
 if TYPE_CHECKING:
-    from mira_desktop.services.data_folder import DataFolderService
+    from mira_desktop.services.data_folder import DataFolderService, FolderChange
     from mira_desktop.services.providers import ProviderService
     from mira_desktop.services.settings import SettingsService
 
@@ -179,6 +180,9 @@ class GeneralTab(QWidget):
             self.send_dictation.setChecked(
                 bool(await self._settings.get(SEND_DICTATION_KEY, False))
             )
+        pending = self._data_folder.pending() if self._data_folder else None
+        if pending is not None:
+            self._show_pending(pending)
         providers = await self._providers.list_providers() if self._providers else []
         names = [p.name for p in providers if p.kind is ProviderKind.OPENAI]
         for key in self._choices:
@@ -243,7 +247,8 @@ class GeneralTab(QWidget):
 
     def _choose_data_folder(self) -> None:
         """Change…: pick a folder (a click: a fresh turn of the event loop),
-        say what will happen, then copy in the background."""
+        say what will happen at the next start, then record it. Choosing the
+        current folder again cancels a switch not yet made."""
         from PySide6.QtWidgets import QFileDialog, QMessageBox
 
         if self._data_folder is None:
@@ -253,27 +258,34 @@ class GeneralTab(QWidget):
         if not chosen:
             return
         folder = Path(chosen)
-        if (folder / "mira.sqlite3").is_file():
-            text = self.tr(
-                "{folder} holds Mira's data already. Use it from Mira's next start? "
-                "The conversations there are used as they are; the current folder is kept."
-            )
-        else:
-            text = self.tr(
-                "Copy your conversations, attachments and keys to {folder} and use it from "
-                "Mira's next start? The current folder is kept as it is."
-            )
-        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
-        answer = QMessageBox.question(
-            self, self.tr("Change the data folder"), text.format(folder=folder), buttons
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        try:
+            change = self._data_folder.plan(folder)
+        except MiraError as exc:
+            self.status.show_error(exc)
             return
+        if not change.cancelled:
+            if change.copy:
+                text = self.tr(
+                    "Copy your conversations, attachments and keys to {folder} when Mira next "
+                    "starts, and use it from then on? The current folder is kept as it is."
+                )
+            else:
+                text = self.tr(
+                    "{folder} holds Mira's data already. Use it from Mira's next start? "
+                    "The conversations there are used as they are; the current folder is kept."
+                )
+            buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+            answer = QMessageBox.question(
+                self, self.tr("Change the data folder"), text.format(folder=change.folder), buttons
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         self.change_folder.setEnabled(False)
-        self.status.show_busy(self.tr("Copying your data…"))
         self._change_task = asyncio.ensure_future(self._change_to(folder))
 
     async def _change_to(self, folder: Path) -> None:
+        """Record the switch (a small file written at once: nothing is copied
+        while Mira runs, so closing meanwhile leaves nothing half-done)."""
         assert self._data_folder is not None
         try:
             change = await guarded(self, self._data_folder.change_to(folder))
@@ -285,12 +297,27 @@ class GeneralTab(QWidget):
         if change is None or not shiboken6.isValid(self):
             return
         self.change_folder.setEnabled(True)
-        self.status.show_ok(
-            self.tr(
-                "Mira will use {folder} from its next start. The current folder stays as it "
-                "is: delete it yourself once you are sure."
-            ).format(folder=change.folder)
-        )
+        if change.cancelled:
+            self.status.show_ok(
+                self.tr("The move to {folder} is cancelled: Mira keeps using this folder.").format(
+                    folder=change.folder
+                )
+            )
+        else:
+            self._show_pending(change)
+
+    def _show_pending(self, change: FolderChange) -> None:
+        if change.copy:
+            text = self.tr(
+                "Mira will copy your data to {folder} when it next starts, and use it from "
+                "then on. To stay here, choose the current folder again."
+            )
+        else:
+            text = self.tr(
+                "Mira will use the data in {folder} from its next start. To stay here, "
+                "choose the current folder again."
+            )
+        self.status.show_ok(text.format(folder=change.folder))
 
     def _retranslate(self) -> None:
         self.auto_title.setText(
