@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from mira_desktop.core.models import ModelInfo
 
 from ..kb.kb_picker import KbPickerButton
+from ..plain_text import plain_tooltip
 from .role_picker import RolePickerButton
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class ElidedLabel(QLabel):
 
     def set_full_text(self, text: str) -> None:
         self._full_text = text
-        self.setToolTip(text)
+        self.setToolTip(plain_tooltip(text))
         self._elide()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -121,7 +122,7 @@ class ModelPickerWidget(QComboBox):
     def _add(self, text: str, provider: str, model: str) -> None:
         self.addItem(text)
         self.setItemData(self.count() - 1, (provider, model), _KEY_ROLE)
-        self.setItemData(self.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+        self.setItemData(self.count() - 1, plain_tooltip(text), Qt.ItemDataRole.ToolTipRole)
 
     def _select_current(self) -> None:
         if not self._models and self._current is None:

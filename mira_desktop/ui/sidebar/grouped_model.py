@@ -35,6 +35,7 @@ from PySide6.QtCore import (
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
+from mira_desktop.ui.plain_text import plain_tooltip
 from mira_desktop.ui.sidebar.batch import (
     MIME_TYPE,
     BatchChecks,
@@ -131,8 +132,8 @@ class GroupedThreadModel(QAbstractListModel):
             return self.row_info(thread)[field]
         if role == EDIT_ROLE:
             return thread.title
-        if role == TOOLTIP_ROLE:
-            return thread.title or None
+        if role == TOOLTIP_ROLE:  # a title the model wrote: as written, never as markup
+            return plain_tooltip(thread.title) or None
         return {self.KindRole: "thread", ID_ROLE: thread.id, THREAD_ROLE: thread}.get(role)
 
     def row_info(self, thread: Thread) -> ThreadRow:

@@ -36,6 +36,7 @@ from PySide6.QtCore import (
 )
 
 from mira_desktop.core.models import Thread
+from mira_desktop.ui.plain_text import plain_tooltip
 from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
 
 log = logging.getLogger(__name__)
@@ -98,7 +99,7 @@ class ThreadListModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, self.TitleRole):
             return thread.title or self.tr("New chat")
         if role == Qt.ItemDataRole.ToolTipRole:
-            return thread.title
+            return plain_tooltip(thread.title)
         values = {
             self.IdRole: thread.id,
             self.UpdatedRole: thread.updated_at,

@@ -52,6 +52,7 @@ def muted_label(parent: QWidget, object_name: str, *, small: bool = True) -> QLa
     """A selectable secondary-text label (the meta line, the note, the time)."""
     label = QLabel(parent)
     label.setObjectName(object_name)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # model names, file names: as written
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if small:
         font = label.font()
@@ -75,10 +76,13 @@ class StatusBox(QWidget):
         row.setSpacing(10)
         texts = QVBoxLayout()
         texts.setSpacing(2)
+        # A provider's error can be a whole HTML page: shown as the words it is.
         self.status = QLabel(self)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hint = QLabel(self)
+        self.hint.setTextFormat(Qt.TextFormat.PlainText)
         self.hint.setObjectName("messageHint")
         self.hint.setWordWrap(True)
         apply_tone(self.hint, "muted")

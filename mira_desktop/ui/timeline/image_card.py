@@ -13,6 +13,7 @@ from mira_desktop.core.errors import error_from_dict
 from mira_desktop.core.illustration import ImageInfo
 
 from ..error_texts import hint_text, message_text
+from ..plain_text import plain_tooltip
 from .made_media_row import MadeMediaRow
 from .message_state import shown_size
 from .thumbnails import PictureLabel, Thumbnails
@@ -52,7 +53,7 @@ class ImageCard(MadeMediaRow):
         if info.status == "ready":
             width, height = shown_size(info.width, info.height)
             self.picture.setFixedSize(width, height)
-            self.picture.setToolTip(info.prompt)
+            self.picture.setToolTip(plain_tooltip(info.prompt))
             self._show_picture()
 
     def has_picture(self) -> bool:

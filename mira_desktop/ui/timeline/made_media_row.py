@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from mira_desktop.core.answer_media import MadeSummary
 
+from ..plain_text import plain_tooltip
 from .answer_meta import apply_tone
 
 
@@ -24,6 +25,7 @@ class MadeMediaRow(QWidget):
         self.setObjectName(f"{prefix}Row")
         self.label = QLabel(self)
         self.label.setObjectName(f"{prefix}Label")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # a provider's error page, as words
         self.label.setWordWrap(True)
         self.open_button = self._button(f"{prefix}Open", self.open_clicked)
         self.save_button = self._button(f"{prefix}Save", self.save_clicked)
@@ -54,7 +56,7 @@ class MadeMediaRow(QWidget):
         self.retry_button.setVisible(failed or summary.retry_failed)
         apply_tone(self.label, "error" if failed or summary.retry_failed else "muted")
         self.label.setText(text)
-        self.label.setToolTip(tooltip)
+        self.label.setToolTip(plain_tooltip(tooltip))
 
     def _retranslate(self) -> None:
         self.save_button.setText(self.tr("Save…"))

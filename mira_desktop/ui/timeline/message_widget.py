@@ -30,6 +30,7 @@ from mira_desktop.core.models import MessageRole, MessageStatus
 
 from ..kb.citations import CitationRenderer, cite_number
 from ..kb.sources_widget import SourcesWidget
+from ..plain_text import plain_tooltip
 from .answer_meta import AnswerMeta, StatusBox, apply_tone, muted_label
 from .message_actions import MoreButton, RegenerateButton, VersionSwitcher
 from .message_state import MessageState, ViewOptions
@@ -290,7 +291,7 @@ class AssistantMessageWidget(MessageWidget):
         self._apply_image()
         meta, tooltip = meta_text(state.message)
         self._meta.meta.setText(meta)
-        self._meta.meta.setToolTip(tooltip)
+        self._meta.meta.setToolTip(plain_tooltip(tooltip))
         note = note_text(state.message)
         self._meta.note.setText(note)
         self._meta.note.setVisible(bool(note))

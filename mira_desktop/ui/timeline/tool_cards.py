@@ -28,6 +28,7 @@ from mira_desktop.core.agent import (
     card_questions,
 )
 
+from ..plain_text import plain_tooltip
 from .answer_meta import apply_tone
 from .rich_text import RichTextView
 from .timeline_style import error_colour, muted_colour
@@ -127,7 +128,7 @@ class ToolCardView(QFrame):
             self.title.setText(self.tr("The agent's questions"))
         else:
             self.title.setText(self.summary_text(card))
-        self.title.setToolTip(card.name)
+        self.title.setToolTip(plain_tooltip(card.name))
         self.state.setText(self._state_text(card))
         apply_tone(self.state, "error" if card.status is ToolStatus.FAILED else "muted")
         waiting = card.status is ToolStatus.WAITING
