@@ -149,28 +149,50 @@ class Source:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Source:
+        """A source from its JSON form; raises ``ValueError`` when it has no
+        usable number (it could not be cited). Any other field that is not
+        of its kind (an imported or hand-edited file) is left out."""
+        number = _number(data.get("number"))
+        if number is None:
+            raise ValueError(f"a source needs a number, not {data.get('number')!r}")
+        location = data.get("location")
+        score = _number(data.get("score"), float)
         return cls(
-            number=int(data.get("number", 0)),
+            number=number,
             document=str(data.get("document", "")),
             path=str(data.get("path", "")),
-            location=dict(data.get("location") or {}),
+            location=dict(location) if isinstance(location, dict) else {},
             snippet=str(data.get("snippet", "")),
             chunk_id=str(data.get("chunk_id", "")),
-            score=float(data.get("score", 0.0)),
+            score=score if score is not None else 0.0,
             document_id=str(data.get("document_id", "")),
             kb_id=str(data.get("kb_id", "")),
             highlights=_spans(data.get("highlights")),
         )
 
 
+def _number(value: Any, kind: type[int] | type[float] = int) -> Any:
+    """``value`` as ``kind`` when it is one (or its digits); None otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = kind(value)
+    except (ValueError, OverflowError):
+        return None
+    return number if number == number else None  # NaN is no number
+
+
 def _spans(value: Any) -> tuple[tuple[int, int], ...]:
+    """The highlighted ``(start, end)`` spans; malformed ones are left out."""
     if not isinstance(value, list):
         return ()
-    return tuple(
-        (int(item[0]), int(item[1]))
-        for item in value
-        if isinstance(item, list | tuple) and len(item) == 2
-    )
+    spans = []
+    for item in value:
+        if isinstance(item, list | tuple) and len(item) == 2:
+            start, end = _number(item[0]), _number(item[1])
+            if start is not None and end is not None:
+                spans.append((start, end))
+    return tuple(spans)
 
 
 def sources_to_data(sources: tuple[Source, ...] | list[Source]) -> list[dict[str, Any]]:
@@ -179,10 +201,21 @@ def sources_to_data(sources: tuple[Source, ...] | list[Source]) -> list[dict[str
 
 
 def sources_from_data(data: Any) -> list[Source]:
-    """Sources read back from ``data["sources"]`` (malformed items skipped)."""
+    """Sources read back from ``data["sources"]``: an item that is not a
+    source (no usable number) is skipped and bad fields are left out, so an
+    imported or edited thread's answer still shows (this runs each time an
+    answer is shown)."""
     if not isinstance(data, list):
         return []
-    return [Source.from_data(item) for item in data if isinstance(item, dict)]
+    sources = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        try:
+            sources.append(Source.from_data(item))
+        except ValueError:
+            continue
+    return sources
 
 
 @dataclass(frozen=True, slots=True)

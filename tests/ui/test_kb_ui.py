@@ -525,3 +525,31 @@ async def test_audio_in_an_added_folder_is_said_to_be_skipped(
     assert isinstance(report, IngestReport) and report.added == 1
     await until(lambda: "Audio files in folders are not written down" in dialog.status.text())
     assert "(lecture 1.mp3)" in dialog.status.text()
+
+
+def test_an_answer_with_malformed_imported_sources_still_shows(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """An imported thread's ``sources`` with a number that is none, a
+    location that is text and highlights that are words: the answer and its
+    good sources show (reading them used to raise and the answer did not)."""
+    from mira_desktop.core.models import Message, MessageRole
+    from tests.ui.timeline_support import shown_timeline
+
+    view = shown_timeline(qtbot)
+    sources = [
+        {"number": "x", "document": "broken"},
+        {"number": 1, "document": "Farm report.pdf", "location": "abc", "snippet": "Wheat"},
+        {"number": 2, "document": "Rain.xlsx", "highlights": [["a", "b"]], "snippet": "Rain"},
+    ]
+    answer = Message(
+        id="a1",
+        thread_id="t1",
+        role=MessageRole.ASSISTANT,
+        text="Wheat yields rose [1], after the rain [2].",
+        created_at="2026-11-30T08:00:00.000Z",
+        data={"kb_path": "answer", "kb_name": "Farm", "sources": sources},
+    )
+    view.set_messages([answer])
+    widget = view.message_widget("a1")
+    assert isinstance(widget, AssistantMessageWidget)
+    assert "Wheat yields rose" in widget.body.toPlainText()
+    assert [entry.source.number for entry in sources_of(widget).entries()] == [1, 2]
