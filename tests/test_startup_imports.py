@@ -279,9 +279,11 @@ def test_knowledge_results_load_through_core_knowledge() -> None:
         if name in lazy:
             assert value is getattr(results, name), name
     public = {
-        n for n, v in vars(results).items() if getattr(v, "__module__", "") == results.__name__
+        n
+        for n, v in vars(results).items()
+        if getattr(v, "__module__", "") == results.__name__ and not n.startswith("_")
     }
-    assert public - {"_spans"} == set(lazy)
+    assert public == set(lazy)
     from mira_desktop.core.knowledge import RagOutcome, Source
 
     assert Source.from_data(Source(1, "d", "p", {}, "s", "c", 0.5).to_data()).number == 1
