@@ -123,6 +123,25 @@ def test_unclosed_fence_renders_as_code_block(qapp):
     assert rendered.code_blocks == ("print('half",)
 
 
+def _shown(markdown: str) -> str:
+    document = QTextDocument()
+    document.setHtml(render_markdown(markdown, dark=False))
+    return document.toPlainText()
+
+
+def test_deeply_nested_text_is_never_dropped(qapp):
+    """markdown-it stops at a nesting depth and skipped the rest: a list 30
+    deep showed items 0–8, text under 30 ``>`` vanished. Deeper than the
+    timeline shows nested, the lines come as plain text, markers and all."""
+    nested = "\n".join("  " * i + f"- item {i}" for i in range(30))
+    shown = _shown(nested + "\n- back outside\n\nafter the list")
+    assert all(f"item {i}" in shown for i in range(30))
+    assert shown.index("item 29") < shown.index("back outside") < shown.index("after the list")
+    assert "secret text" in _shown(">" * 30 + " secret text\n\nand on")
+    assert _shown(">" * 30 + " secret text\n\nand on").endswith("and on")
+    assert "deep" in _shown(">" * 3000 + " deep")  # bounded nesting, no recursion error
+
+
 def test_chinese_text(qapp):
     html = render_markdown("你好，**世界**！", dark=False)
     assert "你好，<strong>世界</strong>！" in html

@@ -55,12 +55,15 @@ class MarkdownRenderer:
         from markdown_it import MarkdownIt
         from pygments.formatters import HtmlFormatter
 
+        from ..markdown_depth import keep_deep_text
+
         self._lexers: dict[str, Lexer] = {}
         self._formatter = HtmlFormatter(nowrap=True)
         md = MarkdownIt(
             "commonmark",
             {"html": False, "linkify": False, "typographer": False, "highlight": self.code},
         ).enable(["table", "strikethrough"])
+        keep_deep_text(md)  # text nested deeper than markdown-it's limit is kept
         md.validateLink = is_safe_href  # type: ignore[method-assign]
         md.add_render_rule("link_open", _link_open)
         md.add_render_rule("image", _image)

@@ -140,8 +140,11 @@ def _line_offset(text: str, line: int) -> int:
 def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
+    from mira_desktop.services.markdown_depth import keep_deep_text
+
     md = MarkdownIt("commonmark", {"html": False, "breaks": False})
     md.enable(["table", "strikethrough"])
+    keep_deep_text(md)  # text nested deeper than markdown-it's limit is kept
     rules = {
         "fence": _render_fence,
         "code_block": _render_fence,

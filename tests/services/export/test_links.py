@@ -107,3 +107,12 @@ def test_images_are_links_not_loads() -> None:
     assert "<img" not in html and "src=" not in html
     assert 'href="https://img.example/cat.png"' in html
     assert "&lt;b&gt;" in html or "cat" in html
+
+
+def test_deeply_nested_text_is_kept_in_the_html_export() -> None:
+    """markdown-it skipped what lay deeper than its nesting limit."""
+    renderer = MarkdownRenderer()
+    nested = "\n".join("  " * i + f"- item {i}" for i in range(30))
+    html = renderer.markdown(nested)
+    assert all(f"item {i}<" in html or f"item {i}\n" in html for i in range(30))
+    assert "secret text" in renderer.markdown(">" * 30 + " secret text")
