@@ -128,6 +128,9 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
             kept.append(seconds)
             painted_big.append(probe.time_open(timeline, big)[1])
         traced = _traced_open(probe, timeline, small, big)
+        long_token = _with_long_token(small)
+        token_paint = probe.time_open(timeline, long_token)[1]
+        probe.time_open(timeline, small)
         shown = timeline.message_count()
         timeline.close()
         timeline.deleteLater()
@@ -148,7 +151,29 @@ def _bench(loop: Any, folder: Path, big_id: str, small_id: str) -> dict[str, Any
         "traced_mb": traced / 1e6,
         "live_widgets": widgets,
         "spare_rows_before_cold_open": spares_cold,
+        "first_paint_long_token_s": token_paint,
     }
+
+
+#: an unbroken token (base64-like) in a code block of the last answer
+LONG_TOKEN_CHARS = 100_000
+
+
+def _with_long_token(messages: list[Any]) -> list[Any]:
+    """``messages`` with one more answer: a 100 KB unbroken token in a code
+    block (laid out at width 0 before the real one, it froze the window for
+    over 20 s: its cost grew with the square of the token's length)."""
+    import dataclasses
+    import random
+    import string
+
+    from mira_desktop.core.models import MessageRole
+
+    answer = next(m for m in reversed(messages) if m.role is MessageRole.ASSISTANT)
+    rng = random.Random(7)
+    token = "".join(rng.choices(string.ascii_letters + string.digits, k=LONG_TOKEN_CHARS))
+    text = f"The file, encoded:\n\n```\n{token}\n```\n"
+    return [*messages, dataclasses.replace(answer, id=answer.id + "-token", text=text)]
 
 
 def _settled_rss() -> int:
@@ -216,6 +241,13 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             "open total (load + first paint)",
             (result["load_s"] + result["first_paint_s"]) * ms,
             "ms",
+        ),
+        Figure(
+            "first paint, an answer with a 100 KB unbroken token",
+            result["first_paint_long_token_s"] * ms,
+            "ms",
+            max_value=500.0,
+            note="a code block of one base64-like token (over 20 s before its fix)",
         ),
         Figure("memory added (RSS)", result["rss_delta_mb"], "MB", note="load + open"),
         Figure("memory added (tracemalloc)", result["traced_mb"], "MB", note="open only"),

@@ -142,6 +142,46 @@ def test_deeply_nested_text_is_never_dropped(qapp):
     assert "deep" in _shown(">" * 3000 + " deep")  # bounded nesting, no recursion error
 
 
+def _unbroken_token(length: int) -> str:
+    import random
+    import string
+
+    return "".join(random.Random(3).choices(string.ascii_letters + string.digits, k=length))
+
+
+def test_a_long_unbroken_token_is_laid_out_at_a_real_width(qapp):
+    """A view laid its text out at width 0 until height-for-width gave it one:
+    an unbroken token then broke after every character, at a cost growing
+    with the square of its length (100 KB: over 20 s, the window frozen).
+    The width is set before any content; long runs get break opportunities
+    that copying leaves out (budget: the thread benchmark's long-token figure)."""
+    from mira_desktop.ui.timeline.rich_text import RichTextView
+
+    zero_width_space = "\u200b"
+
+    view = RichTextView()
+    assert view.lineWrapColumnOrWidth() > 0  # before any height-for-width
+    token = _unbroken_token(20_000)
+    rendered = render_markdown_blocks(f"Encoded:\n\n```\n{token}\n```\n\nand {token}", dark=False)
+    view.set_rendered(rendered)
+    assert view.document().textWidth() == view.lineWrapColumnOrWidth() > 0
+    block, lines = view.document().begin(), 0
+    while block.isValid():
+        lines += block.layout().lineCount()
+        block = block.next()
+    assert 0 < lines < 2 * len(token) / 40  # whole lines, not a character each
+    assert rendered.code_blocks == (token,)  # Copy of the code block: as written
+    view.selectAll()
+    copied = view.createMimeDataFromSelection().text()
+    assert zero_width_space in view.document().toPlainText()
+    assert zero_width_space not in copied and copied.count(token) == 2
+    # words, names and links stay whole (find in the thread matches them)
+    url = "https://example.com/" + "a" * 120
+    assert zero_width_space not in render_markdown(
+        f"see {url} and `render_markdown_blocks`", dark=False
+    )
+
+
 def test_chinese_text(qapp):
     html = render_markdown("你好，**世界**！", dark=False)
     assert "你好，<strong>世界</strong>！" in html

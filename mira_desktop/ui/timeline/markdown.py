@@ -47,6 +47,20 @@ _TABLE_BORDER = {False: "#d0d4da", True: "#444c56"}
 _ALLOWED_SCHEMES = ("http://", "https://", "mailto:")
 _MAX_HIGHLIGHT_CHARS = 200_000
 _URL_RE = re.compile(r"\bhttps?://[^\s<>\"'`]+", re.IGNORECASE)
+#: An unbroken run at least this long (a long token, base64, minified code)
+#: gets a zero-width break opportunity every ``BREAK_EVERY`` characters: Qt's
+#: line breaking otherwise searches each line's break to the end of the run,
+#: a cost growing with the square of its length (100 KB: seconds). Short
+#: chunks keep the lines full. Words, names and most links stay whole (find
+#: in the thread matches them); copying strips the breaks (``RichTextView``).
+LONG_RUN = 160
+BREAK_EVERY = 16
+ZERO_WIDTH_SPACE = "\u200b"
+_LONG_TEXT_RUN_RE = re.compile(rf"[^\s\u200b]{{{LONG_RUN},}}")
+#: in HTML: an entity counts as one character and is never cut
+_LONG_HTML_RUN_RE = re.compile(rf"(?:[^\s<>&\u200b]|&#?\w+;){{{LONG_RUN},}}")
+_HTML_UNIT_RE = re.compile(r"&#?\w+;|.", re.DOTALL)
+_TAG_RE = re.compile(r"(<[^>]*>)")
 _TRAILING_PUNCT = ".,;:!?)]}'\""
 
 
@@ -81,7 +95,33 @@ def render_markdown_blocks(text: str, *, dark: bool) -> RenderedMarkdown:
     md = _parser()
     # Qt turns the newline after the last block into a trailing space.
     body = md.renderer.render(md.parse(text, env), md.options, env).strip()
-    return RenderedMarkdown(html=body, code_blocks=tuple(env["code_blocks"]))
+    return RenderedMarkdown(html=break_long_runs_html(body), code_blocks=tuple(env["code_blocks"]))
+
+
+def break_long_runs(text: str) -> str:
+    """Plain ``text`` with a zero-width break opportunity every ``BREAK_EVERY``
+    characters of its long unbroken runs (see ``LONG_RUN``)."""
+    if len(text) < LONG_RUN:
+        return text
+    return _LONG_TEXT_RUN_RE.sub(lambda m: _chunked(m.group(0)), text)
+
+
+def break_long_runs_html(body: str) -> str:
+    """``break_long_runs`` for HTML: only in text between tags, entities whole."""
+    if not _LONG_HTML_RUN_RE.search(body):
+        return body  # the usual answer: one scan
+    parts = _TAG_RE.split(body)
+    for i in range(0, len(parts), 2):  # the even parts are text, the odd ones tags
+        parts[i] = _LONG_HTML_RUN_RE.sub(
+            lambda m: _chunked(_HTML_UNIT_RE.findall(m.group(0))), parts[i]
+        )
+    return "".join(parts)
+
+
+def _chunked(units: Sequence[str]) -> str:
+    return ZERO_WIDTH_SPACE.join(
+        "".join(units[i : i + BREAK_EVERY]) for i in range(0, len(units), BREAK_EVERY)
+    )
 
 
 def render_markdown_split(text: str, *, dark: bool, code_base: int = 0) -> MarkdownSplit:
@@ -95,15 +135,15 @@ def render_markdown_split(text: str, *, dark: bool, code_base: int = 0) -> Markd
     starts = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0]
     split_map = tokens[starts[-1]].map if len(starts) >= 2 else None
     if split_map is None:
-        tail_html = md.renderer.render(tokens, md.options, env)
+        tail_html = break_long_runs_html(md.renderer.render(tokens, md.options, env))
         tail = RenderedMarkdown(tail_html, tuple(env["code_blocks"]))
         return MarkdownSplit(RenderedMarkdown("", ()), 0, tail)
     cut = starts[-1]
-    stable_html = md.renderer.render(tokens[:cut], md.options, env)
+    stable_html = break_long_runs_html(md.renderer.render(tokens[:cut], md.options, env))
     stable_code = tuple(env["code_blocks"])
     env["code_blocks"] = []
     env["code_base"] = code_base + len(stable_code)
-    tail_html = md.renderer.render(tokens[cut:], md.options, env)
+    tail_html = break_long_runs_html(md.renderer.render(tokens[cut:], md.options, env))
     return MarkdownSplit(
         stable=RenderedMarkdown(stable_html, stable_code),
         stable_chars=_line_offset(text, split_map[0]),

@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QCursor,
@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QFrame, QSizePolicy, QTextBrowser, Q
 from ...core.opened_files import mail_link
 from .live_cadence import IDLE_MS, LiveCadence, StepSizer
 from .live_markdown import STEP_CHARS, LiveMarkdown, normalise_newlines
-from .markdown import RenderedMarkdown, is_safe_link
+from .markdown import ZERO_WIDTH_SPACE, RenderedMarkdown, break_long_runs, is_safe_link
 from .timeline_style import muted_colour
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,8 @@ COPY_CODE_SCHEME = "copy-code"
 #: loop paints and handles input in between (steps back to back add up to a
 #: stall); while it streams, the cadence decides (see ``LiveCadence``)
 STEP_INTERVAL_MS = IDLE_MS
+#: the text width (px) until height-for-width gives the real one
+INITIAL_WRAP_WIDTH = 600
 
 
 __all__ = ["STEP_CHARS", "LiveMarkdown", "RichTextView", "normalise_newlines"]
@@ -77,6 +79,12 @@ class RichTextView(QTextBrowser):
         # The width is ours to set (height-for-width); with WidgetWidth QTextEdit
         # would reset the document's width to the viewport's behind our back.
         self.setLineWrapMode(QTextBrowser.LineWrapMode.FixedPixelWidth)
+        # Never 0 (the default): laid out at width 0, an unbroken run (a long
+        # token, base64) breaks after every character, at a cost growing with
+        # the square of its length (100 KB: over 20 s). Content set before the
+        # first height-for-width is laid out at this width, then once again at
+        # the real one (a linear cost).
+        self.setLineWrapColumnOrWidth(INITIAL_WRAP_WIDTH)
         self.viewport().setAutoFillBackground(False)
         self.document().setDocumentMargin(1)
         # The height comes from height-for-width. Not a fixed vertical policy:
@@ -207,11 +215,11 @@ class RichTextView(QTextBrowser):
         cursor = QTextCursor(self.document())
         if same and text.startswith(self._plain):
             cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(text[len(self._plain) :], fmt)
+            cursor.insertText(break_long_runs(text[len(self._plain) :]), fmt)
         else:
             self._live.invalidate()
             self.document().clear()
-            cursor.insertText(text, fmt)
+            cursor.insertText(break_long_runs(text), fmt)
         self._mode = "plain"
         self._plain = text
         self._plain_colour = colour
@@ -250,13 +258,28 @@ class RichTextView(QTextBrowser):
         return math.ceil(height) + margins.top() + margins.bottom()
 
     def sizeHint(self) -> QSize:
-        width = max(self.width(), 200)
+        width = self.width()
+        if width < 200:  # not laid out yet: the width the text has now, not a relayout
+            margins = self.contentsMargins()
+            wrap = self.lineWrapColumnOrWidth() + margins.left() + margins.right()
+            width = max(wrap, 200)
         return QSize(width, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, 10)
 
     # -- events -------------------------------------------------------------------
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        """What a copy of the selection puts on the clipboard: the text as
+        written, without the break opportunities of long runs."""
+        mime = super().createMimeDataFromSelection()
+        if ZERO_WIDTH_SPACE in mime.text():
+            html = mime.html() if mime.hasHtml() else ""
+            mime.setText(mime.text().replace(ZERO_WIDTH_SPACE, ""))
+            if html:
+                mime.setHtml(html.replace(ZERO_WIDTH_SPACE, ""))
+        return mime
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         # The timeline scrolls, never the message (and no ctrl+wheel zoom per message).
