@@ -130,3 +130,33 @@ def test_the_chosen_workspace_colour_is_ringed(themed_app: QApplication, qtbot) 
     swatches = [b for b in dialog.findChildren(QToolButton) if b.objectName().startswith("Swatch_")]
     assert len(swatches) == 10 and all(b.property("swatch") is True for b in swatches)
     assert sum(b.isChecked() for b in swatches) == 1
+
+
+def test_the_timeline_follows_a_theme_the_system_applies(themed_app: QApplication, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Following the system, an OS switch between light and dark re-applies
+    the palette (``apply_theme(app, "system")``, from the colour scheme
+    watcher), not through Settings: the timeline's inline-code backgrounds,
+    baked into its HTML, stayed those of the old theme (#1f2328 text on
+    #2d333b, about 1.3:1). They follow every theme change now."""
+    from mira_desktop.core.models import Message, MessageRole
+    from tests.ui.timeline_support import shown_timeline
+
+    themed_app.styleHints().setColorScheme(Qt.ColorScheme.Unknown)
+    system_dark = system_prefers_dark(themed_app)  # what the OS says (offscreen: light)
+    backgrounds = {True: "#2d333b", False: "#eceef1"}  # markdown._INLINE_CODE_BG
+    start_dark = apply_theme(themed_app, "light" if system_dark else "dark")
+    view = shown_timeline(qtbot)
+    view.set_dark(start_dark)  # as the launch does
+    answer = Message(
+        id="a1",
+        thread_id="t1",
+        role=MessageRole.ASSISTANT,
+        text="Run `make check` first.",
+        created_at="2026-11-30T08:00:00.000Z",
+    )
+    view.set_messages([answer])
+    body = view.message_widget("a1").body
+    assert backgrounds[start_dark] in body.toHtml()
+    assert apply_theme(themed_app, "system") is system_dark  # the watcher's call
+    qtbot.waitUntil(lambda: backgrounds[system_dark] in view.message_widget("a1").body.toHtml())
+    assert backgrounds[start_dark] not in view.message_widget("a1").body.toHtml()

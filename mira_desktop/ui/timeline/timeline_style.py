@@ -51,10 +51,14 @@ def muted_colour(widget: QWidget) -> QColor:
     )
 
 
+def palette_is_dark(widget: QWidget) -> bool:
+    """Whether the application palette ``widget`` follows is a dark theme."""
+    return QApplication.palette(widget).color(QPalette.ColorRole.Window).lightness() < 128
+
+
 def error_colour(widget: QWidget) -> QColor:
     """The palette has no error role: a red that reads on its window colour."""
-    dark = QApplication.palette(widget).color(QPalette.ColorRole.Window).lightness() < 128
-    return QColor("#ff7b72" if dark else "#c62828")
+    return QColor("#ff7b72" if palette_is_dark(widget) else "#c62828")
 
 
 def timeline_style_sheet(view: QWidget) -> str:

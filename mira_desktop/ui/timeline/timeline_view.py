@@ -40,7 +40,7 @@ from .message_state import (
 from .row_factory import RowFactory
 from .stream_buffer import DEFAULT_INTERVAL_MS, PendingDelta, StreamBuffer
 from .timeline_layout import TimelineLayout
-from .timeline_style import timeline_style_sheet
+from .timeline_style import palette_is_dark, timeline_style_sheet
 
 if TYPE_CHECKING:  # the row widgets load with the first row (``row_widgets``)
     from .message_widget import MessageWidget
@@ -452,6 +452,9 @@ class TimelineView(QWidget):
                 # rows are made again, like new ones
                 self._layout.drop_widgets()
             else:
+                # Every theme change, the system's too (a palette applied
+                # without Settings): the code colours baked into the HTML follow.
+                self._options.dark = palette_is_dark(self)
                 for index in self._layout.live_indices():
                     widget = self._layout.widget_at(index)
                     if widget is not None:
