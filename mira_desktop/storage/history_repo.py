@@ -149,8 +149,10 @@ def unpin(db: Database, thread_id: str) -> Thread:
 
 
 def reorder_pins(db: Database, ordered_ids: Sequence[str]) -> list[Thread]:
-    """Put the given pinned threads first, in this order; pins not named keep
-    their relative order after them. Returns the active pins in the new order."""
+    """Put the given pinned threads in this order, in the places they hold
+    among all pins; pins not named stay where they are (the sidebar names the
+    pins it shows, filtered to a workspace: the hidden ones must not move).
+    Returns the active pins in the new order."""
     wanted = list(dict.fromkeys(ordered_ids))
     with write(db) as conn:
         current = [
@@ -162,7 +164,10 @@ def reorder_pins(db: Database, ordered_ids: Sequence[str]) -> list[Thread]:
             raise ConfigError(
                 f"Not pinned: {', '.join(unknown)}.", hint="Pin a thread before reordering it."
             )
-        order = wanted + [i for i in current if i not in set(wanted)]
+        order = list(current)
+        places = sorted(current.index(i) for i in wanted)
+        for place, thread_id in zip(places, wanted, strict=True):
+            order[place] = thread_id
         conn.executemany(
             "UPDATE threads SET pin_order = ? WHERE id = ?",
             [(index, thread_id) for index, thread_id in enumerate(order)],

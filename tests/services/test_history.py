@@ -49,7 +49,7 @@ async def test_pin_order_is_kept_across_restarts(data_dir: Path) -> None:
     for thread in made:
         await services.history.pin(thread.id)
     pinned = await services.history.reorder_pins([made[2].id, made[0].id])
-    assert ids(pinned) == ["p2", "p0", "p1", "p3"]
+    assert ids(pinned) == ["p2", "p1", "p0", "p3"]  # in their places; the others stay
     with pytest.raises(ConfigError, match="Not pinned"):
         await services.history.reorder_pins(["nope"])
     await services.history.unpin(made[1].id)

@@ -265,3 +265,52 @@ def test_every_history_string_is_in_chinese() -> None:
     assert missing == []
     untranslated = [f for f in extract["untranslated"](ts_file) if f.context in HISTORY_CONTEXTS]
     assert untranslated == []
+
+
+async def test_reordering_the_pins_of_one_workspace_leaves_the_others_in_place(
+    window: MainWindow, services: Services
+) -> None:
+    """Pins A (one workspace), B and C (another): shown filtered to the
+    second, dragging C above B used to make the whole order C, B, A — the
+    sidebar names only the pins it shows, and they were put first. Now they
+    swap among their own places: A, C, B."""
+    one = (await services.workspaces.create("One", color="#a855f7")).id
+    two = (await services.workspaces.create("Two", color="#22c55e")).id
+    a, b, c = await seed(
+        services,
+        [
+            {"title": "A", "updated_at": ago(hours=1), "workspace_id": one},
+            {"title": "B", "updated_at": ago(hours=2), "workspace_id": two},
+            {"title": "C", "updated_at": ago(hours=3), "workspace_id": two},
+        ],
+    )
+    for thread_id in (a, b, c):
+        await services.history.pin(thread_id)
+    await window.workspace_actions.reload()
+    await refresh(window)
+    sidebar = window.sidebar
+    sidebar.workspace_list.select_workspace(two)
+    await until(lambda: titles(window) == ["B", "C"])
+    view, grouped = sidebar.list_view, sidebar.grouped
+    rect = view.visualRect(grouped.index(grouped.row_of(b)))
+    data = encode_ids([c])  # the event only points to it: keep it alive
+    event = QDropEvent(
+        QPointF(rect.center().x(), rect.top() + 1),  # the top edge of B: above it
+        Qt.DropAction.MoveAction,
+        data,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    view.dropEvent(event)
+
+    async def order() -> list[str]:
+        return [t.title for t in await services.history.pinned_threads()]
+
+    for _ in range(250):
+        if await order() != ["A", "B", "C"]:
+            break
+        await asyncio.sleep(0.02)
+    assert await order() == ["A", "C", "B"]
+    await until(lambda: titles(window) == ["C", "B"])
+    sidebar.workspace_list.select_workspace(None)
+    await until(lambda: titles(window) == ["A", "C", "B"])
