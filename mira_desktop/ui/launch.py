@@ -203,13 +203,15 @@ def _hand_over(instance: SingleInstance, files: list[str], data_dir: Path) -> in
 
 
 def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: list[str]) -> None:
-    """Raise the window when Mira is launched again; show what files it was handed
-    (the window wires ``files_received`` to attachments in a later issue)."""
-    from .single_instance import bring_to_front, received_notice
+    """Raise the window when Mira is launched again; the files a launch was
+    given (``mira-desktop file.pdf``, the first launch's or a later one's, or
+    files opened with Mira on macOS) are attached to the message being
+    written, as if dropped on it: each read, or refused with its reason."""
+    from .single_instance import bring_to_front
 
     def received(paths: list[str]) -> None:
         log.info("the window received %d file(s): %s", len(paths), paths)
-        window._show_notice(received_notice(paths))
+        window.composer.files_chosen.emit(list(paths))
 
     instance.activation_requested.connect(lambda: bring_to_front(window))
     instance.files_received.connect(received)

@@ -223,12 +223,3 @@ def bring_to_front(window: QWidget) -> None:
     window.show()
     window.raise_()
     window.activateWindow()
-
-
-def received_notice(files: list[str]) -> str:
-    """The window's notice for files handed to it (attachments wire up in a later issue)."""
-    if len(files) == 1:
-        return QCoreApplication.translate("SingleInstance", "Received 1 file")
-    return QCoreApplication.translate("SingleInstance", "Received {count} files").format(
-        count=len(files)
-    )

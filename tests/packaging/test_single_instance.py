@@ -19,7 +19,6 @@ from mira_desktop.ui.single_instance import (
     SingleInstance,
     decode_message,
     encode_message,
-    received_notice,
     server_name,
 )
 
@@ -100,7 +99,7 @@ def test_a_second_launch_hands_its_files_to_the_open_window(
     assert second.returncode == 0, second.stderr.decode()
     assert elapsed < 15
     expected = str(tmp_path / "notes.md")
-    log = _wait_for_log(data, "the window received 1 file(s)")
+    log = _wait_for_log(data, "prepared attachment notes.md")  # attached, as if dropped
     assert f"activated by a later launch with 1 file(s): [{expected!r}]" in log
     assert "handed 1 file(s) over to the window already open" in log
     assert log.count(READY) == 1  # the second launch never became a window
@@ -235,11 +234,6 @@ def test_messages_round_trip_and_bad_ones_are_rejected() -> None:
     for bad in (b"[]", b'{"files": []}', b'{"cmd": "activate", "files": [1]}', b"\xff"):
         with pytest.raises(ValueError):
             decode_message(bad)
-
-
-def test_received_notice(qapp: object) -> None:
-    assert received_notice(["/a"]) == "Received 1 file"
-    assert received_notice(["/a", "/b"]) == "Received 2 files"
 
 
 def test_file_open_events_become_received_files(qtbot: QtBot, tmp_path: Path) -> None:

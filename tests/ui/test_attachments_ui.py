@@ -397,3 +397,26 @@ async def test_at_without_a_workspace_folder_says_how_to_set_one(
     qtbot.keyClicks(editor, "@abc")
     await until(popup.is_open)
     assert popup.payloads() == [] and "folder" in popup.message.text()
+
+
+async def test_files_handed_to_the_open_window_are_attached(
+    window: MainWindow, services: Services, tmp_path: Path, qtbot: Any
+) -> None:
+    """``mira-desktop notes.md`` while the window runs: the second launch
+    hands the file over (``files_received``) and it used to be only
+    announced ("Received 1 file"), never attached. It is attached now, as if
+    dropped — the first launch's own files too."""
+    from mira_desktop.ui.launch import _serve_later_launches
+    from mira_desktop.ui.single_instance import SingleInstance
+
+    (tmp_path / "first.md").write_text("# given to the first launch\n")
+    (tmp_path / "notes.md").write_text("# notes\n")
+    instance = SingleInstance(services.data_dir)
+    assert instance.acquire()
+    try:
+        _serve_later_launches(instance, window, [str(tmp_path / "first.md")])
+        await until(lambda: ready_chips(window) == ["first.md"])
+        instance.files_received.emit([str(tmp_path / "notes.md")])  # what a later launch sends
+        await until(lambda: ready_chips(window) == ["first.md", "notes.md"])
+    finally:
+        instance.release()
