@@ -186,7 +186,7 @@ def end_process(code: int) -> None:
 
 def _hand_over(instance: SingleInstance, files: list[str], data_dir: Path) -> int | None:
     """Exit code of a launch whose data folder already has a window; None when that
-    window closed meanwhile and this launch took its place."""
+    window closed meanwhile (or was closing) and this launch took its place."""
     if instance.hand_over(files):
         log.info("handed %d file(s) over to the window already open on %s", len(files), data_dir)
         return 0
@@ -213,10 +213,13 @@ def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: l
         log.info("the window received %d file(s): %s", len(paths), paths)
         window.composer.files_chosen.emit(list(paths))
 
+    app = QApplication.instance()
     instance.activation_requested.connect(lambda: bring_to_front(window))
     instance.files_received.connect(received)
+    if isinstance(app, QApplication):  # closed: later launches open their own window
+        app.lastWindowClosed.connect(instance.set_closing)
     instance.listen()
-    instance.watch_file_open_events(QApplication.instance())
+    instance.watch_file_open_events(app)
     if files:
         received([str(Path(f).absolute()) for f in files])
 
@@ -264,6 +267,8 @@ async def _main(
         await _until_closed(app, closing or asyncio.Event())
         return 0
     finally:
+        if instance is not None:  # a launch from now on opens its own window
+            instance.set_closing()
         if window is not None:  # its tasks (the chores too) end before the database
             await window.tasks.close()
             await window.thread_model.aclose()

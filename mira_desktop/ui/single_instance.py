@@ -17,6 +17,13 @@ on the app icon, should bring the open window forward instead. Per data folder:
 
 The window raises itself on ``activation_requested`` and gets the files through
 ``files_received(list[str])``. ``--screenshot`` runs never take part in any of this.
+
+Once the window begins to close (``set_closing``) it answers
+``{"ok": false, "error": "closing"}``: its shut-down still holds the lock (the
+answers stopped and saved, the database closed) but it will not show again.
+A later launch told so keeps waiting for the lock, then opens its own window —
+relaunching right after closing shows a window, instead of handing over to
+one that is going away and exiting.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ log = logging.getLogger(__name__)
 LOCK_FILE = "window.lock"
 MAX_LINE = 1 << 20  # 1 MiB: plenty for thousands of paths, bounded for a bad peer
 HANDOVER_TIMEOUT_S = 10.0  # the window listens once it is built (after any migration)
+CLOSING = "closing"  # the error of a window that is shutting down
 
 
 def server_name(data_dir: Path) -> str:
@@ -81,16 +89,27 @@ class SingleInstance(QObject):
         self._lock.setStaleLockTime(0)  # stale only when the holder's process has gone
         self._server: QLocalServer | None = None
         self._buffers: dict[int, bytearray] = {}  # unread bytes per connection (by id)
+        self._held = False
+        self._closing = False
 
     # ---- the first window -----------------------------------------------------------
     def acquire(self) -> bool:
-        """Take the data folder's window lock; False when another window holds it.
+        """Take the data folder's window lock (True when this object holds it
+        already); False when another window holds it.
 
         Needs no QApplication, so a second launch can leave before building one."""
+        if self._held:
+            return True
         if self._lock.tryLock(0):
+            self._held = True
             return True
         log.info("another window holds %s", self.data_dir / LOCK_FILE)
         return False
+
+    def set_closing(self) -> None:
+        """The window is closing: later launches are told so (they wait for
+        the lock and open their own window) instead of activating it."""
+        self._closing = True
 
     def listen(self) -> bool:
         """Accept later launches (call once the QApplication exists, after ``acquire``)."""
@@ -126,6 +145,7 @@ class SingleInstance(QObject):
             self._server.close()
             self._server = None
         self._lock.unlock()
+        self._held = False
 
     def _accept(self) -> None:
         assert self._server is not None
@@ -161,6 +181,9 @@ class SingleInstance(QObject):
         if command != "activate":
             log.warning("ignoring the unknown command %r from a later launch", command)
             return _reply(False, f"unknown command {command!r}")
+        if self._closing:
+            log.info("a later launch asked while the window closes: told to wait for it")
+            return _reply(False, CLOSING)
         log.info("activated by a later launch with %d file(s): %s", len(files), files)
         self.activation_requested.emit()
         if files:
@@ -171,10 +194,16 @@ class SingleInstance(QObject):
     def hand_over(self, files: list[str], timeout: float = HANDOVER_TIMEOUT_S) -> bool:
         """Ask the running window to come forward and take ``files``; True once it has
         acknowledged. Retries while the window is still starting (it takes the lock
-        before it listens). Blocking; needs no QApplication."""
+        before it listens) or closing (it says so): False when the window went
+        away meanwhile — this object then holds the lock (``acquire``) — or did
+        not answer in time. Blocking; needs no QApplication."""
         deadline = time.monotonic() + timeout
         message = encode_message([str(Path(f).absolute()) for f in files])
         while True:
+            if self._lock.tryLock(0):  # no window (any more): this launch is the window
+                self._held = True
+                log.info("the window on %s closed; this launch takes its place", self.data_dir)
+                return False
             remaining_ms = int((deadline - time.monotonic()) * 1000)
             if remaining_ms <= 0:
                 return False
@@ -182,30 +211,36 @@ class SingleInstance(QObject):
             socket.connectToServer(self.name)
             if socket.waitForConnected(min(remaining_ms, 1000)):
                 try:
-                    return _exchange(socket, message, deadline)
+                    answer = _exchange(socket, message, deadline)
                 finally:
                     socket.abort()
+                if answer != CLOSING:
+                    return answer == "ok"
             time.sleep(0.1)
 
 
-def _exchange(socket: QLocalSocket, message: bytes, deadline: float) -> bool:
+def _exchange(socket: QLocalSocket, message: bytes, deadline: float) -> str:
+    """The window's answer: ``"ok"``, ``CLOSING``, or ``"failed"`` (no answer
+    in time, a refusal)."""
     socket.write(message)
     if not socket.waitForBytesWritten(max(1, int((deadline - time.monotonic()) * 1000))):
-        return False
+        return "failed"
     reply = bytearray()
     while b"\n" not in reply:
         remaining_ms = int((deadline - time.monotonic()) * 1000)
         if remaining_ms <= 0 or not socket.waitForReadyRead(remaining_ms):
-            return False
+            return "failed"
         reply += bytes(socket.readAll().data())
     try:
         answer = json.loads(bytes(reply[: reply.find(b"\n")]).decode("utf-8"))
     except ValueError:
-        return False
-    if not (isinstance(answer, dict) and answer.get("ok") is True):
-        log.warning("the running window refused the hand-over: %s", answer)
-        return False
-    return True
+        return "failed"
+    if isinstance(answer, dict) and answer.get("ok") is True:
+        return "ok"
+    if isinstance(answer, dict) and answer.get("error") == CLOSING:
+        return CLOSING
+    log.warning("the running window refused the hand-over: %s", answer)
+    return "failed"
 
 
 def _reply(ok: bool, error: str = "") -> bytes:

@@ -219,6 +219,19 @@ def test_the_window_refuses_bad_messages(qtbot: QtBot, tmp_path: Path) -> None:
         window.release()
 
 
+def test_a_closing_window_says_so_and_does_not_activate(qtbot: QtBot, tmp_path: Path) -> None:
+    window = SingleInstance(tmp_path)
+    assert window.acquire() and window.listen()
+    window.set_closing()
+    try:
+        with qtbot.assertNotEmitted(window.activation_requested):
+            line = '{"cmd": "activate", "files": []}'
+            out = _client(qtbot, tmp_path, RAW_CLIENT, window.name, line)
+        assert out.splitlines() == ['{"ok": false, "error": "closing"}']
+    finally:
+        window.release()
+
+
 def test_server_name_is_per_data_folder(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     assert server_name(a) == server_name(tmp_path / "x" / ".." / "a")
