@@ -23,6 +23,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.knowledge_results import Source
 from mira_desktop.core.opened_files import cache_name, mail_link, runs_when_opened
 from mira_desktop.ui.kb.sources_widget import SourceEntry
+from mira_desktop.ui.timeline.markdown import render_markdown_blocks
 from mira_desktop.ui.timeline.rich_text import RichTextView
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.services.seed import attach_media, execute, make_thread, message_ids
@@ -108,6 +109,20 @@ def test_a_mail_link_in_an_answer_attaches_no_file(qtbot: Any) -> None:
             QUrl("mailto:ops@example.com?attach=/home/u/.ssh/id_rsa&subject=Logs")
         )
     assert opened == ["mailto:ops@example.com?subject=Logs"]
+
+
+def test_hovering_a_link_shows_where_it_really_goes(qtbot: Any) -> None:
+    view = RichTextView()
+    qtbot.addWidget(view)
+    view.set_rendered(
+        render_markdown_blocks(
+            "See [docs.python.org](https://elsewhere.example/login).", dark=False
+        )
+    )
+    view.highlighted.emit(QUrl("https://elsewhere.example/login"))
+    assert view.link_target == "https://elsewhere.example/login"
+    view.highlighted.emit(QUrl())  # the pointer left the link
+    assert view.link_target == ""
 
 
 @pytest.mark.parametrize(

@@ -94,6 +94,11 @@ class RichTextView(QTextBrowser):
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.anchorClicked.connect(self._on_anchor_clicked)
+        # a link's words can say anything ("[docs.python.org](https://elsewhere)"):
+        # hovering shows where it really goes, as browsers do
+        self.highlighted.connect(self._on_link_hovered)
+        #: the target of the link last shown under the pointer ("" for none)
+        self.link_target = ""
         self._live = LiveMarkdown(self.document())
         self._step_timer = QTimer(self)
         self._step_timer.setSingleShot(True)
@@ -309,6 +314,18 @@ class RichTextView(QTextBrowser):
             return False
         self.document().setDefaultStyleSheet(sheet)
         return True
+
+    def _on_link_hovered(self, url: QUrl) -> None:
+        """The target of a web or mail link under the pointer, in a tooltip
+        (nothing for the view's own copy and citation links)."""
+        href = url.toString()
+        if url.isEmpty() or not is_safe_link(href):
+            self.link_target = ""
+            QToolTip.hideText()
+            return
+        shown = url.toDisplayString()
+        self.link_target = shown
+        QToolTip.showText(QCursor.pos(), shown, self)
 
     def _on_anchor_clicked(self, url: QUrl) -> None:
         if url.scheme() == COPY_CODE_SCHEME:
