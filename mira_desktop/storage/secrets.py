@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..core.errors import StorageError, worded
@@ -102,9 +105,10 @@ class SecretStore:
                     hint=_LOCKED_HINT,
                 ) from exc
             return
-        data = self._read_file()
-        data[key_id] = secret
-        self._write_file(data)
+        with _locked(self._file):
+            data = self._read_for_change()
+            data[key_id] = secret
+            self._write_file(data)
 
     def delete(self, key_id: str) -> None:
         if self._backend is not None:
@@ -113,22 +117,49 @@ class SecretStore:
             except Exception:
                 log.debug("no keyring entry to delete for %s", key_id)
             return
-        data = self._read_file()
-        if data.pop(key_id, None) is not None:
-            self._write_file(data)
+        with _locked(self._file):
+            data = self._read_for_change()
+            if data.pop(key_id, None) is not None:
+                self._write_file(data)
 
     def _read_file(self) -> dict[str, str]:
         try:
-            return dict(json.loads(self._file.read_text("utf-8")))
+            return _parse(self._file.read_text("utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
             log.error("cannot read %s: %s", self._file, exc)
             return {}
 
+    def _read_for_change(self) -> dict[str, str]:
+        """The keys before a change. A file that cannot be read is never
+        overwritten with only the new key (every other key lost): one that
+        cannot be opened refuses the change; one whose content is damaged is
+        kept aside, whole, for whoever can mend it."""
+        try:
+            text = self._file.read_text("utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise worded(
+                StorageError,
+                "Cannot read the API key file {file}: {reason}",
+                {"file": self._file, "reason": exc.strerror or exc},
+            ) from exc
+        try:
+            return _parse(text)
+        except ValueError as exc:
+            kept = self._file.with_name(
+                f"{self._file.stem}.damaged-{os.getpid()}{self._file.suffix}"
+            )
+            os.replace(self._file, kept)
+            log.error("%s is damaged (%s): kept as %s", self._file, exc, kept.name)
+            return {}
+
     def _write_file(self, data: dict[str, str]) -> None:
         self._file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._file.with_suffix(".tmp")
+        # one name per process: two writing at once never share a half file
+        tmp = self._file.with_name(f".{self._file.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle)
@@ -140,3 +171,30 @@ def _reason(exc: BaseException) -> str:
     """The keyring's words, never a secret: they come from the backend's
     error, which is about the keyring, not the key."""
     return str(exc).strip() or type(exc).__name__
+
+
+def _parse(text: str) -> dict[str, str]:
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+@contextmanager
+def _locked(file: Path) -> Iterator[None]:
+    """The key file's change, one process at a time (the window and a
+    command line may both add a provider): a lock on ``file.lock``."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(file.with_name(file.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if sys.platform == "win32":  # pragma: no cover - Windows only
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for about 10 s
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

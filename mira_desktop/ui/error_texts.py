@@ -166,6 +166,7 @@ def known_texts() -> tuple[str, ...]:
         _tr("The summary was cut off at the model's answer length limit; nothing was changed."),
         _tr("Try again with shorter instructions, or use a model that writes longer answers."),
         # storage/secrets.py
+        _tr("Cannot read the API key file {file}: {reason}"),
         _tr("Could not read the API key from the system keyring ({reason})."),
         _tr("The system keyring did not take the API key ({reason})."),
         _tr("Unlock the system keyring (logging in again often does), then try again."),

@@ -1459,6 +1459,10 @@ Repair: {fix}</source>
             <source>Could not copy the database "{path}": {detail}</source>
             <translation>无法复制数据库“{path}”：{detail}</translation>
         </message>
+        <message>
+            <source>Cannot read the API key file {file}: {reason}</source>
+            <translation>无法读取 API 密钥文件 {file}：{reason}</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,3 +117,37 @@ async def test_a_provider_is_not_left_claiming_a_key_the_keyring_refused(
         assert ring.get_password("mira-desktop", added.id) == "sk-1"
     finally:
         await services.aclose()
+
+
+def test_a_damaged_key_file_is_kept_aside_not_overwritten(tmp_path: Path) -> None:
+    store = SecretStore(tmp_path, use_keyring=False)
+    store.set("p1", "sk-one")
+    store.set("p2", "sk-two")
+    (tmp_path / "secrets.json").write_text('{"p1": "sk-one", "p2": "sk-tw')  # cut short
+    store.set("p3", "sk-three")
+    assert store.get("p3") == "sk-three"
+    [kept] = tmp_path.glob("secrets.damaged-*.json")
+    assert '"p1": "sk-one"' in kept.read_text()  # the other keys can still be mended
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from mira_desktop.storage.secrets import SecretStore
+
+store = SecretStore(Path(sys.argv[1]), use_keyring=False)
+for n in range(60):
+    store.set(f"{sys.argv[2]}{n}", "sk")
+"""
+
+
+def test_two_processes_adding_keys_at_once_keep_all_of_them(tmp_path: Path) -> None:
+    """The window and a command line can both add providers: every key stays."""
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), name])
+        for name in ("window-", "cli-")
+    ]
+    assert [w.wait(timeout=60) for w in writers] == [0, 0]
+    data = json.loads((tmp_path / "secrets.json").read_text())
+    assert len(data) == 120
