@@ -26,6 +26,12 @@ run --version
 run --screenshot "$work/en.png"
 run --lang zh_CN --screenshot "$work/zh.png"
 run doctor
+# a provider's adapter is imported by name on first use: asked for its models,
+# a server that is not running must be the error, not a module the bundle lacks
+run provider add gone --kind openai --base-url http://127.0.0.1:9/v1 >/dev/null
+if run provider models gone 2>"$work/models.err"; then echo "a dead server answered?"; exit 1; fi
+if grep -q "No module named" "$work/models.err"; then cat "$work/models.err"; exit 1; fi
+echo "provider adapters ok: $(head -1 "$work/models.err")"
 # the screenshots must show something (checked with the build's Python, not the bundle's)
 "$PYTHON" - "$work/en.png" "$work/zh.png" <<'PY'
 import sys
