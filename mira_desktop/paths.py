@@ -75,16 +75,44 @@ def choose_data_dir(path: Path) -> None:
     partial.replace(target)
 
 
-def resolve_data_dir(cli_value: str | os.PathLike[str] | None = None) -> Path:
+class UnusableDataDir(OSError):
+    """A data folder named so that it cannot be used (its message says why)."""
+
+
+class ChosenFolderMissing(UnusableDataDir):
+    """The data folder chosen in Settings is not there (a drive not
+    connected, a network share down): never replaced by a new empty one,
+    where new conversations would be split from the others."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"The data folder chosen in Settings, {path}, is not there"
+            " (is its drive connected?)."
+        )
+        self.path = path
+
+
+def resolve_data_dir(
+    cli_value: str | os.PathLike[str] | None = None, *, default: bool = False
+) -> Path:
     """``--data-dir`` wins, then ``MIRA_DATA_DIR``, then the folder chosen in
-    Settings, then the platform data folder."""
-    chosen = None if data_dir_overridden(cli_value) else chosen_data_dir()
+    Settings (``ChosenFolderMissing`` when it is not there; ``default`` takes
+    the platform folder instead, for this run), then the platform data folder.
+    An empty ``--data-dir ""`` or ``MIRA_DATA_DIR=`` is refused: a script's
+    unset variable must not reach the person's own data."""
+    if cli_value is not None and not str(cli_value).strip():
+        raise UnusableDataDir("--data-dir names no folder (an empty value).")
+    if DATA_DIR_ENV in os.environ and not os.environ[DATA_DIR_ENV].strip() and not cli_value:
+        raise UnusableDataDir(f"{DATA_DIR_ENV} is set but empty: it names no folder.")
+    chosen = None if data_dir_overridden(cli_value) or default else chosen_data_dir()
     if cli_value:
         path = Path(cli_value)
     elif os.environ.get(DATA_DIR_ENV):
         path = Path(os.environ[DATA_DIR_ENV])
     elif chosen is not None:
-        path = chosen
+        path = chosen.expanduser()
+        if not path.is_dir():
+            raise ChosenFolderMissing(path)
     else:
         path = default_data_dir()
     path = path.expanduser().resolve()

@@ -15,7 +15,15 @@ import pytest
 
 from mira_desktop.bootstrap import Services, build_services, switch_data_folder
 from mira_desktop.core.errors import ConfigError, StorageError
-from mira_desktop.paths import DATA_DIR_ENV, chosen_data_dir, resolve_data_dir
+from mira_desktop.paths import (
+    DATA_DIR_ENV,
+    ChosenFolderMissing,
+    UnusableDataDir,
+    choose_data_dir,
+    chosen_data_dir,
+    default_data_dir,
+    resolve_data_dir,
+)
 from mira_desktop.services.data_folder import COPYING_MARKER, read_switch
 from mira_desktop.storage.secrets import SecretStore
 from tests.services.seed import make_thread
@@ -190,3 +198,26 @@ async def test_other_folders_are_refused_and_the_flags_still_win(
     assert resolve_data_dir(tmp_path / "flag") == (tmp_path / "flag").resolve()
     monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "env"))
     assert resolve_data_dir() == (tmp_path / "env").resolve()
+
+
+def test_a_chosen_folder_that_is_not_there_is_not_made_again_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A drive not connected: its folder is said missing, never recreated
+    empty (new conversations would be split from the others); the default
+    folder can be used for this run instead. An empty --data-dir or
+    MIRA_DATA_DIR (a script's unset variable) is refused."""
+    monkeypatch.delenv(DATA_DIR_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))  # the default, here
+    drive = tmp_path / "usb" / "MiraData"
+    choose_data_dir(drive)
+    with pytest.raises(ChosenFolderMissing) as missing:
+        resolve_data_dir()
+    assert str(drive) in str(missing.value) and not drive.exists()
+    assert resolve_data_dir(default=True) == default_data_dir().resolve()
+    assert default_data_dir().is_relative_to(tmp_path)
+    with pytest.raises(UnusableDataDir, match="empty"):
+        resolve_data_dir("")
+    monkeypatch.setenv(DATA_DIR_ENV, "")
+    with pytest.raises(UnusableDataDir, match="set but empty"):
+        resolve_data_dir()
