@@ -86,8 +86,7 @@ class ChosenFolderMissing(UnusableDataDir):
 
     def __init__(self, path: Path) -> None:
         super().__init__(
-            f"The data folder chosen in Settings, {path}, is not there"
-            " (is its drive connected?)."
+            f"The data folder chosen in Settings, {path}, is not there (is its drive connected?)."
         )
         self.path = path
 
