@@ -197,6 +197,19 @@ async def test_refresh_drops_a_stale_page(qtbot) -> None:
     assert [model.thread_at(r).id for r in range(5)] == [f"t{n:05d}" for n in range(1000, 1005)]
 
 
+async def test_a_refresh_asked_after_closing_starts_nothing(qtbot) -> None:
+    """The window closes the model before the database; an import or a purge
+    ending then asks for a refresh: no load may outlive the loop, unrun."""
+    source = FakeThreadSource(50)
+    model = ThreadListModel(source.fetch_page, source.count, page_size=10)
+    model.refresh()
+    await model.aclose()
+    calls = len(source.page_calls)
+    model.refresh()
+    await asyncio.sleep(0.05)
+    assert not model.is_loading() and len(source.page_calls) == calls
+
+
 async def test_fetch_error_is_reported_not_retried_in_a_loop(qtbot) -> None:
     source = FakeThreadSource(50)
     source.fail = True

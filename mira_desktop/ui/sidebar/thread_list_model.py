@@ -85,6 +85,7 @@ class ThreadListModel(QAbstractListModel):
         self._failed = False
         self._generation = 0  # 0: not started; the first refresh() loads
         self._changes = 0  # live changes applied (see _load_total)
+        self._closed = False  # aclose() ran: no new loads
         self._pending: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -179,7 +180,9 @@ class ThreadListModel(QAbstractListModel):
     async def aclose(self) -> None:
         """Cancel what the model still loads and wait for it to end (the window
         closes before the database): a count asked just before is not left for
-        a closed loop to drop unrun."""
+        a closed loop to drop unrun. Loads asked after it (a refresh an ending
+        import asks for) are not started."""
+        self._closed = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
@@ -279,6 +282,9 @@ class ThreadListModel(QAbstractListModel):
 
     # ---- loading ------------------------------------------------------------
     def _start(self, coro: Awaitable[None]) -> None:
+        if self._closed:  # the window is closing: nothing more to load
+            coro.close()  # type: ignore[attr-defined]
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -320,7 +326,7 @@ class ThreadListModel(QAbstractListModel):
         while counting 20,000 threads takes the database ~2.5 ms and only
         tells whether there is more to fetch."""
         await self._load_page(generation)
-        if generation == self._generation and self._total is None:
+        if generation == self._generation and self._total is None and not self._closed:
             self._spawn(self._load_total(generation))
 
     async def _load_total(self, generation: int) -> None:
