@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -440,16 +441,25 @@ def switch_data_folder(data_dir: Path) -> FolderSwitch | None:
 
 
 def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:
-    """Log to ``logs/mira.log`` in the data folder (rotated), warnings to stderr."""
+    """Log to ``logs/mira.log`` in the data folder (rotated), warnings to stderr.
+    A folder where the log cannot be written (read-only, full) logs to stderr
+    only: the data's own error, if any, is then said in words, not lost in
+    a traceback about the log."""
     logs = data_dir / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
     path = logs / "mira.log"
     root = logging.getLogger()
     if any(getattr(h, "_mira", False) for h in root.handlers):
         return path
-    handler = logging.handlers.RotatingFileHandler(
-        path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
-    )
+    handler: logging.Handler
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+        )
+    except OSError as exc:
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
+        print(f"warning: cannot write the log in {logs}: {exc.strerror or exc}", file=sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler._mira = True  # type: ignore[attr-defined]
     root.addHandler(handler)

@@ -28,6 +28,12 @@ def use_utf8_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
         else:
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+    # text piped in (`chat -`) is read as UTF-8 too, whatever the locale says;
+    # a byte that is not UTF-8 becomes U+FFFD rather than a failure
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper) and not stdin.isatty():
+        if codecs.lookup(stdin.encoding).name != "utf-8" or stdin.errors == "surrogateescape":
+            stdin.reconfigure(encoding="utf-8", errors="replace")
 
 
 def print_json(data: Any, stream: TextIO | None = None) -> None:

@@ -257,7 +257,18 @@ def open_database(data_dir: Path) -> Database:
     """Open and migrate the database of a data folder (creating the folder
     layout). A damaged file raises :func:`damaged_error`."""
     for sub in ("media", "backups", "logs"):
-        (data_dir / sub).mkdir(parents=True, exist_ok=True)
+        folder = data_dir / sub
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # read-only, full, or a file in the folder's place
+            if sub != "logs":  # the log can do without its folder (stderr)
+                raise worded(
+                    StorageError,
+                    "Cannot use the data folder {folder}: {reason}",
+                    {"folder": data_dir, "reason": exc.strerror or exc},
+                    hint="Check that the folder can be written, or start with --data-dir"
+                    " to use another one.",
+                ) from exc
     path = data_dir / DB_FILENAME
     db = connect(path)
     try:

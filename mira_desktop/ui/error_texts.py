@@ -165,6 +165,9 @@ def known_texts() -> tuple[str, ...]:
         _tr("Run /compact again."),
         _tr("The summary was cut off at the model's answer length limit; nothing was changed."),
         _tr("Try again with shorter instructions, or use a model that writes longer answers."),
+        # storage/database.py
+        _tr("Cannot use the data folder {folder}: {reason}"),
+        _tr("Check that the folder can be written, or start with --data-dir to use another one."),
         # storage/secrets.py
         _tr("Cannot read the API key file {file}: {reason}"),
         _tr("Could not read the API key from the system keyring ({reason})."),

@@ -1463,6 +1463,14 @@ Repair: {fix}</source>
             <source>Cannot read the API key file {file}: {reason}</source>
             <translation>无法读取 API 密钥文件 {file}：{reason}</translation>
         </message>
+        <message>
+            <source>Cannot use the data folder {folder}: {reason}</source>
+            <translation>无法使用数据文件夹 {folder}：{reason}</translation>
+        </message>
+        <message>
+            <source>Check that the folder can be written, or start with --data-dir to use another one.</source>
+            <translation>请确认该文件夹可写入，或用 --data-dir 启动以改用其他文件夹。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

@@ -288,3 +288,50 @@ def test_data_dir_from_environment(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert (target / "mira.sqlite3").is_file() and (target / "media").is_dir()
+
+
+def test_an_unwritable_log_is_a_warning_not_a_traceback(tmp_path: Path) -> None:
+    """A data folder where the log cannot be written (here 'logs' is a file;
+    a read-only folder does the same for anyone but root)."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "logs").write_text("not a folder")
+    result = cli(data_dir, "thread", "list", "--json")
+    assert result.returncode == 0 and json.loads(result.stdout) == []
+    assert "cannot write the log" in result.stderr and "Traceback" not in result.stderr
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "media").write_text("not a folder")  # where attachments must go
+    refused = cli(blocked, "thread", "list")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "Cannot use the data folder" in refused.stderr
+
+
+def test_text_piped_in_is_read_as_utf8_whatever_the_locale(
+    data_dir: Path, provider: str, loopback: LoopbackServer
+) -> None:
+    loopback.enqueue(CHAT, openai_stream(["收到"]))
+    locale = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mira_desktop",
+            "--data-dir",
+            str(data_dir),
+            "chat",
+            "--provider",
+            provider,
+            "--model",
+            "m1",
+            "-",
+        ],
+        input="你好，世界 \u2248 ok".encode() + b" \xff",
+        capture_output=True,
+        timeout=60,
+        cwd=REPO,
+        env={**os.environ, **locale},
+    )
+    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+    sent = loopback.requests[-1].json["messages"][-1]["content"]
+    assert sent == "你好，世界 ≈ ok \ufffd"
