@@ -2,7 +2,10 @@
 
 Plain mode prints the answer on stdout as it streams and the thinking on stderr.
 ``--json`` prints one JSON object per event and ends with exactly one terminal
-line (completed / stopped / failed). Exit codes: 0 completed, 1 failed, 130 when
+line (completed / stopped / failed) — also when the command refuses before
+anything is sent (an unknown ``--role``, ``--kb`` or ``--workspace``, an
+``--attach`` file that cannot be read, no text): a ``failed`` line with
+``thread_id`` null and the error, as for an unknown ``--provider``. Exit codes: 0 completed, 1 failed, 130 when
 Ctrl+C stopped the run (the answer so far is saved as stopped; a new thread
 stopped before its answer began is not saved at all) or the making of the
 answer's audio or picture (``chat_interrupt.py``).
@@ -54,10 +57,11 @@ from collections.abc import AsyncIterator
 
 from ..bootstrap import Services
 from ..core.agent import ToolCardChanged
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MiraError
 from ..core.events import (
     ChatEvent,
     Completed,
+    Failed,
     Stopped,
 )
 from ..core.ids import new_id
@@ -263,6 +267,21 @@ def _send_request(
 
 
 async def run(services: Services, args: argparse.Namespace) -> int:
+    json_printer = JsonPrinter() if args.json else None
+    try:
+        return await _run(services, args, json_printer)
+    except MiraError as exc:
+        if json_printer is None or json_printer.ended:
+            raise  # plain mode: ``error:`` and its hint on stderr (app.py)
+        # refused before the stream began (or between its lines): the stream
+        # still ends with its one terminal line, as for an unknown --provider
+        json_printer.show(Failed(None, None, "", "", Usage(), exc.to_dict()))
+        return EXIT_FAILED
+
+
+async def _run(
+    services: Services, args: argparse.Namespace, json_printer: JsonPrinter | None
+) -> int:
     _check_tree_options(args)
     role_id = await _role_id(services, args)
     kb_id = await _kb_id(services, args)
@@ -271,20 +290,23 @@ async def run(services: Services, args: argparse.Namespace) -> int:
     try:
         key = args.thread or new_id()
         request = _send_request(args, key, prepared, role_id, kb_id, workspace_id)
-        return await _chat(services, args, request)
+        return await _chat(services, args, request, json_printer)
     finally:
         await _discard(services, prepared)
 
 
-async def _chat(services: Services, args: argparse.Namespace, request: SendRequest | None) -> int:
+async def _chat(
+    services: Services,
+    args: argparse.Namespace,
+    request: SendRequest | None,
+    json_printer: JsonPrinter | None,
+) -> int:
     run_key = args.thread or (request.new_thread_id if request else None) or new_id()
     ctrl_c = ChatInterrupt(services, run_key)
     loop = asyncio.get_running_loop()
     installed = add_handler(loop, signal.SIGINT, ctrl_c.press)
     typed = request.text if request is not None and args.text == ["-"] else None
-    printer = (
-        JsonPrinter() if args.json else PlainPrinter(asking=args.approve == "ask", stdin=typed)
-    )
+    printer = json_printer or PlainPrinter(asking=args.approve == "ask", stdin=typed)
     final: ChatEvent | None = None
     unmade: list[str] = []
     try:

@@ -26,11 +26,16 @@ from .output import print_error, print_json
 
 
 class JsonPrinter:
+    def __init__(self) -> None:
+        #: the terminal line was printed (nothing may follow it)
+        self.ended = False
+
     def show(self, event: ChatEvent) -> None:
         if isinstance(event, Completed | Stopped | Failed):
             sources = sources_event(event)
             if sources is not None:
                 print_json(sources)
+            self.ended = True
         print_json(event.to_dict())
 
     def warn(self, warning: SendWarning) -> None:

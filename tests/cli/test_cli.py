@@ -188,6 +188,28 @@ def test_failed_chat_exits_1_with_the_providers_reason(
     assert plain.returncode == 1 and "error:" in plain.stderr and "hint:" in plain.stderr
 
 
+TERMINAL_KEYS = ("type", "thread_id", "message_id", "text", "thinking", "usage", "error")
+
+
+def test_chat_json_refused_before_the_stream_still_ends_with_a_failed_line(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """An unknown role, a file that cannot be read, no text: refused before
+    anything is sent, yet stdout is the one terminal line a script waits for,
+    shaped as an unknown --provider's."""
+    for extra, code in (
+        (["--role", "Nobody", "hi"], "not_found"),
+        (["--attach", str(tmp_path / "missing.pdf"), "hi"], "reader"),
+        ([], "config"),  # no message
+    ):
+        result = cli(data_dir, "chat", "--json", *extra)
+        assert result.returncode == 1, (extra, result.stderr)
+        [line] = json_lines(result.stdout)
+        assert line["type"] == "failed" and line["thread_id"] is None, extra
+        assert line["error"]["code"] == code and line["error"]["message"], extra
+        assert set(line) == set(TERMINAL_KEYS), extra
+
+
 def test_dead_server_is_reported_not_a_traceback(
     data_dir: Path, loopback: LoopbackServer, provider: str
 ) -> None:
