@@ -1,7 +1,9 @@
 """``mira-desktop kb ...``: knowledge bases from the command line.
 
 ``kb create NAME`` · ``kb add NAME PATH...`` (progress on stderr, summary on
-stdout) · ``kb list [NAME]`` (bases with documents, passages and index size; with
+stdout; each path not found named on stderr; exit 1 when nothing was added or
+updated and some path failed or was not found — files merely unchanged are a
+success) · ``kb list [NAME]`` (bases with documents, passages and index size; with
 NAME its documents) · ``kb search NAME QUERY`` (ranked passages with document,
 location, snippet and score) · ``kb delete NAME`` (threads keep their history) ·
 ``kb rename NAME NEW`` · ``kb remove NAME DOC`` · ``kb reindex NAME [--full]`` ·
@@ -173,6 +175,8 @@ def _summary(report: IngestReport, kb_name: str) -> str:
         parts.append(f"{report.removed} removed")
     if report.failed:
         parts.append(f"{len(report.failed)} failed")
+    if report.missing:
+        parts.append(f"{len(report.missing)} not found")
     lines = [
         f"{kb_name}: {', '.join(parts)}; {report.chunks_stored} passages stored"
         + (f", {report.chunks_shared} already present" if report.chunks_shared else "")
@@ -204,7 +208,14 @@ async def _add(services: Services, args: argparse.Namespace) -> int:
     kb = await services.knowledge.resolve(args.name)
     with _interruptible() as cancel:
         report = await services.knowledge.add(kb.id, args.paths, progress=_progress, cancel=cancel)
-    return _report_out(args, kb.name, report)
+    if not args.json:  # failures were said as they came (_progress); the JSON has these
+        for path in report.missing:
+            sys.stderr.write(f"not found: {path}\n")
+        sys.stderr.flush()
+    code = _report_out(args, kb.name, report)
+    if code == 0 and not (report.added or report.updated) and (report.failed or report.missing):
+        return 1  # nothing of what was asked for is in the knowledge base
+    return code
 
 
 async def _reindex(services: Services, args: argparse.Namespace) -> int:

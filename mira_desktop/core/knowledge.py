@@ -167,6 +167,7 @@ class TermStats:
 
 if TYPE_CHECKING:
     from .knowledge_results import (
+        NOT_FOUND,
         Citation,
         IngestFailure,
         IngestProgress,
@@ -183,6 +184,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EMPTY_KB_REFUSAL",
+    "NOT_FOUND",
     "NOT_SEARCHED_NOTE",
     "ChunkInput",
     "ChunkRecord",
@@ -215,6 +217,7 @@ _RESULTS = frozenset(
         "IngestProgress",
         "IngestReport",
         "IngestStatus",
+        "NOT_FOUND",
         "RagContext",
         "RagOutcome",
         "SearchHit",

@@ -48,6 +48,10 @@ class IngestFailure(NamedTuple):
     cause: MiraError | None = None
 
 
+#: The ``skipped`` reason of a path given to ingest that does not exist.
+NOT_FOUND = "not found"
+
+
 @dataclass(frozen=True, slots=True)
 class IngestReport:
     added: int = 0
@@ -60,6 +64,11 @@ class IngestReport:
     skipped: tuple[tuple[str, str], ...] = ()
     warnings: tuple[str, ...] = ()
     cancelled: bool = False
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The paths given that do not exist (in ``skipped`` as :data:`NOT_FOUND`)."""
+        return tuple(path for path, why in self.skipped if why == NOT_FOUND)
 
     def to_dict(self) -> dict[str, Any]:
         return {

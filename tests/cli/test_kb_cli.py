@@ -99,6 +99,25 @@ def test_kb_errors_name_what_to_do(data_dir: Path) -> None:
     assert 'No knowledge base named "Nope"' in result.stderr and "hint:" in result.stderr
 
 
+def test_kb_add_names_what_it_could_not_add(data_dir: Path, tmp_path: Path) -> None:
+    """A path that is not there is named (not only in --json's ``skipped``),
+    and an add that added nothing because paths failed or were missing exits 1;
+    files merely unchanged are a success."""
+    missing, damaged, good = tmp_path / "gone.md", tmp_path / "bad.pdf", tmp_path / "a.md"
+    damaged.write_bytes(b"\x00\x01 not a pdf")
+    good.write_text("Cats purr.")
+    ok(cli(data_dir, "kb", "create", "Pets"))
+    plain = cli(data_dir, "kb", "add", "Pets", str(missing), str(damaged))
+    assert plain.returncode == 1
+    assert f"not found: {missing}" in plain.stderr and f"failed: {damaged}" in plain.stderr
+    assert "1 failed, 1 not found" in plain.stdout
+    as_json = cli(data_dir, "kb", "add", "Pets", str(missing), "--json")
+    assert as_json.returncode == 1
+    assert json.loads(as_json.stdout)["skipped"] == [{"path": str(missing), "reason": "not found"}]
+    assert "1 added" in ok(cli(data_dir, "kb", "add", "Pets", str(good))).stdout
+    assert "1 unchanged" in ok(cli(data_dir, "kb", "add", "Pets", str(good))).stdout
+
+
 def test_kb_embed_through_a_provider(
     data_dir: Path, tmp_path: Path, loopback: LoopbackServer
 ) -> None:

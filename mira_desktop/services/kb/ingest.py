@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ...core.audio_formats import AUDIO_SKIPPED, AUDIO_TYPES
 from ...core.errors import MiraError, ReaderError, worded
 from ...core.knowledge import (
+    NOT_FOUND,
     ChunkInput,
     DocumentInput,
     IngestFailure,
@@ -115,7 +116,7 @@ def collect_files(paths: Sequence[Path]) -> tuple[list[Path], list[tuple[str, st
         elif path.exists():
             files[path.resolve()] = None
         else:
-            skipped.append((str(path), "not found"))
+            skipped.append((str(path), NOT_FOUND))
     return list(files), skipped
 
 
