@@ -9,7 +9,9 @@
   taken), or at ``--out`` (a file, or a folder to put that name in).
   Progress goes to stderr when it is a terminal; Ctrl+C leaves no ZIP.
 * ``--all``: every thread not in the trash (archived ones included).
-* ``--json``: a summary object instead of the plain lines (files written)."""
+* ``--json``: a summary object instead of the plain lines (files written).
+* A folder that cannot be made or a file that cannot be written is an error
+  naming it (exit 1)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..bootstrap import Services
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, StorageError
 from ..services.export import ExportProgress
 from ..services.export.files import free_path
 from .output import print_json
@@ -87,7 +89,7 @@ async def _files(services: Services, args: argparse.Namespace, ids: list[str]) -
         return 0
     out = Path(args.out).expanduser()
     if len(ids) > 1 or _is_dir_target(args.out):
-        out.mkdir(parents=True, exist_ok=True)
+        _make_folder(out)
     written = [await services.exports.export_thread(i, args.format, out) for i in ids]
     if args.json:
         print_json({"format": args.format, "files": [str(p) for p in written]})
@@ -97,13 +99,25 @@ async def _files(services: Services, args: argparse.Namespace, ids: list[str]) -
     return 0
 
 
+def _make_folder(out: Path) -> None:
+    """``--out DIR``, made with its parents: an error names it (as a file that
+    cannot be written is named), never a traceback."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(
+            f"Cannot create the folder {out}: {exc.strerror or exc}.",
+            hint="Choose a folder you can write to, with free space.",
+        ) from exc
+
+
 def _zip_target(args: argparse.Namespace) -> Path:
     name = f"mira-export-{datetime.now().strftime('%Y-%m-%d')}.zip"
     if args.out is None:
         return free_path(Path.cwd(), name)
     out = Path(args.out).expanduser()
     if _is_dir_target(args.out):
-        out.mkdir(parents=True, exist_ok=True)
+        _make_folder(out)
         return free_path(out, name)
     if not out.parent.is_dir():
         raise ConfigError(f"The folder {out.parent} does not exist.")

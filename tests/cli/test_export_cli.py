@@ -88,7 +88,7 @@ def test_export_one_thread_to_stdout_and_files(
     assert Path(files[0]).name.startswith("Branches 分支 🌳-")
 
 
-def test_export_refuses_unclear_requests(data_dir: Path, imported: list[dict]) -> None:
+def test_export_refuses_unclear_requests(data_dir: Path, work: Path, imported: list[dict]) -> None:
     ids = [t["id"] for t in imported]
     several = run(data_dir, "export", *ids)
     assert several.returncode == 1 and "--out DIR" in several.stderr and "hint:" in several.stderr
@@ -101,6 +101,12 @@ def test_export_refuses_unclear_requests(data_dir: Path, imported: list[dict]) -
     assert missing.returncode == 1 and "No thread with id no-such-thread" in missing.stderr
     bad = run(data_dir, "export", ids[0], "--format", "pdf")
     assert bad.returncode == 2  # argparse: invalid choice
+    blocker = work / "blocker"
+    blocker.write_text("a file where a folder would be made")
+    for kind in ("md", "zip"):  # --out DIR/: made first, then written into
+        made = run(data_dir, "export", ids[0], "--format", kind, "--out", f"{blocker / 'sub'}/")
+        assert made.returncode == 1 and "Traceback" not in made.stderr, made.stderr
+        assert f"Cannot create the folder {blocker / 'sub'}" in made.stderr, kind
 
 
 def test_zip_of_all_threads_in_the_current_folder(
