@@ -9,7 +9,12 @@
   taken), or at ``--out`` (a file, or a folder to put that name in).
   Progress goes to stderr when it is a terminal; Ctrl+C leaves no ZIP.
 * ``--all``: every thread not in the trash (archived ones included).
-* ``--json``: a summary object instead of the plain lines (files written).
+* ``--json``: a summary object instead of the plain lines (files written):
+  ``{"format", "files"}``, for a zip ``{"path", "exported", …, "format",
+  "inner"}``. Without ``--out`` nothing is written, so the summary carries
+  the export itself: ``{"format", "thread_id", "files": [], "content"}``
+  (``content`` the text ``export ID`` prints, JSON or not; ``--format
+  json`` alone prints the JSON export document).
 * A folder that cannot be made or a file that cannot be written is an error
   naming it (exit 1)."""
 
@@ -84,7 +89,13 @@ async def _files(services: Services, args: argparse.Namespace, ids: list[str]) -
                 "Several threads need --out DIR (one file each) or --format zip.",
                 hint="e.g. mira-desktop export --all --format zip",
             )
-        sys.stdout.write(await services.exports.render(ids[0], args.format))
+        content = await services.exports.render(ids[0], args.format)
+        if args.json:  # the summary, as with --out; it carries what was not written
+            print_json(
+                {"format": args.format, "thread_id": ids[0], "files": [], "content": content}
+            )
+            return 0
+        sys.stdout.write(content)
         sys.stdout.flush()
         return 0
     out = Path(args.out).expanduser()

@@ -76,6 +76,10 @@ def test_export_one_thread_to_stdout_and_files(
     assert md.stdout.startswith("# Branches 分支 🌳\n") and "## Other versions" in md.stdout
     doc = json.loads(run(data_dir, "export", thread_id, "--format", "json").stdout)
     assert doc["format"] == "mira.thread" and doc["thread"]["source"] == "import:chatgpt"
+    # --json is the summary, as with --out: nothing was written, so it carries the export
+    summary = json.loads(run(data_dir, "export", thread_id, "--json").stdout)
+    assert (summary["format"], summary["thread_id"], summary["files"]) == ("md", thread_id, [])
+    assert summary["content"].startswith("# Branches 分支 🌳\n")
     page = work / "page.html"
     written = run(data_dir, "export", thread_id, "--format", "html", "--out", str(page))
     assert written.returncode == 0 and written.stdout.strip() == str(page)
