@@ -42,9 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return install_desktop_entry()
     try:
         data_dir = resolve_data_dir(args.data_dir)
-    except OSError as exc:
-        print_error(f"Cannot use the data folder: {exc}")
-        return 2
+    except OSError as exc:  # a file where the folder should be, no permission…
+        print_error(_data_dir_error(exc))
+        return 1
     from .bootstrap import configure_logging
 
     configure_logging(data_dir, verbose=args.verbose)
@@ -61,7 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     import asyncio  # here: a window launch imports it with the collector paused
 
     try:
-        return asyncio.run(_run_cli(args, data_dir))
+        code = asyncio.run(_run_cli(args, data_dir))
+        # what is still buffered is written here, where a reader that left is
+        # caught, not at exit ("Exception ignored … BrokenPipeError", exit 120)
+        sys.stdout.flush()
+        return code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `mira-desktop search … | head`: the reader left
@@ -69,6 +73,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error on exit
         return 141
+
+
+def _data_dir_error(exc: OSError) -> MiraError:
+    where = f" {exc.filename}" if exc.filename else ""
+    return MiraError(
+        f"Cannot use the data folder{where}: {exc.strerror or exc}.",
+        hint="Choose a folder you can write to with --data-dir DIR (or MIRA_DATA_DIR).",
+    )
 
 
 async def _run_cli(args: argparse.Namespace, data_dir) -> int:  # type: ignore[no-untyped-def]

@@ -29,9 +29,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     dev = commands.add_parser("dev", help="developer tools (synthetic data)")
     actions = dev.add_subparsers(dest="dev_command", metavar="ACTION", required=True)
     seed = actions.add_parser("seed", help="add synthetic threads and messages")
-    seed.add_argument("--threads", type=int, required=True, metavar="N", help="threads to add")
+    seed.add_argument("--threads", type=_count, required=True, metavar="N", help="threads to add")
     seed.add_argument(
-        "--messages", type=int, required=True, metavar="M", help="messages per thread"
+        "--messages", type=_count, required=True, metavar="M", help="messages per thread"
     )
     seed.add_argument("--seed", type=int, default=0, help="random seed (same seed, same text)")
     seed.add_argument(
@@ -44,10 +44,19 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     seed.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
+def _count(text: str) -> int:
+    """A count of --threads or --messages: a negative one is a usage error
+    (exit 2, with the usage), as a word is."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
+    return value
+
+
 async def run(services: Services, args: argparse.Namespace) -> int:
-    if args.threads < 0 or args.messages < 0:
-        print("--threads and --messages cannot be negative.", file=sys.stderr)
-        return 2
     seeder = SeedService(SeedStore(services.store.worker))
 
     def progress(done: int, total: int) -> None:

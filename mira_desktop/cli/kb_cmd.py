@@ -27,6 +27,7 @@ from typing import Any
 
 from ..bootstrap import Services
 from ..core.audio_formats import AUDIO_SKIPPED
+from ..core.errors import ConfigError
 from ..core.knowledge import IngestProgress, IngestReport, KnowledgeBaseStats, location_label
 from ..loop_signals import add_handler
 from ..services.readers import human_size
@@ -242,10 +243,12 @@ async def _embed(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _rerank(services: Services, args: argparse.Namespace) -> int:
-    kb = await services.knowledge.resolve(args.name)
     if not args.off and not (args.provider and args.model):
-        sys.stderr.write("error: give --provider and --model, or --off\n")
-        return 2
+        raise ConfigError(
+            "Give --provider and --model, or --off.",
+            hint=f"e.g. mira-desktop kb rerank {args.name} --provider NAME --model MODEL",
+        )
+    kb = await services.knowledge.resolve(args.name)
     provider, model = (None, None) if args.off else (args.provider, args.model)
     kb = await services.knowledge.configure_rerank(kb.id, provider, model)
     text = f"{kb.name}: reranking {'off' if args.off else f'by {provider}/{model}'}."

@@ -298,6 +298,36 @@ def test_unknown_thread_is_a_clear_error(data_dir: Path) -> None:
     assert result.returncode == 1 and "No thread" in result.stderr
 
 
+def test_exit_codes_are_0_1_2_130_or_141(data_dir: Path, tmp_path: Path) -> None:
+    """1 for what failed (a data folder that cannot be used, options a command
+    refuses together), 2 only for a command line argparse cannot take (with its
+    usage), 141 and no traceback when the reader of the output left — also
+    when the output was still buffered at the end (the README's rule)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    unusable = cli(blocker, "thread", "list")
+    assert unusable.returncode == 1, unusable.stderr
+    assert f"error: Cannot use the data folder {blocker}" in unusable.stderr
+    rerank = cli(data_dir, "kb", "rerank", "Docs", "--provider", "loop")
+    assert rerank.returncode == 1 and "--provider and --model, or --off" in rerank.stderr
+    negative = cli(data_dir, "dev", "seed", "--threads", "-1", "--messages", "1")
+    assert negative.returncode == 2 and "usage:" in negative.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mira_desktop", "--data-dir", str(data_dir), "thread", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader leaves before a line was written
+    with process.stderr:
+        errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert "BrokenPipeError" not in errors and "Traceback" not in errors, errors
+
+
 def test_data_dir_from_environment(tmp_path: Path) -> None:
     target = tmp_path / "from-env"
     result = subprocess.run(
