@@ -9,7 +9,8 @@
   SearXNG's ``…/search?q={query}&format=json``); without one the tool is not
   offered.
 * ``agent changes MESSAGE_ID [--json]`` — the files an answer's tool calls
-  changed, per call, and whether they were rolled back.
+  changed, per call, and whether they were rolled back (an unknown id:
+  exit 1).
 * ``agent rollback MESSAGE_ID [--call CALL_ID] [--json]`` — put those files
   back (one call's, or every call's not rolled back yet). Exit 1 when a file
   changed since: nothing is written and the files are listed
@@ -28,6 +29,7 @@ import sys
 
 from ..bootstrap import Services
 from ..core.agent import PLAN_MODE, AgentMode, RollbackConflict
+from ..core.errors import NotFoundError
 from .output import print_error, print_json
 
 NAME = "agent"
@@ -119,6 +121,8 @@ async def run(services: Services, args: argparse.Namespace) -> int:
 
 async def _changes(services: Services, args: argparse.Namespace) -> int:
     trace = await services.store.agent_trace(args.message_id)
+    if trace is None:  # an answer without tool calls, or no message at all
+        await _known_message(services, args.message_id)
     calls = [
         {
             "call_id": c["call_id"],
@@ -138,6 +142,16 @@ async def _changes(services: Services, args: argparse.Namespace) -> int:
         mark = " (rolled back)" if call["rolled_back"] else ""
         print(f"{call['call_id']}{mark}: {', '.join(call['files'])}")
     return 0
+
+
+async def _known_message(services: Services, message_id: str) -> None:
+    """NotFoundError (exit 1) for an id that names no message."""
+    try:
+        await services.store.get_message(message_id)
+    except NotFoundError as exc:
+        raise NotFoundError(
+            exc.message, hint="Message ids are in `mira-desktop thread show THREAD_ID --json`."
+        ) from None
 
 
 async def _rollback(services: Services, args: argparse.Namespace) -> int:

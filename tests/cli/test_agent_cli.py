@@ -83,6 +83,13 @@ def test_a_change_is_asked_on_the_terminal_and_approved_with_y(
     assert (project / "app.py").read_text() == "print('hello')\n"
     again = json.loads(cli(data_dir, "agent", "changes", message_id, "--json").stdout)
     assert again["calls"][0]["rolled_back"] is True
+    # a message without tool calls changed nothing; an id naming no message is an error
+    [asked] = [line["message_id"] for line in lines if line["type"] == "user_message_saved"]
+    unchanged = cli(data_dir, "agent", "changes", asked)
+    assert unchanged.returncode == 0 and unchanged.stdout == "This answer changed no files.\n"
+    unknown = cli(data_dir, "agent", "changes", "no-such-message", "--json")
+    assert unknown.returncode == 1 and unknown.stdout == ""
+    assert "No message with id no-such-message" in unknown.stderr and "hint:" in unknown.stderr
 
 
 def test_no_answer_on_stdin_denies_and_approve_no_denies_without_asking(
