@@ -16,9 +16,11 @@ from . import dataclass_cache, startup_gc
 from .cli.output import print_error, use_utf8_streams
 from .cli.parser import parse_arguments
 from .core.errors import MiraError, StorageError
-from .paths import resolve_data_dir
+from .paths import ChosenFolderMissing, UnusableDataDir, resolve_data_dir
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .bootstrap import Services
 
 log = logging.getLogger(__name__)
@@ -41,9 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return install_desktop_entry()
     try:
-        data_dir = resolve_data_dir(args.data_dir)
+        data_dir = _data_dir(args)
     except OSError as exc:  # a file where the folder should be, no permission…
         print_error(_data_dir_error(exc))
+        return 1
+    if data_dir is None:  # the window's launch: quit, asked about a missing folder
         return 1
     from .bootstrap import configure_logging
 
@@ -75,7 +79,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
+def _data_dir(args: argparse.Namespace) -> Path | None:
+    """The data folder of this run. A window launch whose chosen folder is
+    not there asks what to do (None: quit); a command line, or a
+    screenshot, says why and ends (``ChosenFolderMissing``)."""
+    default = False
+    while True:
+        try:
+            return resolve_data_dir(args.data_dir, default=default)
+        except ChosenFolderMissing as missing:
+            if args.command is not None or args.screenshot:
+                raise
+            from .ui import pyside_imports
+
+            pyside_imports.install()
+            from .ui.missing_folder import ask_missing_folder
+
+            answer = ask_missing_folder(missing.path)
+            if answer == "quit":
+                return None
+            default = answer == "default"
+
+
 def _data_dir_error(exc: OSError) -> MiraError:
+    if isinstance(exc, UnusableDataDir):  # the message says it all
+        return MiraError(
+            str(exc),
+            hint="Connect its drive, or choose a folder with --data-dir DIR (or MIRA_DATA_DIR).",
+        )
     where = f" {exc.filename}" if exc.filename else ""
     return MiraError(
         f"Cannot use the data folder{where}: {exc.strerror or exc}.",

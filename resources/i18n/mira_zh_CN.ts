@@ -2098,6 +2098,35 @@ Quit anyway and lose them?</source>
         </message>
     </context>
     <context>
+        <name>MissingFolder</name>
+        <message>
+            <source>Mira's data folder is not there</source>
+            <translation>找不到 Mira 的数据文件夹</translation>
+        </message>
+        <message>
+            <source>The data folder chosen in Settings is not there:
+{0}</source>
+            <translation>设置中选择的数据文件夹不存在：
+{0}</translation>
+        </message>
+        <message>
+            <source>If it is on a drive or a network share, connect it and choose Try again. The default folder can be used this time instead; your choice stays for the next start.</source>
+            <translation>如果它位于外接驱动器或网络共享上，请连接后选择“重试”。也可以这次改用默认文件夹；你的选择会保留到下次启动。</translation>
+        </message>
+        <message>
+            <source>Try again</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <source>Use the default folder this time</source>
+            <translation>这次使用默认文件夹</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>退出</translation>
+        </message>
+    </context>
+    <context>
         <name>ModelPickerWidget</name>
         <message>
             <source>{provider} · {model}</source>
