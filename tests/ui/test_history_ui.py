@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from mira_desktop.ui.sidebar.batch import encode_ids
 from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.support.loopback import LoopbackServer, openai_stream
+from tests.support.loopback import Hang, LoopbackServer, openai_stream, raw_stream
 from tests.ui.history_support import (  # noqa: F401 (fixtures)
     CHAT,
     ago,
@@ -351,6 +352,26 @@ async def test_first_answer_of_a_new_chat_gets_a_title(
     await until(lambda: not window.chat.is_running(thread_id) and len(loopback.requests) == 3)
     await asyncio.sleep(0.2)
     assert len(loopback.requests) == 3
+
+
+async def test_a_chat_whose_first_answer_was_stopped_is_named_by_the_next(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    chunk = {"choices": [{"index": 0, "delta": {"content": "Flashcards help "}}]}
+    loopback.enqueue(CHAT, raw_stream([f"data: {json.dumps(chunk)}\n\n".encode(), Hang()]))
+    window.composer.set_text("How do I learn vocabulary fast?")
+    window.composer.send_requested.emit(window.composer.text())
+    await until(lambda: not window.presenter.is_draft)  # saved: text arrived
+    thread_id = window.presenter.key
+    window.composer.stop_requested.emit()
+    await until(lambda: not window.chat.is_running(thread_id))
+    assert len(loopback.requests) == 1  # no title asked for a stopped answer
+    loopback.enqueue(CHAT, openai_stream(["Also: spaced repetition."]))
+    loopback.enqueue(CHAT, openai_stream(["Learning with flashcards"]))
+    window.composer.set_text("Go on")
+    window.composer.send_requested.emit(window.composer.text())
+    await until(lambda: window.header.title() == "Learning with flashcards")
+    assert (await services.threads.get_thread(thread_id)).title == "Learning with flashcards"
 
 
 async def test_start_up_purges_the_trash_after_30_days(

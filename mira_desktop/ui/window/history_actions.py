@@ -53,6 +53,8 @@ class HistoryActions(WindowActions):
     ) -> None:
         super().__init__(window, services, tasks, presenter)
         self._drafts: set[str] = set()
+        #: saved chats whose first answer was stopped or failed: not named yet
+        self._untitled: set[str] = set()
         self._chat = chat
         self._connect_sidebar()
         chat.run_started.connect(self._on_run_started)
@@ -304,14 +306,21 @@ class HistoryActions(WindowActions):
             self._drafts.add(key)
 
     def _on_run_finished(self, key: str, event: object) -> None:
-        if key not in self._drafts:
-            return
+        """A new chat's first completed answer names it. A first answer that
+        was stopped or failed after the chat was saved leaves it to the next
+        answer that completes (a retry, a regeneration, the next question)."""
+        thread_id = getattr(event, "thread_id", None)
+        first = key in self._drafts
         self._drafts.discard(key)
+        if not thread_id or not (first or thread_id in self._untitled):
+            return
         from ...core.events import Completed  # loaded by the run that finished
 
-        thread_id = getattr(event, "thread_id", None)
-        if isinstance(event, Completed) and thread_id:
+        if isinstance(event, Completed):
+            self._untitled.discard(thread_id)
             self._run(self._auto_title(thread_id))
+        else:
+            self._untitled.add(thread_id)
 
     async def _auto_title(self, thread_id: str) -> None:
         if not await self._services.settings.get(AUTO_TITLE_KEY, True):
