@@ -26,12 +26,14 @@ def record(signal) -> list:
     return seen
 
 
-def test_enter_sends_stripped_text_and_clears(qtbot) -> None:
+def test_enter_sends_stripped_text_which_stays_until_it_is_taken(qtbot) -> None:
     composer = make_composer(qtbot)
     sent = record(composer.send_requested)
     qtbot.keyClicks(composer.editor, "  hello Mira ")
     qtbot.keyClick(composer.editor, Qt.Key.Key_Return)
     assert sent == ["hello Mira"]
+    assert composer.text() == "  hello Mira "  # nobody took it: a refused send keeps it
+    composer.take_text("hello Mira")
     assert composer.text() == ""
 
 

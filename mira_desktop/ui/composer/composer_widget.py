@@ -11,8 +11,11 @@ meter ring beside Send, the microphone (voice input: its states and the
 ``/`` commands) whose keys it routes first. It only emits intents
 (``send_requested``, ``stop_requested``, ``files_chosen``, ``image_pasted``,
 ``attachment_remove_requested``, ``mic_clicked``,
-``dictation_cancel_requested``); the window's actions decide what they do. Enter while an answer is running still emits ``send_requested``:
-PRODUCT.md §5 says the controller then stops that answer and sends.
+``dictation_cancel_requested``); the window's actions decide what they do.
+A send leaves the text in the box until the window takes it (``take_text``):
+one it refuses keeps everything where it was typed. Enter while an answer is
+running still emits ``send_requested``: PRODUCT.md §5 says the controller
+then stops that answer and sends.
 """
 
 from __future__ import annotations
@@ -270,6 +273,14 @@ class ComposerWidget(QWidget):
     def clear(self) -> None:
         self.editor.clear()
 
+    def give_back(self, text: str) -> None:
+        """Put back the text of a send that did not go, before any words typed
+        since (both kept: the given-back text was written first)."""
+        typed = self.text()
+        merged = given_back(text, typed)
+        if merged != typed:
+            self.set_text(merged)
+
     def focus_input(self) -> None:
         self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -379,8 +390,15 @@ class ComposerWidget(QWidget):
             return  # a file is still being read; its chip says so
         log.debug("send requested (%d chars, running=%s)", len(text), self._running)
         self._close_popups()
+        # the text stays until a handler takes it (``take_text``): a send the
+        # window refuses (a compaction running) leaves it where it was typed
         self.send_requested.emit(text)
-        self.editor.clear()
+
+    def take_text(self, sent: str) -> None:
+        """The window accepted a send of ``sent``: the box empties, unless it
+        now holds something else (words typed after it, never the ones sent)."""
+        if self.text().strip() == sent.strip():
+            self.editor.clear()
 
     def _on_escape(self) -> None:
         if self._mic_state != "idle":
@@ -463,6 +481,16 @@ class ComposerWidget(QWidget):
         if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.PaletteChange):
             self._retranslate()
         super().changeEvent(event)
+
+
+def given_back(draft: str, typed: str) -> str:
+    """A draft's text back in a composer that may hold words typed while it
+    was away: both kept, the draft first (it was written first)."""
+    if not typed.strip() or typed.strip() == draft.strip():
+        return draft or typed
+    if not draft.strip():
+        return typed
+    return f"{draft.rstrip()}\n\n{typed.lstrip()}"
 
 
 #: Han, kana, CJK punctuation and full-width forms: text written without

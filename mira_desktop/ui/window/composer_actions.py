@@ -130,11 +130,11 @@ class ComposerActions(WindowActions):
         if instructions is not None and not self.attachments.prepared():
             self._context.compact(instructions or None, text)
             return
-        if self._context.is_compacting(self._p.key):
-            self._give_back(text, ())
+        if self._context.is_compacting(self._p.key):  # text and chips stay in the box
             self._p.notice.emit(self.tr("Wait until the context is compressed, then send."))
             return
         files = self.attachments.take()
+        self._w.composer.take_text(text)  # on its way, with its chips
         role_id = self._context.draft_role_id() if self._p.is_draft else None
         if any(f.is_image for f in files):
             self._tasks.start(self._check_then_send(text, files, role_id))
@@ -195,13 +195,11 @@ class ComposerActions(WindowActions):
         live = self._chat.live(key)
         if files and live is not None and live is not before:
             self._in_flight.append((live, files))
-        elif files and (live is None or live is before):
-            self.attachments.restore(files)  # nothing was sent
+        elif live is None or live is before:
+            self._give_back(text, files)  # nothing was sent
 
     def _give_back(self, text: str, files: Files) -> None:
-        composer = self._w.composer
-        if text and not composer.text().strip():
-            composer.set_text(text)
+        self._w.composer.give_back(text)
         self.attachments.restore(files)
 
     # ---- the chips' journey ------------------------------------------------------------

@@ -170,12 +170,13 @@ class ContextActions(WindowActions):
         """``/compact [instructions]`` sent from the composer (``typed``: its text)."""
         key = self._p.key
         if self._p.is_draft or self._p.thread is None:
+            self._w.composer.take_text(typed)  # done: there is nothing to compact
             self.notify(self.tr("Nothing to compact yet."))
             return
-        if self._chat.is_running(key) or key in self._compacting:
-            self._give_back(typed)
+        if self._chat.is_running(key) or key in self._compacting:  # the command stays typed
             self.notify(self.tr("This thread is still answering. Stop it first, then compact."))
             return
+        self._w.composer.take_text(typed)
         self._compacting.add(key)
         self.notify(self.tr("Compressing context…"), transient=False)
         self._tasks.start(self._compact(key, instructions, typed))
@@ -210,9 +211,7 @@ class ContextActions(WindowActions):
         self.notify(self.tr("Context compressed to fit the model's window."))
 
     def _give_back(self, text: str) -> None:
-        composer = self._w.composer
-        if text and not composer.text().strip():
-            composer.set_text(text)
+        self._w.composer.give_back(text)
 
     def notify(self, text: str, *, transient: bool = True) -> None:
         """A notice in the banner; a transient one goes away by itself."""

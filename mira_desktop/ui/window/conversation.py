@@ -390,11 +390,11 @@ class ConversationPresenter(QObject):
 
     def _report_unstarted(self, key: str, text: str, kind: str, event: Failed | Stopped) -> None:
         """A run of a saved thread that could not start: say why; typed text
-        comes back into an empty composer."""
+        comes back into the composer, before anything typed since."""
         if key != self.key:
             return
-        if kind in ("send", "redirect") and text and not self._w.composer.text().strip():
-            self._w.composer.set_text(text)
+        if kind in ("send", "redirect"):
+            self._w.composer.give_back(text)
         self.notice.emit(self._describe(event))
 
     def _restore_draft(self, key: str, text: str, event: Failed | Stopped) -> None:
@@ -402,7 +402,7 @@ class ConversationPresenter(QObject):
         reason = self._describe(event)
         if key == self.key:
             self._w.timeline.clear()
-            self._w.composer.set_text(_given_back(text, self._w.composer.text()))
+            self._w.composer.give_back(text)
             self._w.header.set_title(None)
             self.view_changed.emit("welcome")
         else:
@@ -476,13 +476,3 @@ def _with_versions_of(source: Message, message: Message) -> Message:
 def _title_preview(text: str) -> str:
     words = " ".join(text.split())
     return words if len(words) <= 60 else words[:59] + "…"
-
-
-def _given_back(draft: str, typed: str) -> str:
-    """A draft's text back in a composer that may hold words typed while it
-    ran: both kept, the draft first (it was written first)."""
-    if not typed.strip() or typed.strip() == draft.strip():
-        return draft or typed
-    if not draft.strip():
-        return typed
-    return f"{draft.rstrip()}\n\n{typed.lstrip()}"

@@ -1,0 +1,110 @@
+"""Nothing typed in the real window is lost by a send that does not take it:
+a message refused while a compaction runs, ``/compact`` refused while the
+thread answers, the vision warning cancelled after more words were typed. Real keys, the loopback
+model server, a real data folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import Gate, LoopbackServer, openai_stream
+from tests.support.qt_async import until
+from tests.ui.answer_support import send_and_answer
+from tests.ui.test_attachments_ui import (
+    CHAT,
+    attach_by_button,
+    chart_png,
+    ready_chips,
+    report_pdf,
+)
+
+__all__ = ["chart_png", "report_pdf"]
+
+
+def held_reply(text: str) -> tuple[Gate, Any]:
+    """A streamed reply that waits after its first chunk until the gate opens."""
+    gate = Gate()
+    reply = openai_stream([text])
+    reply.chunks.insert(1, gate)
+    return gate, reply
+
+
+def press_enter(window: MainWindow, qtbot: Any) -> None:
+    window.composer.editor.setFocus()
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+
+
+async def test_a_message_sent_while_the_context_is_compressed_stays_in_the_composer(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    report_pdf: Path,
+) -> None:
+    await send_and_answer(window, loopback, "What was Q3 revenue?", "42 million.", qtbot)
+    await send_and_answer(window, loopback, "And Q4?", "50 million.", qtbot)
+    gate, summary = held_reply("Revenue: Q3 42 million, Q4 50 million.")
+    loopback.enqueue(CHAT, summary)
+    window.composer.set_text("/compact ")  # a space: the command menu stays closed
+    press_enter(window, qtbot)
+    key = window.presenter.key
+    await until(lambda: len(loopback.requests) == 3)
+    assert window.context_actions.is_compacting(key) and window.composer.text() == ""
+
+    await attach_by_button(window, qtbot, monkeypatch, [report_pdf])
+    qtbot.keyClicks(window.composer.editor, "Compare them with the report")
+    press_enter(window, qtbot)
+    assert window.composer.text() == "Compare them with the report"
+    assert ready_chips(window) == ["report.pdf"]
+    assert "Wait until the context is compressed" in window.notice_bar.text()
+
+    gate.open()
+    await until(lambda: not window.context_actions.is_compacting(key))
+    loopback.enqueue(CHAT, openai_stream(["Q4 beats the report."]))
+    press_enter(window, qtbot)  # the same words and file go now
+    await until(lambda: len(loopback.requests) == 4)
+    assert "Compare them with the report" in str(loopback.requests[-1].json["messages"][-1])
+    assert window.composer.text() == "" and ready_chips(window) == []
+
+
+async def test_compact_sent_while_the_thread_answers_stays_typed(
+    window: MainWindow, loopback: LoopbackServer, qtbot: Any
+) -> None:
+    await send_and_answer(window, loopback, "Tell me about Q3", "42 million.", qtbot)
+    gate, answer = held_reply("Still answering.")
+    loopback.enqueue(CHAT, answer)
+    window.composer.set_text("And Q4?")
+    press_enter(window, qtbot)
+    await until(lambda: len(loopback.requests) == 2)
+    assert window.chat.is_running(window.presenter.key)
+    qtbot.keyClicks(window.composer.editor, "/compact keep every number")
+    press_enter(window, qtbot)
+    assert "Stop it first, then compact" in window.notice_bar.text()
+    assert window.composer.text() == "/compact keep every number"
+    assert len(loopback.requests) == 2  # no summary was asked for
+    gate.open()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert window.composer.text() == "/compact keep every number"
+
+
+async def test_cancelling_the_warning_gives_the_text_back_before_words_typed_since(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    chart_png: Path,
+) -> None:
+    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
+    window.composer.set_text("Describe the chart")
+    press_enter(window, qtbot)
+    bar = window.composer.confirm_bar
+    await until(bar.is_asking)
+    qtbot.keyClicks(window.composer.editor, "and its colours")
+    qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
+    assert window.composer.text() == "Describe the chart\n\nand its colours"
+    assert ready_chips(window) == ["chart.png"] and loopback.requests == []
