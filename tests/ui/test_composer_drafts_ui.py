@@ -1,6 +1,7 @@
 """Nothing typed in the real window is lost by a send that does not take it:
 a message refused while a compaction runs, ``/compact`` refused while the
-thread answers, the vision warning cancelled after more words were typed. Real keys, the loopback
+thread answers, "Implement plan" and the vision warning's "Send anyway"
+(whose text does not come from what is being typed). Real keys, the loopback
 model server, a real data folder."""
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import Gate, LoopbackServer, openai_stream
 from tests.support.qt_async import until
 from tests.ui.answer_support import send_and_answer
+from tests.ui.test_agent_ui import project
 from tests.ui.test_attachments_ui import (
     CHAT,
     attach_by_button,
@@ -23,7 +26,7 @@ from tests.ui.test_attachments_ui import (
     report_pdf,
 )
 
-__all__ = ["chart_png", "report_pdf"]
+__all__ = ["chart_png", "project", "report_pdf"]
 
 
 def held_reply(text: str) -> tuple[Gate, Any]:
@@ -92,6 +95,28 @@ async def test_compact_sent_while_the_thread_answers_stays_typed(
     assert window.composer.text() == "/compact keep every number"
 
 
+async def test_send_anyway_keeps_what_was_typed_while_the_warning_asked(
+    window: MainWindow,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    chart_png: Path,
+) -> None:
+    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
+    window.composer.set_text("Describe the chart")
+    press_enter(window, qtbot)
+    bar = window.composer.confirm_bar
+    await until(bar.is_asking)
+    assert window.composer.text() == ""  # on its way, waiting for a word
+    qtbot.keyClicks(window.composer.editor, "and then list its colours")
+    loopback.enqueue(CHAT, openai_stream(["I cannot see it."]))
+    qtbot.mouseClick(bar.send_button, Qt.MouseButton.LeftButton)
+    await until(lambda: len(loopback.requests) == 1)
+    assert "Describe the chart" in str(loopback.requests[0].json["messages"][-1])
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert window.composer.text() == "and then list its colours"
+
+
 async def test_cancelling_the_warning_gives_the_text_back_before_words_typed_since(
     window: MainWindow,
     loopback: LoopbackServer,
@@ -108,3 +133,24 @@ async def test_cancelling_the_warning_gives_the_text_back_before_words_typed_sin
     qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
     assert window.composer.text() == "Describe the chart\n\nand its colours"
     assert ready_chips(window) == ["chart.png"] and loopback.requests == []
+
+
+async def test_implement_plan_keeps_what_is_being_typed(
+    window: MainWindow, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    window.agent_actions.plan_action.trigger()
+    loopback.enqueue(CHAT, openai_stream(["1. Write the report."]))
+    window.composer.set_text("Plan the report")
+    press_enter(window, qtbot)
+    await until(lambda: len(window.timeline.message_ids()) >= 2)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    widget = window.timeline.message_widget(window.timeline.message_ids()[-1])
+    assert isinstance(widget, AssistantMessageWidget) and widget.plan_actions is not None
+    await until(widget.plan_actions.isVisible)
+    qtbot.keyClicks(window.composer.editor, "also keep the tests green")
+    loopback.enqueue(CHAT, openai_stream(["Implemented."]))
+    qtbot.mouseClick(widget.plan_actions.implement, Qt.MouseButton.LeftButton)
+    await until(lambda: len(window.timeline.message_ids()) >= 4)
+    assert window.timeline.message_text(window.timeline.message_ids()[-2]) == "Implement the plan."
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert window.composer.text() == "also keep the tests green"

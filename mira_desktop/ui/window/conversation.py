@@ -304,7 +304,8 @@ class ConversationPresenter(QObject):
                 agent=agent,
             )
         self.notice.emit("")
-        self._w.composer.clear()
+        # the composer is not cleared here: ``text`` may not come from it
+        # ("Implement plan"), and what came from it was taken out already
         if self._chat.is_running(self.key):
             self._chat.redirect(self.key, request)
         else:
