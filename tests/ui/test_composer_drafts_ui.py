@@ -1,7 +1,8 @@
 """Nothing typed in the real window is lost by a send that does not take it:
 a message refused while a compaction runs, ``/compact`` refused while the
 thread answers, "Implement plan" and the vision warning's "Send anyway"
-(whose text does not come from what is being typed). Real keys, the loopback
+(whose text does not come from what is being typed), and answers typed to
+the agent's questions when their form is made again. Real keys, the loopback
 model server, a real data folder."""
 
 from __future__ import annotations
@@ -10,14 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication
 
+from mira_desktop.core.agent import ToolStatus
 from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.support.loopback import Gate, LoopbackServer, openai_stream
+from tests.support.loopback import Gate, LoopbackServer, openai_stream, openai_tool_stream
 from tests.support.qt_async import until
 from tests.ui.answer_support import send_and_answer
-from tests.ui.test_agent_ui import project
+from tests.ui.test_agent_ui import ask_agent, card_view, project, shown_status
 from tests.ui.test_attachments_ui import (
     CHAT,
     attach_by_button,
@@ -154,3 +158,59 @@ async def test_implement_plan_keeps_what_is_being_typed(
     assert window.timeline.message_text(window.timeline.message_ids()[-2]) == "Implement the plan."
     await until(lambda: not window.chat.is_running(window.presenter.key))
     assert window.composer.text() == "also keep the tests green"
+
+
+def question_fields(window: MainWindow, answer_id: str) -> list[str] | None:
+    """The answers the shown questions' form holds (None: no form on screen)."""
+    widget = window.timeline.message_widget(answer_id)
+    if not isinstance(widget, AssistantMessageWidget) or widget.tool_cards is None:
+        return None
+    form = widget.tool_cards.views[0].form if widget.tool_cards.views else None
+    if form is None or not form.isVisible():
+        return None
+    return [field.currentText() for field in form.fields]
+
+
+async def test_answers_typed_to_the_agents_questions_survive_the_form_being_made_again(
+    window: MainWindow, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    asked = {
+        "questions": [
+            {"question": "Which greeting?", "options": ["bonjour", "salut"]},
+            {"question": "Anything else?"},
+        ]
+    }
+    loopback.enqueue(CHAT, openai_tool_stream([("q1", "ask_user_question", asked)]))
+    loopback.enqueue(CHAT, openai_stream(["Salut it is."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: shown_status(window, answer_id) is ToolStatus.WAITING)
+    form = card_view(window, answer_id).form
+    assert form is not None
+    qtbot.keyClicks(form.fields[0].lineEdit(), "ciao")
+    qtbot.keyClicks(form.fields[1].lineEdit(), "Keep it short")
+    typed = ["ciao", "Keep it short"]
+    assert question_fields(window, answer_id) == typed
+    key = window.presenter.key
+
+    window.presenter.new_chat()  # another conversation, then back
+    await until(lambda: window.timeline.message_count() == 0)
+    window.presenter.open_thread(key)
+    await until(lambda: question_fields(window, answer_id) is not None)
+    assert question_fields(window, answer_id) == typed
+
+    QApplication.sendEvent(window.timeline, QEvent(QEvent.Type.LanguageChange))
+    await until(lambda: question_fields(window, answer_id) is not None)
+    assert question_fields(window, answer_id) == typed
+
+    bigger = QFont(window.timeline.font())
+    bigger.setPointSizeF(bigger.pointSizeF() + 2)
+    window.timeline.setFont(bigger)
+    await until(lambda: question_fields(window, answer_id) is not None)
+    assert question_fields(window, answer_id) == typed
+
+    form = card_view(window, answer_id).form
+    assert form is not None
+    qtbot.mouseClick(form.send, Qt.MouseButton.LeftButton)
+    await until(lambda: not window.chat.is_running(key))
+    sent = loopback.requests[-1].json["messages"][-1]["content"]
+    assert "→ ciao" in sent and "→ Keep it short" in sent

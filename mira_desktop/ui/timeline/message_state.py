@@ -258,3 +258,7 @@ class ViewOptions:
     step_sizer: StepSizer = field(default_factory=StepSizer)
     #: answers' pictures, scaled off the Qt thread (the window sets it)
     thumbnails: Thumbnails | None = None
+    #: answers typed to the agent's questions and not sent yet, by (message id,
+    #: call id): the forms are disposable widgets (a row scrolled away, a
+    #: language or font change, another thread shown), the words are not
+    answer_drafts: dict[tuple[str, str], list[str]] = field(default_factory=dict)

@@ -385,22 +385,34 @@ class AssistantMessageWidget(MessageWidget):
 
         self._words_from = words_end(cards, self._state.text)
         if self._tools is None:
-            self._tools = ToolCardsBox(self)
+            self._tools = ToolCardsBox(self, self._answer_draft)
+            self._tools.draft_changed.connect(self._keep_answer_draft)
             self._tools.decided.connect(
                 lambda call, ok: self.tool_requested.emit(
                     self.message_id, call, "approve" if ok else "deny"
                 )
             )
-            self._tools.answered.connect(
-                lambda call, answers: self.answer_requested.emit(self.message_id, call, answers)
-            )
+            self._tools.answered.connect(self._on_answered)
             self._tools.rollback_requested.connect(
                 lambda call: self.tool_requested.emit(self.message_id, call, "rollback")
             )
             self._tools.size_changed.connect(lambda: self.height_changed.emit(self.message_id))
             self._box.insertWidget(self._box.indexOf(self._body), self._tools)
-        self._tools.show_cards(cards, self._state.text, dark=self._options.dark)
+        self._tools.show_cards(
+            cards, self._state.text, dark=self._options.dark, owner=self.message_id
+        )
         self._tools.setVisible(bool(cards))
+
+    def _answer_draft(self, call_id: str) -> list[str] | None:
+        return self._options.answer_drafts.get((self.message_id, call_id))
+
+    def _keep_answer_draft(self, call_id: str, answers: object) -> None:
+        if isinstance(answers, list):
+            self._options.answer_drafts[(self.message_id, call_id)] = answers
+
+    def _on_answered(self, call_id: str, answers: object) -> None:
+        self._options.answer_drafts.pop((self.message_id, call_id), None)  # sent or dismissed
+        self.answer_requested.emit(self.message_id, call_id, answers)
 
     def _apply_plan(self) -> None:
         """A proposed plan's title and, once it ended, its buttons (§11)."""

@@ -1,7 +1,9 @@
 """The form of the agent's questions (PRODUCT.md §11, ``ask_user_question``)
 inside its tool card: each question with its options in a list that also
 takes a free answer, then "Send answers" and "Dismiss". The composer stays
-locked until one of them is pressed (``window/agent_actions.py``)."""
+locked until one of them is pressed (``window/agent_actions.py``). What is
+typed is reported as it changes (``edited``) and given back to a form made
+again (``draft``): the timeline keeps it while the widget comes and goes."""
 
 from __future__ import annotations
 
@@ -21,8 +23,15 @@ from mira_desktop.core.agent import Question
 class QuestionForm(QWidget):
     #: the answers, one per question (``None``: dismissed)
     answered = Signal(object)
+    #: the answers as typed so far, one per question (not sent)
+    edited = Signal(object)
 
-    def __init__(self, questions: list[Question], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        questions: list[Question],
+        parent: QWidget | None = None,
+        draft: list[str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("questionForm")
         box = QVBoxLayout(self)
@@ -47,6 +56,10 @@ class QuestionForm(QWidget):
             box.addWidget(label)
             box.addWidget(field)
             self.fields.append(field)
+        for field, typed in zip(self.fields, draft or (), strict=False):
+            field.setCurrentText(typed)
+        for field in self.fields:  # after the draft went in: only the user's changes
+            field.currentTextChanged.connect(self._on_edited)
         buttons = QHBoxLayout()
         buttons.setSpacing(8)
         self.send = QPushButton(self.tr("Send answers"), self)
@@ -63,6 +76,9 @@ class QuestionForm(QWidget):
 
     def answers(self) -> list[str]:
         return [field.currentText().strip() for field in self.fields]
+
+    def _on_edited(self) -> None:
+        self.edited.emit([field.currentText() for field in self.fields])
 
     def _send(self) -> None:
         self._lock()

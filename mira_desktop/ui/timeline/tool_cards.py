@@ -14,6 +14,7 @@ shows Roll back. Built only for answers that called tools
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -41,16 +42,21 @@ if TYPE_CHECKING:
 #: lines of a diff or an output shown in a card (the rest is counted)
 SHOWN_LINES = 40
 
+#: the answers typed to a call's questions and not sent yet (by call id)
+DraftFn = Callable[[str], "list[str] | None"]
+
 
 class ToolCardView(QFrame):
     decided = Signal(str, bool)  # call id, approved
     answered = Signal(str, object)  # call id, the answers (None: dismissed)
     rollback_requested = Signal(str)  # call id
     toggled = Signal()
+    draft_changed = Signal(str, object)  # call id, the answers typed so far
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, draft_for: DraftFn | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("toolCard")
+        self._draft_for = draft_for
         self._card: ToolCard | None = None
         self._open: bool | None = None  # the user's choice; None: by the card's state
         box = QVBoxLayout(self)
@@ -201,14 +207,27 @@ class ToolCardView(QFrame):
         if self.form is None:
             from .question_form import QuestionForm  # only when the agent asks
 
-            self.form = QuestionForm(card_questions(card), self)
+            draft = self._draft_for(card.call_id) if self._draft_for is not None else None
+            self.form = QuestionForm(card_questions(card), self, draft)
             self.form.answered.connect(self._on_answered)
+            self.form.edited.connect(self._on_edited)
             self._box.addWidget(self.form)
         self.form.setVisible(True)
 
     def _on_answered(self, answers: object) -> None:
         if self._card is not None:
             self.answered.emit(self._card.call_id, answers)
+
+    def _on_edited(self, answers: object) -> None:
+        if self._card is not None:
+            self.draft_changed.emit(self._card.call_id, answers)
+
+    def drop_form(self) -> None:
+        """Forget the questions' form (the view shows another call now)."""
+        if self.form is not None:
+            self.form.hide()
+            self.form.deleteLater()
+            self.form = None
 
     def _state_text(self, card: ToolCard) -> str:
         if card.rolled_back:
@@ -292,10 +311,13 @@ class ToolCardsBox(QWidget):
     answered = Signal(str, object)
     rollback_requested = Signal(str)
     size_changed = Signal()
+    draft_changed = Signal(str, object)  # call id, the answers typed so far
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, draft_for: DraftFn | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("toolCards")
+        self._draft_for = draft_for
+        self._owner = ""  # the message shown (a row widget is reused for others)
         self._box = QVBoxLayout(self)
         self._box.setContentsMargins(0, 0, 0, 0)
         self._box.setSpacing(4)
@@ -312,13 +334,20 @@ class ToolCardsBox(QWidget):
         """The shown text views between the cards, in order."""
         return [self._words[i] for i in sorted(self._words) if not self._words[i].isHidden()]
 
-    def show_cards(self, cards: list[ToolCard], text: str = "", *, dark: bool = False) -> None:
-        """Show ``cards`` and, before each group of them, the part of ``text``
-        (the answer's words so far) said before it."""
+    def show_cards(
+        self, cards: list[ToolCard], text: str = "", *, dark: bool = False, owner: str = ""
+    ) -> None:
+        """Show ``cards`` of the message ``owner`` and, before each group of
+        them, the part of ``text`` (the answer's words so far) said before it."""
+        if owner != self._owner:  # another message's calls: nothing of the last one stays
+            self._owner = owner
+            for view in self._views:
+                _reset(view)
         while len(self._views) < len(cards):
-            view = ToolCardView(self)
+            view = ToolCardView(self, self._draft_for)
             view.decided.connect(self.decided)
             view.answered.connect(self.answered)
+            view.draft_changed.connect(self.draft_changed)
             view.rollback_requested.connect(self.rollback_requested)
             view.toggled.connect(self.size_changed)
             self._box.addWidget(view)
@@ -368,6 +397,8 @@ def words_end(cards: list[ToolCard], text: str) -> int:
 def _reset(view: ToolCardView) -> ToolCardView:
     """A view reused for another call (the widget was bound to another answer)."""
     view._open = None
+    view._card = None
     view.approve.setEnabled(True)
     view.deny.setEnabled(True)
+    view.drop_form()
     return view
