@@ -2,7 +2,8 @@
 data folder, real generated documents): the file button, chips, sending files
 and images, removing a chip (the held file leaves the media folder), a failed
 draft that gives its text and chips back, the non-vision warning, drag and
-drop, pasting an image, and the ``@`` search in a workspace's root folder.
+drop, pasting an image (and cells from a spreadsheet, which stay text), and
+the ``@`` search in a workspace's root folder.
 
 The fixtures and helpers here are shared by ``test_roles_ui.py`` and
 ``test_context_ui.py``."""
@@ -335,6 +336,40 @@ async def test_pasting_an_image_from_the_clipboard_attaches_it_as_png(
     assert prepared.is_image and prepared.document.image is not None
     assert prepared.document.image.width == 120
     assert window.composer.text() == ""
+
+
+def spreadsheet_copy(*, plain: bool) -> QMimeData:
+    """What a spreadsheet (Excel, LibreOffice Calc) puts on the clipboard for
+    copied cells: their text (tab-separated) and HTML, and a picture of them."""
+    mime = QMimeData()
+    if plain:
+        mime.setText("Region\tSales\nNorth\t120\nSouth\t80")
+    mime.setHtml(
+        "<table><tr><td>Region</td><td>Sales</td></tr>"
+        "<tr><td>North</td><td>120</td></tr><tr><td>South</td><td>80</td></tr></table>"
+    )
+    picture = QImage(200, 60, QImage.Format.Format_RGB32)
+    picture.fill(QColor("white"))
+    mime.setImageData(picture)
+    return mime
+
+
+async def test_cells_pasted_from_a_spreadsheet_are_text_not_a_picture(
+    window: MainWindow, qtbot: Any
+) -> None:
+    editor = window.composer.editor
+    pictures: list[QImage] = []
+    window.composer.image_pasted.connect(pictures.append)  # emitted as the paste happens
+    editor.setFocus()
+    QApplication.clipboard().setMimeData(spreadsheet_copy(plain=True))
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert window.composer.text() == "Region\tSales\nNorth\t120\nSouth\t80"
+    window.composer.clear()
+    QApplication.clipboard().setMimeData(spreadsheet_copy(plain=False))  # HTML, no plain text
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    text = window.composer.text()
+    assert "Region" in text and "120" in text and "80" in text
+    assert pictures == [] and window.composer.strip.chip_keys() == []
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QImage, QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QSizePolicy, QWidget
 
-from .file_drop import is_attachable, local_files, pasted_image
+from .file_drop import is_attachable, local_files, mime_text, pasted_image
 
 if TYPE_CHECKING:
     from .suggestion_popup import SuggestionPopup
@@ -103,9 +103,14 @@ class ComposerTextEdit(QPlainTextEdit):
         if self.height() != height or self.minimumHeight() != height:
             self.setFixedHeight(height)
 
-    # Paste and drop both end here: files and images become attachments, text stays text.
+    # Paste and drop both end here: files and images become attachments, text
+    # stays text (also when a picture of it comes along, as from a spreadsheet).
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        return is_attachable(source) or super().canInsertFromMimeData(source)
+        return (
+            is_attachable(source)
+            or bool(mime_text(source))
+            or super().canInsertFromMimeData(source)
+        )
 
     def insertFromMimeData(self, source: QMimeData) -> None:
         files = local_files(source)
@@ -114,6 +119,8 @@ class ComposerTextEdit(QPlainTextEdit):
             self.files_pasted.emit(files)
         elif image is not None:
             self.image_pasted.emit(image)
+        elif not (source.hasText() and source.text()) and (words := mime_text(source)):
+            self.insertPlainText(words)  # HTML alone: its words (a plain editor reads no HTML)
         else:
             super().insertFromMimeData(source)
 

@@ -2,7 +2,9 @@
 
 :func:`local_files` reads the local file paths out of a ``QMimeData`` (file
 URLs; anything else is left to the text editor), :func:`pasted_image` the
-image of a clipboard that holds one (a screenshot), and :func:`png_bytes`
+image of a clipboard that holds one and no text (a screenshot: a table copied
+from a spreadsheet carries a picture of itself too, and is pasted as the
+text it is, :func:`mime_text`), and :func:`png_bytes`
 encodes such an image — a pure function, so the window runs it in a worker
 thread. :class:`FileDropFilter` lets any area of the window (the timeline, the
 welcome page) take dropped files without subclassing it."""
@@ -12,7 +14,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QMimeData, QObject, Signal
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QImage, QTextDocumentFragment
 from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger(__name__)
@@ -25,9 +27,25 @@ def local_files(mime: QMimeData | None) -> list[str]:
     return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
 
 
+def mime_text(mime: QMimeData | None) -> str:
+    """The text ``mime`` carries: its plain text, else the words of its HTML
+    ("" when there are none, e.g. the HTML of a copied picture)."""
+    if mime is None:
+        return ""
+    if mime.hasText() and mime.text().strip():
+        return mime.text()
+    if mime.hasHtml():
+        words = QTextDocumentFragment.fromHtml(mime.html()).toPlainText()
+        words = words.replace("\ufffc", "")  # what stands for an <img>
+        if words.strip():
+            return words.strip("\n")
+    return ""
+
+
 def pasted_image(mime: QMimeData | None) -> QImage | None:
-    """The image a clipboard or drop carries, when it carries no files."""
-    if mime is None or not mime.hasImage() or local_files(mime):
+    """The image a clipboard or drop carries, when it carries no files and no
+    text (spreadsheets put a picture of the copied cells beside their text)."""
+    if mime is None or not mime.hasImage() or local_files(mime) or mime_text(mime):
         return None
     image = mime.imageData()
     if isinstance(image, QImage) and not image.isNull():
