@@ -2961,6 +2961,14 @@ Quit anyway and lose them?</source>
             <source>Retry</source>
             <translation>重试</translation>
         </message>
+        <message>
+            <source>Answer again with the chat's current model</source>
+            <translation>用此对话当前的模型重新回答</translation>
+        </message>
+        <message>
+            <source>Retry works once this chat has stopped answering (not in the trash)</source>
+            <translation>此对话停止回答后才能重试（回收站中的对话不能重试）</translation>
+        </message>
     </context>
     <context>
         <name>StatusLabel</name>
@@ -3649,6 +3657,18 @@ Your chats will appear here.</source>
         <message>
             <source>Branched into a new chat: {0}</source>
             <translation>已在新对话中分支：{0}</translation>
+        </message>
+        <message>
+            <source>This chat is not saved yet.</source>
+            <translation>此对话尚未保存。</translation>
+        </message>
+        <message>
+            <source>This chat is in the trash: restore it first.</source>
+            <translation>此对话在回收站中：请先恢复。</translation>
+        </message>
+        <message>
+            <source>This chat is still answering: wait for it or stop it first.</source>
+            <translation>此对话仍在回答中：请等待或先停止。</translation>
         </message>
     </context>
     <context>

@@ -204,7 +204,9 @@ def test_stopped_shows_status_and_retry(view, qtbot):
     widget = view.message_widget("a1")
     assert widget.findChild(object, "messageStatus").text() == "Stopped"
     retry = widget.findChild(QPushButton, "retryButton")
-    assert retry.isVisible()
+    assert retry.isVisible() and not retry.isEnabled()  # actions off: not a saved idle thread
+    view.set_actions_enabled(True)
+    assert retry.isEnabled()
     with qtbot.waitSignal(view.retry_requested) as blocker:
         qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
     assert blocker.args == ["a1"]
@@ -212,6 +214,7 @@ def test_stopped_shows_status_and_retry(view, qtbot):
 
 def test_failed_shows_error_hint_and_retry(view, qtbot):
     error = {"message": "Connection refused", "hint": "Start Ollama, then retry."}
+    view.set_actions_enabled(True)
     view.set_messages([_msg("a1", status=MessageStatus.FAILED, error=error)])
     widget = view.message_widget("a1")
     assert widget.findChild(object, "messageError").text() == "Connection refused"

@@ -208,6 +208,37 @@ async def test_retry_of_a_failed_answer_is_a_new_version_not_a_new_turn(
     assert reloaded.version_switcher.text() == "3/3"
 
 
+async def test_retry_is_disabled_while_the_thread_answers_and_says_why(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    await ask(window, loopback, "Question one", "first")
+    loopback.enqueue(CHAT, openai_json_error(500, "backend exploded", type="server_error"))
+    window.composer.send_requested.emit("Question two")
+    await until(lambda: window.timeline.message_count() == 4 and idle(window))
+    failed_id = window.timeline.message_ids()[3]
+    failed = widget_of(window, 3)
+    assert isinstance(failed, AssistantMessageWidget) and failed.status_box is not None
+    retry = failed.status_box.retry
+    await until(lambda: retry.isVisibleTo(failed) and retry.isEnabled())
+    loopback.enqueue(CHAT, raw_stream([delta("Partial"), Hang()]))
+    window.composer.send_requested.emit("Question three")
+    await until(lambda: "Partial" in texts(window))
+    failed = widget_of(window, 3)
+    assert isinstance(failed, AssistantMessageWidget) and failed.status_box is not None
+    retry = failed.status_box.retry
+    assert retry.isVisibleTo(failed) and not retry.isEnabled()
+    assert "stopped answering" in retry.toolTip()
+    requests = len(loopback.requests)
+    window.tree.retry(failed_id)  # a click that beat the button's update
+    assert "still answering" in window.notice_bar.text()
+    assert len(loopback.requests) == requests
+    window.composer.stop_requested.emit()
+    await until(lambda: idle(window))
+    failed = widget_of(window, 3)
+    assert isinstance(failed, AssistantMessageWidget) and failed.status_box is not None
+    assert failed.status_box.retry.isEnabled()
+
+
 async def test_undo_last_turn_from_the_menu_and_restore(
     window: MainWindow, services: Services, loopback: LoopbackServer
 ) -> None:

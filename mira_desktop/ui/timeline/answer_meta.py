@@ -105,6 +105,16 @@ class StatusBox(QWidget):
         self.hint.setVisible(bool(hint))
         self.retry.setVisible(retry)
 
+    def set_retry_enabled(self, enabled: bool) -> None:
+        """Retry works only while the thread is saved, writable and idle (the
+        window's actions state); a disabled one says why on hover."""
+        self.retry.setEnabled(enabled)
+        self.retry.setToolTip(
+            self.tr("Answer again with the chat's current model")
+            if enabled
+            else self.tr("Retry works once this chat has stopped answering (not in the trash)")
+        )
+
 
 class AnswerMeta(QVBoxLayout):
     """The meta line and note of an answer (see the module docstring). The

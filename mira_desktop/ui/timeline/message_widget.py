@@ -307,6 +307,8 @@ class AssistantMessageWidget(MessageWidget):
             copy=bool(state.text),
             more=bool(state.text) and is_answer and not streaming,
         )
+        if self._status is not None:
+            self._status.set_retry_enabled(enabled)
         self._apply_plan_actions()
 
     def _apply_body(self) -> None:
@@ -353,6 +355,7 @@ class AssistantMessageWidget(MessageWidget):
         ended = state.message.status in (MessageStatus.STOPPED, MessageStatus.FAILED)
         failed = state.message.status == MessageStatus.FAILED
         self._status.show_status(status, hint, failed=failed, retry=ended)
+        self._status.set_retry_enabled(self._options.actions_enabled)
         self._status.setVisible(bool(status))
 
     def _apply_sources(self) -> None:

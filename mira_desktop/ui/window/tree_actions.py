@@ -95,6 +95,15 @@ class TreeActions(WindowActions):
             and not self._chat.is_running(p.key)
         )
 
+    def why_not(self) -> str:
+        """Why :meth:`can_act` is False, in words for the notice bar."""
+        p, thread = self._p, self._p.thread
+        if p.is_draft or thread is None or thread.id != p.key:
+            return self.tr("This chat is not saved yet.")
+        if thread.deleted_at is not None:
+            return self.tr("This chat is in the trash: restore it first.")
+        return self.tr("This chat is still answering: wait for it or stop it first.")
+
     def refresh(self) -> None:
         """Bring the timeline's actions and the Undo item in line with the state."""
         can = self.can_act()
@@ -139,7 +148,8 @@ class TreeActions(WindowActions):
         model: str | None = None,
         reasoning: Reasoning | None = None,
     ) -> None:
-        if not self.can_act():
+        if not self.can_act():  # the buttons are disabled then; a click may beat them
+            self._p.notice.emit(self.why_not())
             return
         from ...services.regenerate import RegenerateRequest  # the chat stack: on first use
 
