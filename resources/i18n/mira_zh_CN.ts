@@ -63,6 +63,14 @@
             <source>Answer as an agent (no project folder)</source>
             <translation>以智能体回答（无项目文件夹）</translation>
         </message>
+        <message>
+            <source>This plan was answered since; only the latest plan can be used.</source>
+            <translation>此计划之后已有新的回复；只能使用最新的计划。</translation>
+        </message>
+        <message>
+            <source>This chat is still answering: wait for it or stop it first.</source>
+            <translation>此对话仍在回答中：请等待或先停止。</translation>
+        </message>
     </context>
     <context>
         <name>AgentTab</name>

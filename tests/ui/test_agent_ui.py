@@ -265,6 +265,48 @@ async def test_plan_mode_answers_a_proposed_plan_that_is_implemented_with_one_cl
     await until(lambda: not plan_action.isChecked())  # the header follows the thread
 
 
+def plan_buttons_shown(window: MainWindow, message_id: str) -> bool:
+    widget = window.timeline.message_widget(message_id)
+    assert isinstance(widget, AssistantMessageWidget)
+    return widget.plan_actions is not None and widget.plan_actions.isVisibleTo(widget)
+
+
+async def test_only_the_newest_plan_keeps_its_buttons(
+    window: MainWindow, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    window.agent_actions.plan_action.trigger()
+    loopback.enqueue(CHAT, openai_stream(["1. Change the greeting."]))
+    window.composer.set_text("How would you greet in French?")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(window.timeline.message_ids()) == 2)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    first = window.timeline.message_ids()[-1]
+    await until(lambda: plan_buttons_shown(window, first))
+
+    loopback.enqueue(CHAT, openai_stream(["1. Change the greeting.\n2. Add a test."]))
+    window.composer.set_text("Add a test too")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(window.timeline.message_ids()) == 4)
+    assert not plan_buttons_shown(window, first)  # the thread answers: no buttons
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    second = window.timeline.message_ids()[-1]
+    await until(lambda: plan_buttons_shown(window, second))
+    assert not plan_buttons_shown(window, first)
+
+    requests = len(loopback.requests)
+    window.timeline.plan_requested.emit(first, "implement")  # a click that beat the update
+    assert "only the latest plan" in window.notice_bar.text()
+    assert len(loopback.requests) == requests and len(window.timeline.message_ids()) == 4
+
+    loopback.enqueue(CHAT, openai_stream(["Implemented."]))
+    widget = window.timeline.message_widget(second)
+    assert isinstance(widget, AssistantMessageWidget) and widget.plan_actions is not None
+    qtbot.mouseClick(widget.plan_actions.implement, Qt.MouseButton.LeftButton)
+    await until(lambda: len(window.timeline.message_ids()) == 6)
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert not plan_buttons_shown(window, second)  # implemented: the answer came after it
+
+
 async def test_questions_lock_the_composer_until_they_are_answered(
     window: MainWindow, services: Services, loopback: LoopbackServer, project: Path, qtbot: Any
 ) -> None:

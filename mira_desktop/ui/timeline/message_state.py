@@ -258,6 +258,9 @@ class ViewOptions:
     step_sizer: StepSizer = field(default_factory=StepSizer)
     #: answers' pictures, scaled off the Qt thread (the window sets it)
     thumbnails: Thumbnails | None = None
+    #: the proposed plan whose "Implement plan" / "Keep planning" still mean
+    #: something: the newest answer of the branch shown, when it is a plan
+    open_plan_id: str | None = None
     #: answers typed to the agent's questions and not sent yet, by (message id,
     #: call id): the forms are disposable widgets (a row scrolled away, a
     #: language or font change, another thread shown), the words are not

@@ -447,9 +447,10 @@ class AssistantMessageWidget(MessageWidget):
             return
         from mira_desktop.core.agent import is_plan
 
-        message = self._state.message
+        message, options = self._state.message, self._options
         ended = message.status is MessageStatus.COMPLETE
-        shown = is_plan(message.data) and ended and self._options.actions_enabled
+        latest = options.open_plan_id == message.id  # an older plan was answered since
+        shown = is_plan(message.data) and ended and options.actions_enabled and latest
         self._plan[1].setVisible(shown)
 
     def _apply_speech(self) -> None:

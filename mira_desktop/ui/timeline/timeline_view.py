@@ -26,7 +26,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
-from mira_desktop.core.models import Message, MessageStatus
+from mira_desktop.core.models import Message, MessageRole, MessageStatus
 
 from .message_state import (
     COLLAPSE_DELAY_S,
@@ -107,6 +107,7 @@ class TimelineView(QWidget):
         self._states = list(map(MessageState.from_message, messages))
         self._index_of = {m.id: i for i, m in enumerate(messages)}
         estimate_heights(self._states, *self._estimate_measures())
+        self._options.open_plan_id = self._open_plan()
         self._layout.reset(self._states)
         self._layout.relayout()
         self.rows_changed.emit()
@@ -208,6 +209,7 @@ class TimelineView(QWidget):
             self._buffer.flush()
             state.replace(message, now)
             self._refresh(message.id)
+        self._follow_open_plan()
         self._layout.relayout()
 
     def set_message_data(self, message_id: str, data: dict[str, Any] | None) -> None:
@@ -218,7 +220,41 @@ class TimelineView(QWidget):
             return
         state = self._states[index]
         state.message = replace(state.message, data=data)
-        self._refresh(message_id, relayout=True)
+        self._refresh(message_id)
+        self._follow_open_plan()
+        self._layout.relayout()
+
+    def open_plan_id(self) -> str | None:
+        """The proposed plan whose buttons work: the newest answer of the
+        branch shown, when it is a plan (an older one was answered since)."""
+        return self._options.open_plan_id
+
+    def _open_plan(self) -> str | None:
+        for state in reversed(self._states):
+            message = state.message
+            if message.role == MessageRole.SYSTEM_CARD:  # a compaction changes no plan
+                continue
+            data = message.data
+            if message.role != MessageRole.ASSISTANT or not (data and "agent" in data):
+                return None
+            from mira_desktop.core.agent import is_plan  # only an agent's answers
+
+            return message.id if is_plan(data) else None
+        return None
+
+    def _follow_open_plan(self) -> None:
+        """A message came or changed: the plan with working buttons may be
+        another one now (both rows redraw their actions)."""
+        before, now = self._options.open_plan_id, self._open_plan()
+        if before == now:
+            return
+        self._options.open_plan_id = now
+        for message_id in (before, now):
+            index = None if message_id is None else self._index_of.get(message_id)
+            widget = None if index is None else self._layout.widget_at(index)
+            if widget is not None and index is not None:
+                widget.apply_actions()
+                self._layout.mark_dirty(index)
 
     def append_text(self, message_id: str, text: str) -> None:
         self._buffer.push_text(message_id, text)

@@ -138,11 +138,17 @@ class AgentActions(WindowActions):
 
     def _on_plan_requested(self, message_id: str, action: str) -> None:
         """Implement a proposed plan (leave plan mode and say so), or keep
-        planning (the composer is the agent's for the next thought)."""
+        planning (the composer is the agent's for the next thought). Only the
+        newest answer's plan has working buttons (an older one was answered
+        since: implementing it would act on another conversation's state)."""
+        if message_id != self._w.timeline.open_plan_id():
+            self._notice(self.tr("This plan was answered since; only the latest plan can be used."))
+            return
         if action == "keep":
             self._w.composer.focus_input()
             return
         if self._p.is_draft or self._chat.is_running(self._p.key):
+            self._notice(self.tr("This chat is still answering: wait for it or stop it first."))
             return
         self._p.send(self.tr("Implement the plan."), plan=False, agent=True)
 
