@@ -80,6 +80,20 @@ def test_header_counts_seconds_live(qtbot):
     qtbot.waitUntil(lambda: card.header_text() == "Thinking 1m 7s", timeout=2500)
 
 
+def test_an_answer_shown_again_mid_run_keeps_its_thinking_times(qtbot):
+    """Its thread opened again half a second after the words began: thought
+    for as long as it did, open until a second after the words began."""
+    clock = FakeClock()
+    view = _make_view(qtbot, clock=clock)
+    streaming = _msg("a1", text="The ans", thinking="Weighing it", status=MessageStatus.STREAMING)
+    view.set_messages([streaming])
+    view.set_live_timing("a1", clock.now - 12, clock.now - 0.5)
+    card = _card(view)
+    assert card.is_expanded() and card.header_text() == "Thought for 11s"
+    clock.now += 0.6
+    qtbot.waitUntil(lambda: not _card(view).is_expanded(), timeout=2000)
+
+
 def test_reloaded_message_shows_thought_for_collapsed_and_reopens(view, qtbot):
     view.set_messages([_msg("a1", text="Answer", thinking="Reasoning text", thinking_ms=12_400)])
     card = _card(view)

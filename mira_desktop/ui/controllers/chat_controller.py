@@ -7,14 +7,16 @@ winding down: each run keeps its own :class:`LiveRun`, so the old run's last
 events still arrive (its answer ends ``stopped``) while ``live(key)`` and
 ``is_running(key)`` already follow the new one.
 
-It also keeps each run's live state (the answer and thinking so far), so a
-window that switches away from a streaming thread and back shows the text that
-arrived meanwhile, not only what the coalesced database writes hold."""
+It also keeps each run's live state (the answer and thinking so far, and when
+each began), so a window that switches away from a streaming thread and back
+shows the text that arrived meanwhile, not only what the coalesced database
+writes hold, and a Thinking card that keeps counting from when it started."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Iterable
+import time
+from collections.abc import AsyncGenerator, Callable, Iterable
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -53,6 +55,10 @@ class LiveRun:
     draft: bool = False
     #: the user message is in the database (its attachments belong to it now)
     user_saved: bool = False
+    #: when reasoning began and when the answer's words began after it (the
+    #: controller's clock: the timeline's, ``time.monotonic``)
+    thinking_started: float | None = None
+    answer_started: float | None = None
 
     def assistant_now(self) -> Message | None:
         if self.assistant is None:
@@ -74,10 +80,18 @@ class ChatController(QObject):
     #: the agent's tool cards or progress changed: key, answer id, its new data
     agent_changed = Signal(str, str, object)
 
-    def __init__(self, chat: ChatService, tasks: TaskRunner, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        chat: ChatService,
+        tasks: TaskRunner,
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
         self._tasks = tasks
+        self._clock = clock  # the timeline's: the run's times are shown by it
         self._live: dict[str, LiveRun] = {}
         # answers whose outcome could not be written (a full disk), by id: as
         # shown (failed, saying why) and as they should be saved
@@ -228,9 +242,13 @@ class ChatController(QObject):
         elif isinstance(event, Compacted):
             self.compacted.emit(key, event)
         elif isinstance(event, TextDelta):
+            if event.text and live.thinking and not live.text and live.answer_started is None:
+                live.answer_started = self._clock()
             live.text += event.text
             self.text_delta.emit(key, _assistant_id(live), event.text)
         elif isinstance(event, ThinkingDelta):
+            if event.text and live.thinking_started is None:
+                live.thinking_started = self._clock()
             live.thinking += event.text
             self.thinking_delta.emit(key, _assistant_id(live), event.text)
         elif isinstance(event, ToolCardChanged | ProgressChanged):

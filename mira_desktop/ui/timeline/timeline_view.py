@@ -212,6 +212,27 @@ class TimelineView(QWidget):
         self._follow_open_plan()
         self._layout.relayout()
 
+    def set_live_timing(
+        self, message_id: str, thinking_started: float | None, answer_started: float | None
+    ) -> None:
+        """A streaming answer shown again (its thread opened again): when its
+        reasoning and its words began, as the run recorded them on this view's
+        clock. The Thinking card keeps counting from there, open while it
+        thinks and closing one second after the words began, as if the view
+        had never left it."""
+        index = self._index_of.get(message_id)
+        if index is None:
+            return
+        state = self._states[index]
+        if thinking_started is not None and state.thinking_started is None:
+            state.thinking_started = thinking_started
+        if answer_started is not None and state.answer_started is None:
+            state.answer_started = answer_started
+            left = COLLAPSE_DELAY_S - (self._options.clock() - answer_started)
+            if left > 0:
+                self._schedule_collapse(message_id, left)
+        self._refresh(message_id, relayout=True)
+
     def set_message_data(self, message_id: str, data: dict[str, Any] | None) -> None:
         """Replace the data of a shown message — also one that is streaming,
         whose text so far stays (the agent's tool cards change mid-answer)."""
@@ -358,8 +379,8 @@ class TimelineView(QWidget):
             self._refresh(message_id)
         self._layout.relayout()
 
-    def _schedule_collapse(self, message_id: str) -> None:
-        delay = int(COLLAPSE_DELAY_S * 1000) + 20
+    def _schedule_collapse(self, message_id: str, after_s: float = COLLAPSE_DELAY_S) -> None:
+        delay = int(after_s * 1000) + 20
         # precise: a coarse timer fires up to 5 % early, before the card's own
         # clock says the second is over, and the card would stay open
         timer = QTimer(self)

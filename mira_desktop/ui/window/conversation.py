@@ -164,6 +164,10 @@ class ConversationPresenter(QObject):
         self.thread = thread
         self._w.header.set_title(thread.title)
         self._w.timeline.set_messages(self._with_live_state(thread_id, messages))
+        live = self._chat.live(thread_id)
+        if live is not None and live.assistant is not None:  # its Thinking card goes on
+            timeline = self._w.timeline
+            timeline.set_live_timing(live.assistant.id, live.thinking_started, live.answer_started)
         startup_gc.after_load(len(messages))  # a long thread: its objects frozen
         if choice is not None:
             self._apply_choice(choice)

@@ -1,0 +1,61 @@
+"""The Thinking card in the real window (PRODUCT.md §6): reasoning streamed by
+the loopback server, a thread left and opened again while it thinks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.thinking_card import ThinkingCard
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.loopback import Gate, LoopbackServer, openai_stream
+from tests.support.qt_async import until
+from tests.ui.answer_support import send_and_answer
+
+CHAT = "/v1/chat/completions"
+
+
+def card_of(window: MainWindow, message_id: str) -> ThinkingCard | None:
+    widget = window.timeline.message_widget(message_id)
+    return widget.thinking_card if isinstance(widget, AssistantMessageWidget) else None
+
+
+def seconds(card: ThinkingCard) -> int:
+    """The seconds a "Thinking Ns" header counts (-1: another header)."""
+    found = re.fullmatch(r"Thinking (\d+)s", card.header_text())
+    return int(found.group(1)) if found else -1
+
+
+async def test_a_thread_opened_again_while_it_thinks_keeps_its_card_open_and_counting(
+    window: MainWindow, loopback: LoopbackServer, qtbot: Any
+) -> None:
+    await send_and_answer(window, loopback, "hello", "Hi.", qtbot)
+    key = window.presenter.key
+    gate = Gate()
+    reply = openai_stream(["The answer."], thinking_chunks=["Weighing it. ", "Still weighing. "])
+    reply.chunks.insert(2, gate)  # after the first thought: the model keeps thinking
+    loopback.enqueue(CHAT, reply)
+    window.composer.set_text("Think hard")
+    qtbot.keyClick(window.composer.editor, Qt.Key.Key_Return)
+    await until(lambda: len(window.timeline.message_ids()) == 4)
+    answer_id = window.timeline.message_ids()[-1]
+    await until(lambda: (card := card_of(window, answer_id)) is not None and seconds(card) >= 1)
+    card = card_of(window, answer_id)
+    assert card is not None and card.is_expanded()
+    counted = seconds(card)
+
+    window.presenter.new_chat()
+    await until(lambda: window.timeline.message_count() == 0)
+    window.presenter.open_thread(key)
+    await until(lambda: card_of(window, answer_id) is not None)
+    card = card_of(window, answer_id)
+    assert card is not None
+    assert card.is_expanded()  # still thinking: still open
+    assert seconds(card) >= counted  # counting on from when it began, not from 0
+
+    gate.open()
+    await until(lambda: not window.chat.is_running(key))
+    await until(lambda: window.timeline.message_text(answer_id) == "The answer.")
