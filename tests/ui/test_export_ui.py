@@ -296,6 +296,11 @@ async def test_message_download_and_save_to_workspace(
     await until(lambda: str(target) in window.notice_label.text())  # written
     assert Path(asked[0][1]).name.startswith("chat-message-assistant-")
     assert "推导式" in target.read_text("utf-8")
+    save_to(tmp_path / "notes")  # a bare name typed in the dialog: the ending is added
+    menu_action(menu, "message:download").trigger()
+    await until(lambda: str(tmp_path / "notes.md") in window.notice_label.text())
+    assert "推导式" in (tmp_path / "notes.md").read_text("utf-8")
+    assert not (tmp_path / "notes").exists()
 
     menu_action(menu, "message:workspace").trigger()  # no root folder yet
     await until(lambda: bool(warnings))

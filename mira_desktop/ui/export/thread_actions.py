@@ -247,7 +247,8 @@ class ThreadActions(QObject):
 
     def _ask_and_write_message(self, name: str, text: str) -> None:
         title = self.tr("Download message")
-        path = ask_save_path(self._w, title, name, self.tr("Markdown (*.md)"))
+        chosen = ask_save_path(self._w, title, name, self.tr("Markdown (*.md)"))
+        path = target_with_ending(self._w, chosen, ".md") if chosen else None  # "notes" too
         if path is None:
             return
 
