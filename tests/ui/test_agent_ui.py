@@ -265,6 +265,27 @@ async def test_plan_mode_answers_a_proposed_plan_that_is_implemented_with_one_cl
     await until(lambda: not plan_action.isChecked())  # the header follows the thread
 
 
+def waiting_line(window: MainWindow, message_id: str) -> str:
+    """The status line under an answer without words ("" when none shows)."""
+    widget = window.timeline.message_widget(message_id)
+    assert isinstance(widget, AssistantMessageWidget)
+    box = widget.status_box
+    return box.status.text() if box is not None and box.isVisibleTo(widget) else ""
+
+
+async def test_an_answer_waiting_for_approval_says_so_not_that_it_waits_for_the_model(
+    window: MainWindow, loopback: LoopbackServer, project: Path, qtbot: Any
+) -> None:
+    loopback.enqueue(CHAT, openai_tool_stream([("e1", "edit", EDIT)]))  # no words before it
+    loopback.enqueue(CHAT, openai_stream(["Left as it is."]))
+    answer_id = await ask_agent(window, loopback, qtbot, "Greet in French")
+    await until(lambda: shown_status(window, answer_id) is ToolStatus.WAITING)
+    assert waiting_line(window, answer_id) == "Waiting for your approval"
+    card_view(window, answer_id).deny.click()
+    await until(lambda: not window.chat.is_running(window.presenter.key))
+    assert waiting_line(window, answer_id) == ""
+
+
 def plan_buttons_shown(window: MainWindow, message_id: str) -> bool:
     widget = window.timeline.message_widget(message_id)
     assert isinstance(widget, AssistantMessageWidget)
@@ -325,6 +346,7 @@ async def test_questions_lock_the_composer_until_they_are_answered(
     assert form is not None and form.isVisible()
     assert not view.approve.isVisible()  # questions want answers, not an approval
     assert view.state.text() == "Waiting for your answer"
+    assert waiting_line(window, answer_id) == "Waiting for your answer"
     assert not window.composer.editor.isEnabled()
     assert window.composer.reason_label.text() == "Answer the questions above to continue"
     assert [form.fields[0].itemText(i) for i in range(form.fields[0].count())] == [

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
 
@@ -347,7 +347,7 @@ class AssistantMessageWidget(MessageWidget):
         state = self._state
         status, hint = status_texts(state.message)
         if state.is_streaming and not state.text and not state.thinking:
-            status = self.tr("Waiting for the model…")
+            status = self._waiting_text()
         if status and self._status is None:
             self._status = self._build_status()
         if self._status is None:
@@ -357,6 +357,24 @@ class AssistantMessageWidget(MessageWidget):
         self._status.show_status(status, hint, failed=failed, retry=ended)
         self._status.set_retry_enabled(self._options.actions_enabled)
         self._status.setVisible(bool(status))
+
+    def _waiting_text(self) -> str:
+        """What a streaming answer without words waits on: the model, or the
+        user (a change to approve, questions to answer), or nothing to say
+        while a tool runs (its card says "Running…")."""
+        if self._tools is None or not self._state.message.data:
+            return self.tr("Waiting for the model…")
+        from mira_desktop.core.agent import QUESTIONS_TOOL, ToolStatus, answer_cards
+
+        cards = answer_cards(self._state.message.data)
+        waiting = [card for card in cards if card.status is ToolStatus.WAITING]
+        if any(card.name == QUESTIONS_TOOL for card in waiting):
+            return QCoreApplication.translate("ToolCardView", "Waiting for your answer")
+        if waiting:
+            return QCoreApplication.translate("ToolCardView", "Waiting for your approval")
+        if any(card.status is ToolStatus.RUNNING for card in cards):
+            return ""
+        return self.tr("Waiting for the model…")
 
     def _apply_sources(self) -> None:
         """The knowledge-base path and Sources of a finished answer."""
