@@ -11,7 +11,9 @@ if TYPE_CHECKING:
 DEFAULTS: dict[str, Any] = {
     "ui.theme": "system",
     "ui.language": "system",
-    "ui.thinking_display": "collapsed",
+    # reasoning streams open and closes a second after the answer begins
+    # (PRODUCT.md §6); a mode the user chose is stored and wins
+    "ui.thinking_display": "expanded",
     "chat.last_model": None,
     "chat.auto_title": True,
     "attachments.max_mb": 8,

@@ -306,7 +306,7 @@ async def test_appearance_saves_and_announces(qtbot) -> None:
     tab = dialog.appearance_tab
     assert tab.theme_combo.currentData() == "dark"
     assert tab.language_combo.currentData() == "zh_CN"
-    assert tab.thinking_combo.currentData() == "collapsed"
+    assert tab.thinking_combo.currentData() == "expanded"  # nothing stored: the default
     seen: list[tuple[str, str]] = []
     dialog.theme_changed.connect(lambda v: seen.append(("theme", v)))
     dialog.language_changed.connect(lambda v: seen.append(("language", v)))

@@ -15,6 +15,7 @@ import qasync
 from PySide6.QtCore import QEvent, Signal, SignalInstance
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from mira_desktop.services.settings import DEFAULTS
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
@@ -77,11 +78,12 @@ class AppearanceTab(QWidget):
 
     async def load(self) -> None:
         """Show the stored values."""
-        for combo, key, fallback in (
-            (self.theme_combo, THEME_KEY, "system"),
-            (self.language_combo, LANGUAGE_KEY, "system"),
-            (self.thinking_combo, THINKING_KEY, "collapsed"),
+        for combo, key in (
+            (self.theme_combo, THEME_KEY),
+            (self.language_combo, LANGUAGE_KEY),
+            (self.thinking_combo, THINKING_KEY),
         ):
+            fallback = DEFAULTS[key]  # what the app does with nothing stored
             value = await self._settings.get(key, fallback)
             row = combo.findData(value)
             combo.setCurrentIndex(row if row >= 0 else combo.findData(fallback))
