@@ -257,6 +257,10 @@
             <source>the image</source>
             <translation>图片</translation>
         </message>
+        <message>
+            <source>Skills are used by the agent: turn on “{0}” in the ⋯ menu, then send.</source>
+            <translation>技能由智能体使用：请在 ⋯ 菜单中打开“{0}”，再发送。</translation>
+        </message>
     </context>
     <context>
         <name>ComposerWidget</name>

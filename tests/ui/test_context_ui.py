@@ -70,12 +70,26 @@ async def test_slash_opens_the_command_menu_and_compact_adds_the_card(
     editor, popup = window.composer.editor, window.composer.command_popup
     editor.setFocus()
     qtbot.keyClicks(editor, "/")
+    await until(lambda: window.tasks.pending() == 0)  # the skills were looked for
+    assert popup.is_open() and popup.payloads() == ["compact"]  # agent off: none offered
+    window.composer.clear()
+    agent = window.agent_actions.agent_action
+    agent.trigger()  # skills are the agent's: offered with it on
+    await until(lambda: window.presenter.agent_on())
+    qtbot.keyClicks(editor, "/")
     await until(lambda: popup.is_open() and len(popup.payloads()) == 3)
     assert popup.payloads() == ["compact", "skill:plot-data", "skill:summarise-paper"]
     qtbot.keyClicks(editor, "sum")
     await until(lambda: popup.payloads() == ["skill:summarise-paper"])
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     assert window.composer.text() == "/skill:summarise-paper " and not popup.is_open()
+    agent.trigger()  # off again: a typed skill is refused, and stays typed
+    await until(lambda: not window.presenter.agent_on())
+    qtbot.keyClicks(editor, "the Q3 report")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert "Skills are used by the agent" in window.notice_bar.text()
+    assert window.composer.text() == "/skill:summarise-paper the Q3 report"
+    assert len(loopback.requests) == 2  # nothing sent raw to the model
     window.composer.clear()
     qtbot.keyClicks(editor, "/comp")
     await until(lambda: popup.payloads() == ["compact"])
@@ -295,6 +309,8 @@ async def test_screenshots_of_the_composer_popups_card_and_role_dialog(
         await asyncio.sleep(0.1)
         shoot("mention-popup")
         window.composer.clear()
+        window.agent_actions.agent_action.trigger()  # the skills are offered to the agent
+        await until(window.presenter.agent_on)
         qtbot.keyClicks(window.composer.editor, "/")
         await until(lambda: len(window.composer.command_popup.payloads()) == 3)
         await asyncio.sleep(0.1)

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 COMPACT = "compact"
 SKILL_PREFIX = "skill:"
 _COMMAND = re.compile(r"/(\S*)")
+#: as the agent reads a skill call (``services/agent/workspace_notes.py``)
+_SKILL_CALL = re.compile(r"\s*/skill:[^\s/\\]+(?:\s|$)")
 
 SkillsFn = Callable[[], Awaitable[list[str]]]
 RunFn = Callable[[Coroutine[Any, Any, Any]], object]
@@ -43,6 +45,11 @@ def parse_compact(text: str) -> str | None:
     if stripped.startswith("/" + COMPACT) and stripped[len(COMPACT) + 1].isspace():
         return stripped[len(COMPACT) + 1 :].strip()
     return None
+
+
+def is_skill_call(text: str) -> bool:
+    """Whether ``text`` starts with ``/skill:<name>`` (what the agent expands)."""
+    return _SKILL_CALL.match(text) is not None
 
 
 class CommandController(QObject):
@@ -60,6 +67,7 @@ class CommandController(QObject):
         self._skills_source = skills
         self._run = run
         self._skills: list[str] | None = None
+        self._reads = 0  # the skills read for the current ``/word`` (a later one wins)
         self._dismissed = False
         editor.textChanged.connect(self._on_edit)
 
@@ -72,6 +80,7 @@ class CommandController(QObject):
         query = self.query()
         if query is None:
             self._skills = None  # read the folder again next time
+            self._reads += 1  # and a read still on its way is for a word gone
             self._dismissed = False
             self._slot.close()
             return
@@ -79,15 +88,17 @@ class CommandController(QObject):
             return
         if self._skills is None:
             self._skills = []
-            self._run(self._load_skills())
+            self._run(self._load_skills(self._reads))
         self._show(query)
 
-    async def _load_skills(self) -> None:
+    async def _load_skills(self, read: int) -> None:
         try:
             names = await self._skills_source()
         except OSError as exc:
             log.debug("could not list skills: %s", exc)
             names = []
+        if read != self._reads:
+            return  # the draft stopped being a command meanwhile: a newer read decides
         self._skills = sorted(names)
         query = self.query()
         if query is not None and not self._dismissed:

@@ -3,7 +3,11 @@
 
 * Attachments: the chips (``AttachmentsController``), files dropped anywhere
   on the conversation area, the ``@`` search in the workspace's root folder
-  and the ``/`` command menu with the root's ``.agent/skills/``.
+  and the ``/`` command menu with the root's ``.agent/skills/`` — offered
+  only while the agent is on: a skill is instructions for the agent and its
+  tools, which a plain chat model would only pretend to follow. A typed
+  ``/skill:`` sent with the agent off is refused with a notice (the text
+  stays in the composer) instead of going to the model raw.
 * Sending: ``/compact [instructions]`` goes to the context actions instead of
   a chat turn; a send with images first asks ``ChatService.preflight`` and,
   when the model is not marked as able to see them, the confirm bar asks
@@ -23,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import MiraError
 from ..composer.attachments_controller import AttachmentsController
-from ..composer.command_popup import CommandController, parse_compact
+from ..composer.command_popup import CommandController, is_skill_call, parse_compact
 from ..composer.file_drop import FileDropFilter
 from ..composer.mention_popup import MentionController
 from .window_actions import WindowActions
@@ -116,6 +120,8 @@ class ComposerActions(WindowActions):
         return await self._services.attachments.search_workspace_files(root, keyword, 20)
 
     async def _list_skills(self) -> list[str]:
+        if not self._p.agent_on():
+            return []  # skills are the agent's (see the module docstring)
         root = await self.workspace_root()
         return [] if root is None else await asyncio.to_thread(skill_names, root)
 
@@ -132,6 +138,14 @@ class ComposerActions(WindowActions):
             return
         if self._context.is_compacting(self._p.key):  # text and chips stay in the box
             self._p.notice.emit(self.tr("Wait until the context is compressed, then send."))
+            return
+        if is_skill_call(text) and not self._p.agent_on():  # the text stays in the box
+            switch = self._w.agent_actions.agent_action.text()
+            self._p.notice.emit(
+                self.tr(
+                    "Skills are used by the agent: turn on “{0}” in the ⋯ menu, then send."
+                ).format(switch)
+            )
             return
         files = self.attachments.take()
         self._w.composer.take_text(text)  # on its way, with its chips

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ... import startup_gc
+from ...core.agent_keys import PLAN_MODE
 from ...core.errors import MiraError, error_from_dict
 from ...core.ids import new_id
 from ...core.media_keys import IMAGE_KEY, SPEECH_KEY
@@ -315,6 +316,14 @@ class ConversationPresenter(QObject):
         else:
             self._chat.send(self.key, request)
         self.view_changed.emit("thread")
+
+    def agent_on(self) -> bool:
+        """Whether a send now goes to the agent: its switch, or plan mode
+        (which brings the agent), of the draft or the thread shown."""
+        thread = self.thread
+        if self.is_draft or thread is None or thread.id != self.key:
+            return self.draft_agent or self.draft_plan
+        return thread.agent_enabled or thread.mode == PLAN_MODE
 
     def stop(self) -> None:
         self._chat.stop(self.key)
