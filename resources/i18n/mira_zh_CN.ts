@@ -3708,6 +3708,10 @@ Your chats will appear here.</source>
             <source>{0}, as written down:</source>
             <translation>{0}（转写的文字）：</translation>
         </message>
+        <message>
+            <source>Copy message</source>
+            <translation>复制消息</translation>
+        </message>
     </context>
     <context>
         <name>VersionSwitcher</name>

@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
     QGuiApplication,
+    QKeyEvent,
     QPalette,
     QTextCharFormat,
     QTextCursor,
@@ -47,6 +48,8 @@ COPY_CODE_SCHEME = "copy-code"
 STEP_INTERVAL_MS = IDLE_MS
 #: the text width (px) until height-for-width gives the real one
 INITIAL_WRAP_WIDTH = 600
+#: keys a read-only message passes on to the timeline (it scrolls the conversation)
+_PAGE_KEYS = frozenset({Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End})
 
 
 __all__ = ["STEP_CHARS", "LiveMarkdown", "RichTextView", "normalise_newlines"]
@@ -289,6 +292,16 @@ class RichTextView(QTextBrowser):
     def wheelEvent(self, event: QWheelEvent) -> None:
         # The timeline scrolls, never the message (and no ctrl+wheel zoom per message).
         event.ignore()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # After a click into a message's words, Page Up/Down, Home and End
+        # still scroll the conversation (the parent timeline takes them);
+        # with Shift they extend the selection, as in any text.
+        shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        if self.isReadOnly() and event.key() in _PAGE_KEYS and not shift:
+            event.ignore()
+            return
+        super().keyPressEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QScrollBar, QWidget
+from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
 from .message_state import MessageState
 from .row_index import RowIndex
@@ -77,7 +77,7 @@ class TimelineLayout:
     def drop_widgets(self) -> None:
         """Destroy every materialised widget (the next pass builds them anew)."""
         for widget in self._widgets.values():
-            _dispose(widget)
+            self._dispose(widget)
         self._widgets.clear()
         self._dirty.clear()
 
@@ -87,7 +87,7 @@ class TimelineLayout:
         widget = self._widgets.pop(index, None)
         self._dirty.discard(index)
         if widget is not None:
-            _dispose(widget)
+            self._dispose(widget)
 
     def append(self, state: MessageState) -> None:
         """A state was appended to the view's list."""
@@ -257,7 +257,7 @@ class TimelineLayout:
     def _release(self, first: int, last: int) -> None:
         low, high = first - KEEP_ROWS, last + KEEP_ROWS
         for index in [i for i in self._widgets if not low <= i <= high]:
-            _dispose(self._widgets.pop(index))
+            self._dispose(self._widgets.pop(index))
             self._dirty.discard(index)
 
     def _place(self, width: int) -> None:
@@ -279,7 +279,13 @@ class TimelineLayout:
         bar.setVisible(top > 0)
         bar.raise_()
 
-
-def _dispose(widget: MessageWidget) -> None:
-    widget.hide()
-    widget.deleteLater()
+    def _dispose(self, widget: MessageWidget) -> None:
+        """Destroy a row's widget. One holding the keyboard focus hands it to
+        the timeline first: Qt would move it on to another row, which the
+        timeline would then scroll back to (it shows the focused widget)."""
+        focused = QApplication.focusWidget()
+        if focused is not None and (focused is widget or widget.isAncestorOf(focused)):
+            view = self._canvas.parentWidget()
+            (view if view is not None else self._canvas).setFocus(Qt.FocusReason.OtherFocusReason)
+        widget.hide()
+        widget.deleteLater()

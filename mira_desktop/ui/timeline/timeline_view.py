@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QPalette, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QScrollBar, QWidget
 
@@ -97,6 +97,9 @@ class TimelineView(QWidget):
         self._buffer.flushed.connect(self._on_flush)
         self._apply_style_sheet()
         QTimer.singleShot(WARM_UP_DELAY_MS, self, self.warm_up)  # after the first frame
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # Tab into a row off screen: it comes into view
+            app.focusChanged.connect(self._on_focus_changed)
 
     # -- public API ---------------------------------------------------------------
 
@@ -488,8 +491,29 @@ class TimelineView(QWidget):
         event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Page Up/Down, Home, End and the arrows scroll the conversation —
+        also those a message's text passes on (``RichTextView``): the
+        keyboard then stays with the timeline, not in a row scrolled away."""
         if not self._layout.scroll_by_key(Qt.Key(event.key()), max(40, self._canvas.height() - 40)):
             super().keyPressEvent(event)
+        elif not self.hasFocus():
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        """Show the part of a message that took the keyboard focus (Tab into a
+        row beyond the screen's edge: rows near it exist, off screen). A click
+        is left alone (the pointer was on what it focused), and so is the
+        window coming back to the front (the reader may have scrolled)."""
+        if old is None or new is None or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            return
+        if not self._canvas.isAncestorOf(new):
+            return
+        for index in self._layout.live_indices():
+            row = self._layout.widget_at(index)
+            if row is not None and (row is new or row.isAncestorOf(new)):
+                top = new.mapTo(row, QPoint(0, 0)).y()
+                self._layout.reveal(index, top, top + new.height())
+                return
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

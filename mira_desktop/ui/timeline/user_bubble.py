@@ -3,9 +3,11 @@
 Owns :class:`UserMessageWidget`, which shows what the person typed as plain text
 (newlines kept, nothing interpreted) in a bubble as wide as its longest line and
 at most ~78 % of the timeline, with the local time, Copy and the Edit pencil
-(both shown on hover; Edit only while the window allows it) and the version
-switcher "‹ k/n ›" (when the message has versions) under it. Geometry is
-computed by hand so the bubble hugs its text.
+(both shown on hover and while the keyboard is in the message — Tab from its
+text reaches them; Edit only while the window allows it) and the version
+switcher "‹ k/n ›" (when the message has versions) under it. The text's
+context menu (right click, the Menu key) has "Copy message" and "Edit" too.
+Geometry is computed by hand so the bubble hugs its text.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt
-from PySide6.QtGui import QColor, QEnterEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QEnterEvent,
+    QFocusEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QApplication, QFrame, QMenu, QSizePolicy, QToolButton, QWidget
 
 from .message_actions import VersionSwitcher, flat_tool_button
 from .message_state import MessageState, ViewOptions
@@ -32,6 +42,12 @@ _PAD_V = 8
 _MARGIN_TOP = 10
 _GAP = 2
 _MARGIN_BOTTOM = 4
+#: how the keyboard reaches a message (its Copy and Edit show then)
+_KEYBOARD_REASONS = (
+    Qt.FocusReason.TabFocusReason,
+    Qt.FocusReason.BacktabFocusReason,
+    Qt.FocusReason.ShortcutFocusReason,
+)
 #: attached pictures under the bubble: squares of this side, at most this many
 THUMB_SIDE = 72
 _MAX_THUMBS = 6
@@ -90,6 +106,13 @@ class UserMessageWidget(MessageWidget):
         self._edit.setVisible(False)
         self._versions = self._version_switcher()
         self._hovered = False
+        self._focused = False  # the keyboard is in the message (its text or buttons)
+        for part in (self._text, self._copy, self._edit):
+            part.installEventFilter(self)
+        self._text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._text.customContextMenuRequested.connect(self._show_menu)
+        #: the text's context menu while it is open (for tests)
+        self.context_menu: QMenu | None = None
         if state is not None:
             self.bind(state)
 
@@ -169,8 +192,39 @@ class UserMessageWidget(MessageWidget):
         return [label for _, label in self._thumbs]
 
     def _apply_hover(self) -> None:
-        self._copy.setVisible(self._hovered)
-        self._edit.setVisible(self._hovered and self._options.actions_enabled)
+        shown = self._hovered or self._focused
+        self._copy.setVisible(shown)
+        self._edit.setVisible(shown and self._options.actions_enabled)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.FocusIn and isinstance(event, QFocusEvent):
+            # the keyboard came in (not a window's first focus landing here)
+            if event.reason() in _KEYBOARD_REASONS and not self._focused:
+                self._focused = True
+                self._apply_hover()
+        elif kind == QEvent.Type.FocusOut and self._focused:
+            # the new focus is known when the old widget hears it left
+            focused = QApplication.focusWidget()
+            if focused is None or not self.isAncestorOf(focused):
+                self._focused = False
+                self._apply_hover()
+        return False
+
+    def _show_menu(self, pos: QPoint) -> None:
+        """The text's own menu (Copy, Select All) with the message's actions."""
+        menu = self._text.createStandardContextMenu(pos)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addSeparator()
+        copy = menu.addAction(self.tr("Copy message"))
+        copy.setObjectName("message:copy")
+        copy.triggered.connect(self.copy_to_clipboard)
+        edit = menu.addAction(self.tr("Edit (the answer is kept as a version)"))
+        edit.setObjectName("message:edit")
+        edit.setEnabled(self._options.actions_enabled)
+        edit.triggered.connect(lambda: self.edit_requested.emit(self.message_id))
+        self.context_menu = menu
+        menu.popup(self._text.viewport().mapToGlobal(pos))  # never exec(): qasync
 
     # -- geometry -----------------------------------------------------------------
 
