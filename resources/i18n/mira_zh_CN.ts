@@ -170,6 +170,18 @@
             <source>More actions</source>
             <translation>更多操作</translation>
         </message>
+        <message>
+            <source>Tool output</source>
+            <translation>工具输出</translation>
+        </message>
+        <message>
+            <source>Answer from {0}</source>
+            <translation>来自 {0} 的回答</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
     </context>
     <context>
         <name>AttachmentChip</name>
@@ -184,6 +196,10 @@
         <message>
             <source>Writing down what is said…</source>
             <translation>正在写下其中说的话…</translation>
+        </message>
+        <message>
+            <source>Remove {0}</source>
+            <translation>移除 {0}</translation>
         </message>
     </context>
     <context>
@@ -319,6 +335,22 @@
         <message>
             <source>Dictate: speak, and your words are typed ({0})</source>
             <translation>语音输入：说话，您的话会被打出来（{0}）</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>消息</translation>
+        </message>
+        <message>
+            <source>Stop dictating</source>
+            <translation>停止语音输入</translation>
+        </message>
+        <message>
+            <source>Stop writing down</source>
+            <translation>停止转写</translation>
+        </message>
+        <message>
+            <source>Dictate</source>
+            <translation>语音输入</translation>
         </message>
     </context>
     <context>
@@ -3490,6 +3522,17 @@ Your chats will appear here.</source>
         </message>
     </context>
     <context>
+        <name>TimelineView</name>
+        <message>
+            <source>Conversation</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>The messages of this chat; Page Up and Page Down scroll it</source>
+            <translation>此对话的消息；Page Up 和 Page Down 可滚动</translation>
+        </message>
+    </context>
+    <context>
         <name>ToolCardView</name>
         <message>
             <source>Approve</source>
@@ -3711,6 +3754,10 @@ Your chats will appear here.</source>
         <message>
             <source>Copy message</source>
             <translation>复制消息</translation>
+        </message>
+        <message>
+            <source>Your message</source>
+            <translation>你的消息</translation>
         </message>
     </context>
     <context>

@@ -176,9 +176,15 @@ class AttachmentChip(QFrame):
         width = CHIP_WIDTH - ICON_SIZE - 56
         metrics = self.name_label.fontMetrics()
         self.name_label.setText(metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, width))
+        self._name_remove_button()
+
+    def _name_remove_button(self) -> None:
+        """Announced with the file it removes, not as "✕"."""
+        self.remove_button.setAccessibleName(self.tr("Remove {0}").format(self._name))
 
     def _retranslate(self) -> None:
         self.remove_button.setToolTip(self.tr("Remove this attachment"))
+        self._name_remove_button()
         if self.info is None:
             self.detail_label.setText(
                 self.tr("Writing down what is said…") if self._audio else self.tr("Reading…")

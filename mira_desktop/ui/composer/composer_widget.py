@@ -438,12 +438,15 @@ class ComposerWidget(QWidget):
             self.send_button.setEnabled(self._reason is None and has_content and ready)
 
     def _retranslate(self) -> None:
-        self.editor.setPlaceholderText(
-            self.tr("Message Mira… (Enter to send, Shift+Enter for a new line)")
-        )
-        self.attach_button.setToolTip(
-            self.tr("Attach files (you can also drop or paste them, or type @ to search)")
-        )
+        placeholder = self.tr("Message Mira… (Enter to send, Shift+Enter for a new line)")
+        self.editor.setPlaceholderText(placeholder)
+        # what a screen reader says (a placeholder is gone once there is text)
+        self.editor.setAccessibleName(self.tr("Message"))
+        self.editor.setAccessibleDescription(placeholder)
+        attach_tip = self.tr("Attach files (you can also drop or paste them, or type @ to search)")
+        self.attach_button.setToolTip(attach_tip)
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
+        self.attach_button.setAccessibleDescription(attach_tip)
         self.attach_button.setIcon(
             paperclip_icon(self.palette().color(QPalette.ColorRole.ButtonText))
         )
@@ -462,12 +465,17 @@ class ComposerWidget(QWidget):
             ),
             "transcribing": self.tr("Writing down what you said… Click to stop"),
         }
-        self.mic_button.setToolTip(
-            tips.get(
-                self._mic_state,
-                self.tr("Dictate: speak, and your words are typed ({0})").format(shortcut_text()),
-            )
+        tip = tips.get(
+            self._mic_state,
+            self.tr("Dictate: speak, and your words are typed ({0})").format(shortcut_text()),
         )
+        names = {
+            "recording": self.tr("Stop dictating"),
+            "transcribing": self.tr("Stop writing down"),
+        }
+        self.mic_button.setToolTip(tip)
+        self.mic_button.setAccessibleName(names.get(self._mic_state, self.tr("Dictate")))
+        self.mic_button.setAccessibleDescription(tip)
 
     def _label_send_button(self) -> None:
         if self._running:

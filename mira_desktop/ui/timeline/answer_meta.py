@@ -194,6 +194,11 @@ class AnswerMeta(QVBoxLayout):
             self._more = button
         return self._more
 
+    def made_buttons(self) -> list[QWidget]:
+        """The buttons made so far, left to right (what Tab stops at)."""
+        made: list[QWidget | None] = [self._versions, self._regenerate, self._copy, self._more]
+        return [button for button in made if button is not None]
+
     def prepare(self) -> None:
         """Make the (hidden) buttons of an answer now, ahead of showing them."""
         self.regenerate()

@@ -19,6 +19,7 @@ destroys them when the row leaves. Object names
 from __future__ import annotations
 
 import logging
+from itertools import pairwise
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QCoreApplication, QRectF, Qt, QTimer, QUrl, Signal
@@ -217,6 +218,7 @@ class AssistantMessageWidget(MessageWidget):
         self._tools: ToolCardsBox | None = None
         #: where the body's words start: after the agent's last group of calls
         self._words_from = 0
+        self._tab_order: tuple[int, ...] = ()  # the parts last chained for Tab
         self._plan: tuple[PlanTitle, PlanActions] | None = None
         self._cited = CitationRenderer()
         #: this widget showed the answer while it streamed (its end renders in steps)
@@ -278,6 +280,7 @@ class AssistantMessageWidget(MessageWidget):
 
     def apply(self) -> None:
         state, options = self._state, self._options
+        self._name_for_screen_readers()
         if state.thinking and self._card is None:
             self._card = self._build_card()
         if self._card is not None:
@@ -296,6 +299,7 @@ class AssistantMessageWidget(MessageWidget):
         self._meta.note.setText(note)
         self._meta.note.setVisible(bool(note))
         self.apply_actions()
+        self._order_tabs()
 
     def apply_actions(self) -> None:
         state, enabled = self._state, self._options.actions_enabled
@@ -310,6 +314,36 @@ class AssistantMessageWidget(MessageWidget):
         if self._status is not None:
             self._status.set_retry_enabled(enabled)
         self._apply_plan_actions()
+
+    def _order_tabs(self) -> None:
+        """Tab goes through the answer as it is drawn: the Thinking card, the
+        words, Retry, then the buttons under them. Qt chains widgets in the
+        order they were made, and the card and buttons are made when first
+        needed (the card after the words and their buttons, shown above them)."""
+        parts: list[QWidget] = [*(self._card.focus_parts() if self._card else ()), self._body]
+        if self._status is not None:
+            parts.append(self._status.retry)
+        parts += self._meta.made_buttons()
+        key = tuple(map(id, parts))
+        if key == self._tab_order:
+            return
+        self._tab_order = key
+        for first, second in pairwise(parts):  # each moved right after the one before
+            QWidget.setTabOrder(first, second)
+
+    def _name_for_screen_readers(self) -> None:
+        """Who wrote the row, said before its words (a tool's output, or an
+        answer with the model that gave it)."""
+        message = self._state.message
+        if message.role == MessageRole.TOOL:
+            label = self.tr("Tool output")
+        elif message.model:
+            label = self.tr("Answer from {0}").format(message.model)
+        else:
+            label = self.tr("Answer")
+        if label != self.accessibleName():
+            self.setAccessibleName(label)
+            self._body.setAccessibleName(label)
 
     def _apply_body(self) -> None:
         state, dark = self._state, self._options.dark

@@ -99,6 +99,13 @@ class ThinkingCard(QFrame):
     def is_expanded(self) -> bool:
         return self._expanded
 
+    def focus_parts(self) -> list[QWidget]:
+        """What Tab stops at in the card, top to bottom."""
+        parts: list[QWidget] = [self._toggle, self._stop]
+        if self._body is not None:
+            parts.append(self._body)
+        return parts
+
     def header_text(self) -> str:
         return self._toggle.text()
 

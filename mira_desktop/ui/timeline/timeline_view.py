@@ -96,6 +96,7 @@ class TimelineView(QWidget):
         self._buffer = StreamBuffer(stream_interval_ms, self)
         self._buffer.flushed.connect(self._on_flush)
         self._apply_style_sheet()
+        self._retranslate()
         QTimer.singleShot(WARM_UP_DELAY_MS, self, self.warm_up)  # after the first frame
         app = QApplication.instance()
         if isinstance(app, QApplication):  # Tab into a row off screen: it comes into view
@@ -543,10 +544,17 @@ class TimelineView(QWidget):
             self._layout.invalidate_measurements()
             self._refresh_all()
         elif kind == QEvent.Type.LanguageChange:
+            self._retranslate()
             # Widgets are disposable: rebuilding them re-reads every string.
             self._rows.replace_spares()
             self._layout.drop_widgets()
             self._layout.relayout()
+
+    def _retranslate(self) -> None:
+        self.setAccessibleName(self.tr("Conversation"))
+        self.setAccessibleDescription(
+            self.tr("The messages of this chat; Page Up and Page Down scroll it")
+        )
 
     def _apply_style_sheet(self) -> None:
         sheet = timeline_style_sheet(self)

@@ -117,6 +117,9 @@ class UserMessageWidget(MessageWidget):
             self.bind(state)
 
     def apply(self) -> None:
+        label = self.tr("Your message")  # who wrote it, for a screen reader
+        self.setAccessibleName(label)
+        self._text.setAccessibleName(label)
         self._text.set_plain(self._state.text)
         self._bubble.setVisible(self._has_text())  # pictures alone: no empty bubble
         files = attachment_line(self._state.message.data)

@@ -209,6 +209,7 @@ class ContextMeterWidget(QWidget):
 
     def _retranslate(self) -> None:
         meter, locale = self._meter, QLocale()
+        self.setAccessibleName(self.tr("Context usage"))
         if meter is None:
             self.setToolTip(self.tr("Context usage"))
         elif meter.share is None:
@@ -224,6 +225,7 @@ class ContextMeterWidget(QWidget):
                     locale.toString(meter.context_window or 0),
                 )
             )
+        self.setAccessibleDescription(self.toolTip())  # the figures, as the tooltip says
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
