@@ -7,13 +7,16 @@ import json
 import sqlite3
 from typing import Any
 
-from ..core.errors import ConfigError, NotFoundError
+from ..core.errors import ConfigError, NotFoundError, worded
 from ..core.ids import new_id, utc_now
 from ..core.models import ModelInfo, ProviderConfig
 from . import rows
 from .connection import Database
 from .database import write
 from .threads_repo import insert
+
+#: the setting naming the model a new chat starts on (``services/chat_plan.py``)
+LAST_MODEL_KEY = "chat.last_model"
 
 
 def list_providers(db: Database) -> list[ProviderConfig]:
@@ -23,8 +26,11 @@ def list_providers(db: Database) -> list[ProviderConfig]:
 def get_provider(db: Database, name: str) -> ProviderConfig:
     row = next(db.query("SELECT * FROM providers WHERE name = ?", [name]), None)
     if row is None:
-        raise NotFoundError(
-            f'No provider named "{name}".', hint="List them with `mira-desktop provider list`."
+        raise worded(
+            NotFoundError,
+            'No provider named "{name}".',
+            {"name": name},
+            hint="List them with `mira-desktop provider list`.",
         )
     return rows.provider(row)
 
@@ -96,10 +102,19 @@ def _follow_rename(conn: sqlite3.Connection, old: str, new: str) -> None:
 
 
 def remove_provider(db: Database, name: str) -> None:
+    """Delete the provider (its models go with it) and forget it as the last
+    chosen model, in one transaction: a new chat then starts on a model that
+    exists. The image and speech-to-text choices stay, so those features say
+    their provider is gone rather than that nothing was chosen."""
     with write(db) as conn:
         cursor = conn.execute("DELETE FROM providers WHERE name = ?", [name])
         if cursor.rowcount == 0:
             raise NotFoundError(f'No provider named "{name}".')
+        conn.execute(
+            "DELETE FROM settings WHERE key = ? AND json_valid(value_json)"
+            " AND json_extract(value_json, '$.provider') = ?",
+            [LAST_MODEL_KEY, name],
+        )
 
 
 _MODEL_SELECT = (

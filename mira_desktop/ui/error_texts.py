@@ -7,8 +7,9 @@ the template and its fields travel with the error, also when it is stored with
 a failed answer) is translated as a template and filled in; any other message
 or a specific hint is looked up as a whole (the constants of
 :func:`known_texts`); the standard hint of an error class is translated by its
-code (:func:`translated_hint`). Text from elsewhere — a server's own error
-message, a file name — stays as it is."""
+code (:func:`translated_hint`). A hint that sends people to a command of the
+command line has a window's own wording instead (:func:`window_hints`). Text
+from elsewhere — a server's own error message, a file name — stays as it is."""
 
 from __future__ import annotations
 
@@ -176,6 +177,8 @@ def known_texts() -> tuple[str, ...]:
         # services/kb/rag.py
         _tr("The knowledge base chosen for this chat no longer exists."),
         _tr("Pick another one, or none, above the conversation."),
+        # storage/providers_repo.py
+        _tr('No provider named "{name}".'),
         # services/threads.py, history.py, providers.py, kb/manager.py
         _tr("A title cannot be empty."),
         _tr("A provider needs a name."),
@@ -274,6 +277,31 @@ def known_texts() -> tuple[str, ...]:
     )
 
 
+def window_hints() -> dict[str, str]:
+    """Hints of the Qt-free layers that name a command of the command line
+    (English, as written there; a test checks each is still written), and what
+    the window says instead, in the interface's language."""
+    return {
+        "List them with `mira-desktop provider list`.": _tr(
+            "Choose another model above the conversation, or check the providers in"
+            " Settings → Providers."
+        ),
+        "Add one with `mira-desktop provider add`, or in Settings → Providers.": _tr(
+            "Add one in Settings → Providers."
+        ),
+        "Run `mira-desktop doctor` to check the data folder.": _tr(
+            "Check the data folder with Help → Check data…"
+        ),
+        (
+            "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible "
+            "provider), or with `mira-desktop provider transcription-model PROVIDER MODEL`."
+        ): _tr(
+            "Choose a speech-to-text model in Settings → Chat & data (an OpenAI-compatible"
+            " provider)."
+        ),
+    }
+
+
 def _translated(text: str) -> str:
     """``text`` in the interface's language when the catalogue has it, else as is."""
     return QCoreApplication.translate(TR_CONTEXT, text) if text else text
@@ -305,7 +333,11 @@ def message_text(error: MiraError) -> str:
 
 
 def hint_text(error: MiraError) -> str:
-    """What to do next, in the interface's language where it can be."""
+    """What to do next, in the interface's language where it can be (the
+    window's own wording for a hint that names a command-line command)."""
+    instead = window_hints().get(error.hint)
+    if instead is not None:
+        return instead
     if error.hint_template is not None:
         return _filled(error.hint_template, error, error.hint)
     hint = translated_hint(error)

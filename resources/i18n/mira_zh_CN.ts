@@ -417,6 +417,10 @@
             <source>Saved the answer that did not fit on the disk before.</source>
             <translation>之前因磁盘已满未能保存的回答，现在已保存。</translation>
         </message>
+        <message>
+            <source>“{provider} · {model}” is no longer available (its provider was removed). Choose another model above.</source>
+            <translation>“{provider} · {model}”已不可用（它的模型服务已被移除）。请在上方选择其他模型。</translation>
+        </message>
     </context>
     <context>
         <name>DamagedDatabase</name>
@@ -1514,6 +1518,26 @@ Repair: {fix}</source>
         <message>
             <source>Check that the folder can be written, or start with --data-dir to use another one.</source>
             <translation>请确认该文件夹可写入，或用 --data-dir 启动以改用其他文件夹。</translation>
+        </message>
+        <message>
+            <source>No provider named "{name}".</source>
+            <translation>没有名为“{name}”的模型服务。</translation>
+        </message>
+        <message>
+            <source>Choose another model above the conversation, or check the providers in Settings → Providers.</source>
+            <translation>请在对话上方选择其他模型，或在“设置 → 模型服务”中检查模型服务。</translation>
+        </message>
+        <message>
+            <source>Add one in Settings → Providers.</source>
+            <translation>请在“设置 → 模型服务”中添加一个。</translation>
+        </message>
+        <message>
+            <source>Check the data folder with Help → Check data…</source>
+            <translation>请用“帮助 → 检查数据…”检查数据文件夹。</translation>
+        </message>
+        <message>
+            <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider).</source>
+            <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商）。</translation>
         </message>
     </context>
     <context>

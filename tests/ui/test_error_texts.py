@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 from mira_desktop.core.errors import (
     MiraError,
     NetworkError,
+    NotFoundError,
     ServerError,
     StorageError,
     error_from_dict,
@@ -26,7 +27,13 @@ from mira_desktop.paths import resource_path
 from mira_desktop.providers.errormap import error_from_response, network_error
 from mira_desktop.services.readers import DocumentRefusedError, read_document
 from mira_desktop.services.run_support import unsaved_error
-from mira_desktop.ui.error_texts import error_line, hint_text, known_texts, message_text
+from mira_desktop.ui.error_texts import (
+    error_line,
+    hint_text,
+    known_texts,
+    message_text,
+    window_hints,
+)
 from mira_desktop.ui.i18n import install_translator
 
 ROOT = Path(__file__).parents[2] / "mira_desktop"
@@ -58,6 +65,27 @@ def test_every_known_text_is_still_written_by_the_code_it_translates(qapp) -> No
     literals = _qt_free_literals()
     stale = [text for text in known_texts() if text not in literals]
     assert stale == []
+
+
+def test_every_hint_the_window_words_its_own_way_is_still_written(qapp) -> None:
+    literals = _qt_free_literals()
+    assert [hint for hint in window_hints() if hint not in literals] == []
+    assert not any("mira-desktop" in text for text in window_hints().values())
+
+
+def test_a_hint_naming_a_command_reads_as_the_window_says_it(chinese) -> None:
+    """A send to a provider removed meanwhile: the window's error names no
+    command of the command line, and reads in Chinese (a stored one too)."""
+    error = worded(
+        NotFoundError,
+        'No provider named "{name}".',
+        {"name": "Local"},
+        hint="List them with `mira-desktop provider list`.",
+    )
+    reloaded = error_from_dict(error.to_dict())
+    assert message_text(reloaded) == "没有名为“Local”的模型服务。"
+    assert hint_text(reloaded) == hint_text(error)
+    assert "mira-desktop" not in hint_text(error) and "设置 → 模型服务" in hint_text(error)
 
 
 def test_every_known_text_is_translated_with_the_same_fields() -> None:

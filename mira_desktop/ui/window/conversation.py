@@ -66,6 +66,8 @@ class ConversationPresenter(QObject):
         self.choice: tuple[str, str] | None = None
         self._stashed_draft = ""
         self._has_providers = True
+        #: the configured providers' names (None until the models are loaded)
+        self._provider_names: set[str] | None = None
         #: the knowledge base chosen for the welcome draft (``ui/kb/kb_actions.py``),
         #: bound to the thread by its first send (``SendRequest.kb_id``)
         self.draft_kb_id: str | None = None
@@ -226,10 +228,13 @@ class ConversationPresenter(QObject):
     async def reload_models(self) -> None:
         providers = await self._services.providers.list_providers()
         self._has_providers = bool(providers)
+        self._provider_names = {p.name for p in providers}
         self.models = await self._services.providers.list_models()
         self._w.header.set_models(self.models)
         if self.choice is None:
             self._apply_choice(await self._services.settings.get("chat.last_model"))
+        if self.is_draft and not self.choice_available():
+            self._apply_choice(None)  # its provider was removed: start on a model that exists
         if self.choice is None and self.models:
             # Nothing chosen yet: start with the first model listed (002 §会话模型选择).
             first = self.models[0]
@@ -241,9 +246,24 @@ class ConversationPresenter(QObject):
             self.view_changed.emit("welcome" if self._has_providers else "empty")
 
     def _last_choice(self) -> tuple[str, str] | None:
-        return self.choice
+        """The model a new chat starts on: the last chosen, else (its provider
+        removed) the first model listed."""
+        if self.choice_available():
+            return self.choice
+        first = self.models[0] if self.models else None
+        return (first.provider_name, first.name) if first else None
+
+    def choice_available(self) -> bool:
+        """Whether the chosen model's provider is still configured (a send to
+        a removed one cannot work)."""
+        names = self._provider_names
+        return self.choice is None or names is None or self.choice[0] in names
 
     def _apply_choice(self, choice: object) -> None:
+        if choice is None:
+            self.choice = None
+            self._w.header.set_current_model("", "")
+            return
         if isinstance(choice, dict):
             choice = (choice.get("provider"), choice.get("model"))
         if isinstance(choice, tuple | list) and len(choice) == 2 and all(choice):
@@ -466,6 +486,13 @@ class ConversationPresenter(QObject):
             composer.set_enabled_reason("no_provider")
         elif self.choice is None:
             composer.set_enabled_reason("no_model")
+        elif not self.choice_available():
+            composer.set_enabled_reason(
+                self.tr(
+                    "“{provider} · {model}” is no longer available (its provider was removed)."
+                    " Choose another model above."
+                ).format(provider=self.choice[0], model=self.choice[1])
+            )
         elif self.key in self._questions_waiting:
             composer.set_enabled_reason("question_pending")
         else:
