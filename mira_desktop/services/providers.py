@@ -110,7 +110,9 @@ class ProviderService:
             fields["kind"] = str(provider_kind)
         if base_url is not None:
             fields["base_url"] = normalise_base_url(provider_kind, base_url)
-        if new_name:
+        if new_name is not None:
+            if not new_name.strip():
+                raise ConfigError("A provider needs a name.")
             fields["name"] = new_name.strip()
         previous: str | None = None
         if api_key is not None:

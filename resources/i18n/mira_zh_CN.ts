@@ -2426,6 +2426,18 @@ Quit anyway and lose them?</source>
             <source>Anthropic</source>
             <translation>Anthropic</translation>
         </message>
+        <message>
+            <source>Removed when you save</source>
+            <translation>保存时删除</translation>
+        </message>
+        <message>
+            <source>Remove the saved key</source>
+            <translation>删除已保存的密钥</translation>
+        </message>
+        <message>
+            <source>Delete this provider's API key when you save (to use it without one)</source>
+            <translation>保存时删除此服务的 API 密钥（之后不用密钥访问它）</translation>
+        </message>
     </context>
     <context>
         <name>ProvidersTab</name>
@@ -2504,6 +2516,18 @@ Quit anyway and lose them?</source>
         <message>
             <source>the file {path} (readable only by you; no system keyring was found)</source>
             <translation>文件 {path}（仅你可读；未找到系统密钥环）</translation>
+        </message>
+        <message>
+            <source>The base URL now points to another server ({host}). Keep sending the API key saved for “{name}” there?
+
+Yes keeps the key; No removes it (type the new server's key if it needs one).</source>
+            <translation>服务地址现在指向另一台服务器（{host}）。还要把为“{name}”保存的 API 密钥发送到那里吗？
+
+“是”保留密钥；“否”删除密钥（如果新服务器需要密钥，请输入它的密钥）。</translation>
+        </message>
+        <message>
+            <source>Keep the API key?</source>
+            <translation>保留 API 密钥？</translation>
         </message>
     </context>
     <context>

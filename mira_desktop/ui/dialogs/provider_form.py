@@ -4,7 +4,8 @@ Pure form: no service calls. It knows each kind's default base URL (shown as the
 placeholder and used when the field is left empty), shows a hint per kind (LM Studio,
 OpenRouter…), and reports whether the user changed anything since ``set_provider``.
 API keys are typed into a password field and never read back: an existing key is
-described as saved, and leaving the field empty keeps it.
+described as saved, leaving the field empty keeps it, and "Remove the saved key"
+deletes it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtCore import QEvent, QSignalBlocker, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
 
 from mira_desktop.core.models import ProviderConfig, ProviderKind
 from mira_desktop.ui.dialogs.form_rows import add_row, hint_label
@@ -33,7 +42,7 @@ class ProviderFormValues:
     name: str
     kind: str
     base_url: str
-    api_key: str | None  # None: keep the stored key
+    api_key: str | None  # None: keep the stored key; "": remove it
 
 
 class ProviderForm(QWidget):
@@ -54,6 +63,9 @@ class ProviderForm(QWidget):
         self.url_hint = hint_label(self)
         self.key_edit = QLineEdit(self)
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.remove_key_check = QCheckBox(self)
+        self.remove_key_check.setObjectName("RemoveSavedKey")
+        self.remove_key_check.hide()
         self.key_hint = hint_label(self)
         self._layout = QFormLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -62,11 +74,20 @@ class ProviderForm(QWidget):
         add_row(self._layout, self._rows[0], self.name_edit)
         add_row(self._layout, self._rows[1], self.kind_combo)
         add_row(self._layout, self._rows[2], self.url_edit, self.url_hint)
-        add_row(self._layout, self._rows[3], self.key_edit, self.key_hint)
+        add_row(self._layout, self._rows[3], self._key_row(), self.key_hint)
         for edit in (self.name_edit, self.url_edit, self.key_edit):
             edit.textEdited.connect(self._mark_dirty)
         self.kind_combo.activated.connect(self._on_kind_activated)
+        self.remove_key_check.toggled.connect(self._on_remove_key_toggled)
         self._retranslate()
+
+    def _key_row(self) -> QWidget:
+        row = QWidget(self)
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.key_edit, 1)
+        layout.addWidget(self.remove_key_check)
+        return row
 
     # ---- public API ---------------------------------------------------------
     def original(self) -> ProviderConfig | None:
@@ -94,6 +115,10 @@ class ProviderForm(QWidget):
         self._select_kind(str(config.kind) if config else kind)
         self.url_edit.setText(config.base_url if config else "")
         self.key_edit.clear()
+        with QSignalBlocker(self.remove_key_check):
+            self.remove_key_check.setChecked(False)
+        self.key_edit.setEnabled(True)
+        self.remove_key_check.setVisible(self.has_saved_key())
         self._touched = False
         self._update_hints()
 
@@ -114,10 +139,20 @@ class ProviderForm(QWidget):
     def values(self) -> ProviderFormValues:
         kind = self.kind()
         url = self.url_edit.text().strip() or DEFAULT_BASE_URLS[ProviderKind(kind)]
-        key = self.key_edit.text().strip()
+        key: str | None = self.key_edit.text().strip() or None
+        if self.remove_key_check.isChecked():
+            key = ""
         return ProviderFormValues(
-            name=self.name_edit.text().strip(), kind=kind, base_url=url, api_key=key or None
+            name=self.name_edit.text().strip(), kind=kind, base_url=url, api_key=key
         )
+
+    def has_saved_key(self) -> bool:
+        """Whether the provider being edited has a key saved."""
+        return self._original is not None and self._original.has_key
+
+    def remove_saved_key(self) -> None:
+        """Tick "Remove the saved key" (the saved key goes with the next save)."""
+        self.remove_key_check.setChecked(True)
 
     def mark_saved(self, config: ProviderConfig) -> None:
         self.set_provider(config)
@@ -131,6 +166,13 @@ class ProviderForm(QWidget):
         # A URL still equal to another kind's default follows the new kind.
         if self.url_edit.text().strip() in DEFAULT_BASE_URLS.values():
             self.url_edit.clear()
+        self._mark_dirty()
+        self._update_hints()
+
+    def _on_remove_key_toggled(self, checked: bool) -> None:
+        if checked:
+            self.key_edit.clear()
+        self.key_edit.setEnabled(not checked)
         self._mark_dirty()
         self._update_hints()
 
@@ -153,8 +195,9 @@ class ProviderForm(QWidget):
             ProviderKind.ANTHROPIC: self.tr("Anthropic's Messages API. An API key is required."),
         }
         self.url_hint.setText(hints[kind])
-        has_key = self._original is not None and self._original.has_key
-        if has_key:
+        if self.remove_key_check.isChecked():
+            self.key_edit.setPlaceholderText(self.tr("Removed when you save"))
+        elif self.has_saved_key():
             self.key_edit.setPlaceholderText(self.tr("Saved — type a new key to replace it"))
         elif kind is ProviderKind.ANTHROPIC:
             self.key_edit.setPlaceholderText(self.tr("Required"))
@@ -170,6 +213,10 @@ class ProviderForm(QWidget):
         for label, text in zip(self._rows, labels, strict=True):
             label.setText(text)
         self.name_edit.setPlaceholderText(self.tr("e.g. Ollama, LM Studio, OpenRouter"))
+        self.remove_key_check.setText(self.tr("Remove the saved key"))
+        self.remove_key_check.setToolTip(
+            self.tr("Delete this provider's API key when you save (to use it without one)")
+        )
         names = (self.tr("OpenAI-compatible"), self.tr("Ollama"), self.tr("Anthropic"))
         for row, name in enumerate(names):
             self.kind_combo.setItemText(row, name)

@@ -5,7 +5,9 @@ All service calls are awaited in ``qasync.asyncSlot`` *methods* (never free func
 qasync#177). While one runs the action buttons are disabled and the status line says
 what is happening; its outcome — "Connected — 12 models available" or the error with
 what to do next — stays inline. "Test connection" on a new or edited provider saves
-it first, so it tests exactly what the form shows.
+it first, so it tests exactly what the form shows. Saving a new base URL on
+another host while a key is saved asks first whether that key should go there
+too (by default it is removed).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import qasync
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -240,17 +243,64 @@ class ProvidersTab(QWidget):
         return True
 
     # ---- slots (async work lives in methods: qasync#177) ---------------------
+    # A click first settles where a saved key goes (a question: asked from the
+    # click, never from a task), then starts the work.
+    def _on_save_clicked(self) -> None:
+        if self.settle_saved_key():
+            self._save_slot()
+
+    def _on_test_clicked(self) -> None:
+        if self.settle_saved_key():
+            self._test_slot()
+
+    def _on_fetch_clicked(self) -> None:
+        if self.settle_saved_key():
+            self._fetch_slot()
+
     @qasync.asyncSlot()
-    async def _on_save_clicked(self) -> None:
+    async def _save_slot(self) -> None:
         await guarded(self, self.save())
 
     @qasync.asyncSlot()
-    async def _on_test_clicked(self) -> None:
+    async def _test_slot(self) -> None:
         await guarded(self, self.test_connection())
 
     @qasync.asyncSlot()
-    async def _on_fetch_clicked(self) -> None:
+    async def _fetch_slot(self) -> None:
         await guarded(self, self.fetch_models())
+
+    def settle_saved_key(self) -> bool:
+        """Before the form is saved: when the base URL moves to another host
+        while a key is saved (and no new key is typed, nor removal chosen),
+        ask whether to keep sending that key there — No (the default) removes
+        it. False: the user cancelled."""
+        original = self.form.original()
+        if original is None or not original.has_key or not self.form.is_dirty():
+            return True
+        values = self.form.values()
+        new_host = _host(values.base_url)
+        if values.api_key is not None or new_host == _host(original.base_url):
+            return True
+        from PySide6.QtWidgets import QMessageBox  # its type and enums: on first use
+
+        buttons = (
+            QMessageBox.StandardButton.Yes
+            | QMessageBox.StandardButton.No
+            | QMessageBox.StandardButton.Cancel
+        )
+        text = self.tr(
+            "The base URL now points to another server ({host}). Keep sending the API key "
+            "saved for “{name}” there?\n\nYes keeps the key; No removes it (type the new "
+            "server's key if it needs one)."
+        ).format(host=new_host or values.base_url, name=original.name)
+        answer = QMessageBox.question(
+            self, self.tr("Keep the API key?"), text, buttons, QMessageBox.StandardButton.No
+        )
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer != QMessageBox.StandardButton.Yes:
+            self.form.remove_saved_key()
+        return True
 
     @qasync.asyncSlot()
     async def _on_remove_confirmed(self) -> None:
@@ -344,3 +394,11 @@ class ProvidersTab(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
+
+
+def _host(url: str) -> str:
+    """The host a base URL sends to (lower case; "" when it has none)."""
+    try:
+        return (urlsplit(url.strip()).hostname or "").lower()
+    except ValueError:
+        return ""
