@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import ConfigError, NotFoundError
+from ..core.errors import ConfigError, NotFoundError, worded
 from ..core.ids import format_time
 from ..core.models import DEFAULT_WORKSPACE_NAME, Workspace
 from .timeframes import Now, utc_clock
@@ -74,8 +74,11 @@ def normalise_name(name: str) -> str:
 def _resolve_root(root_dir: str) -> str:
     path = Path(root_dir).expanduser()
     if not path.is_dir():
-        raise ConfigError(
-            f"The folder {root_dir} does not exist.", hint="Choose an existing folder."
+        raise worded(
+            ConfigError,
+            "The folder {folder} does not exist.",
+            {"folder": root_dir},
+            hint="Choose an existing folder.",
         )
     return str(path.resolve())
 
@@ -121,6 +124,29 @@ class WorkspaceService:
                 hint="Create a new workspace instead (mira-desktop workspace add NAME).",
             )
         return await self._history.update_workspace(workspace_id, name=name)
+
+    async def update(
+        self, workspace_id: str, *, name: str, color: str, root_dir: str | None
+    ) -> Workspace:
+        """Set the name, colour and folder (None or "": none) together, as the
+        window's Edit dialog shows them: each is checked first — a name that is
+        free, a colour, a folder that exists — and all are saved in one
+        transaction, or none is."""
+        workspace = await self.get(workspace_id)
+        new_name = normalise_name(name)
+        if workspace.is_default and new_name != workspace.name:
+            raise ConfigError(
+                f'"{DEFAULT_WORKSPACE_NAME}" is the default workspace; it keeps its name.'
+            )
+        fields: dict[str, str | None] = {"color": normalise_color(color)}
+        if new_name != workspace.name:
+            fields["name"] = new_name
+        root_dir = (root_dir or "").strip() or None
+        if root_dir != workspace.root_dir:  # one kept as it is may be gone: still kept
+            root = await asyncio.to_thread(_resolve_root, root_dir) if root_dir else None
+            if root != workspace.root_dir:
+                fields["root_dir"] = root
+        return await self._history.update_workspace(workspace_id, **fields)
 
     async def set_color(self, workspace_id: str, color: str) -> Workspace:
         return await self._history.update_workspace(workspace_id, color=normalise_color(color))

@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import ConfigError, NotFoundError
+from ..core.errors import ConfigError, NotFoundError, worded
 from ..core.ids import new_id, utc_now
 from ..core.models import DEFAULT_WORKSPACE_NAME, Workspace
 from . import rows
@@ -45,8 +45,11 @@ def _check_name_free(conn: sqlite3.Connection, name: str, own_id: str | None = N
         "SELECT id FROM workspaces WHERE lower(name) = lower(?) AND id IS NOT ?", (name, own_id)
     ).fetchone()
     if row is not None:
-        raise ConfigError(
-            f'A workspace named "{name}" already exists.', hint="Choose another name."
+        raise worded(
+            ConfigError,
+            'A workspace named "{name}" already exists.',
+            {"name": name},
+            hint="Choose another name.",
         )
 
 

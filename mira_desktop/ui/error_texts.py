@@ -177,6 +177,12 @@ def known_texts() -> tuple[str, ...]:
         # services/kb/rag.py
         _tr("The knowledge base chosen for this chat no longer exists."),
         _tr("Pick another one, or none, above the conversation."),
+        # services/workspaces.py, storage/workspaces_repo.py
+        _tr("The folder {folder} does not exist."),
+        _tr("Choose an existing folder."),
+        _tr('A workspace named "{name}" already exists.'),
+        _tr("Choose another name."),
+        _tr("A workspace needs a name."),
         # storage/providers_repo.py
         _tr('No provider named "{name}".'),
         # services/threads.py, history.py, providers.py, kb/manager.py

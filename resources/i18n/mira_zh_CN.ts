@@ -1539,6 +1539,26 @@ Repair: {fix}</source>
             <source>Choose a speech-to-text model in Settings → Chat &amp; data (an OpenAI-compatible provider).</source>
             <translation>请在 设置 → 对话与数据 中选择语音转文字模型（OpenAI 兼容的服务商）。</translation>
         </message>
+        <message>
+            <source>The folder {folder} does not exist.</source>
+            <translation>文件夹 {folder} 不存在。</translation>
+        </message>
+        <message>
+            <source>Choose an existing folder.</source>
+            <translation>请选择一个已存在的文件夹。</translation>
+        </message>
+        <message>
+            <source>A workspace named "{name}" already exists.</source>
+            <translation>已存在名为“{name}”的工作区。</translation>
+        </message>
+        <message>
+            <source>Choose another name.</source>
+            <translation>请换一个名称。</translation>
+        </message>
+        <message>
+            <source>A workspace needs a name.</source>
+            <translation>工作区需要一个名称。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
@@ -4024,6 +4044,10 @@ Your chats will appear here.</source>
         <message>
             <source>Save</source>
             <translation>保存</translation>
+        </message>
+        <message>
+            <source>Custom colour {color}</source>
+            <translation>自定义颜色 {color}</translation>
         </message>
     </context>
     <context>

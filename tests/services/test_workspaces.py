@@ -100,3 +100,25 @@ async def test_deleting_a_workspace_keeps_every_message(services: Services) -> N
     assert elsewhere.workspace_id == base.id
     with pytest.raises(NotFoundError):
         await services.workspaces.workspace_thread_count(work.id)
+
+
+async def test_an_edit_saves_every_field_or_none(services: Services, tmp_path: Path) -> None:
+    """The window's Edit dialog saves name, colour and folder together: a
+    folder that does not exist (or a taken name) leaves all of them as they
+    were; a folder kept as it is may be gone and the rest still saves."""
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    proj = await services.workspaces.create("Proj", color="#123456", root_dir=str(folder))
+    await services.workspaces.create("Taken")
+    ws = services.workspaces
+    with pytest.raises(ConfigError, match="does not exist"):
+        await ws.update(proj.id, name="Proj2", color="#ef4444", root_dir=str(tmp_path / "nope"))
+    with pytest.raises(ConfigError, match="already exists"):
+        await ws.update(proj.id, name="taken", color="#ef4444", root_dir=None)
+    same = await ws.get(proj.id)
+    assert (same.name, same.color, same.root_dir) == ("Proj", "#123456", str(folder.resolve()))
+    folder.rmdir()
+    edited = await ws.update(proj.id, name="Proj2", color="#ef4444", root_dir=same.root_dir)
+    assert (edited.name, edited.color, edited.root_dir) == ("Proj2", "#ef4444", same.root_dir)
+    cleared = await ws.update(proj.id, name="Proj2", color="#ef4444", root_dir=None)
+    assert cleared.root_dir is None

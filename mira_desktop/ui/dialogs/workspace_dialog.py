@@ -3,15 +3,19 @@ name, its colour (the sidebar's palette) and an optional root folder (the
 agent's and @-search's file scope, chosen with the system folder dialog).
 Mira BASE keeps its name; its colour and folder can change.
 
-The dialog only collects :class:`WorkspaceValues`; the window's workspace
-actions save them through ``WorkspaceService`` (which checks the folder)."""
+The dialog only collects :class:`WorkspaceValues`: OK (or Enter) emits
+``submitted(values)`` and the dialog stays open; the window's workspace actions
+save them through ``WorkspaceService`` (which checks the name and the folder)
+and then close it with :meth:`finish`, or show why not with :meth:`show_error`
+— what was typed stays. A colour outside the palette (the command line takes
+any ``#rrggbb``) is kept, as one more swatch."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -60,10 +64,15 @@ def _swatch_icon(color: str, size: int = 18) -> QIcon:
 
 
 class WorkspaceDialog(QDialog):
+    """Signal ``submitted(WorkspaceValues)``: OK was pressed; the caller saves."""
+
+    submitted = Signal(object)
+
     def __init__(self, workspace: Workspace | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("WorkspaceDialog")
         self._workspace = workspace
+        self._busy = False
         self.name_edit = QLineEdit(self)
         self.name_edit.setObjectName("WorkspaceName")
         self.name_edit.setMaxLength(NAME_LIMIT)
@@ -79,7 +88,14 @@ class WorkspaceDialog(QDialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("WorkspaceError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setProperty("status", "error")
+        self.error_label.hide()
         self.name_edit.textChanged.connect(self._update_ok)
+        for edit in (self.name_edit, self.folder_edit):
+            edit.textEdited.connect(lambda _text: self.show_error(""))
         self._build_layout()
         self._load(workspace)
         self._retranslate()
@@ -113,6 +129,7 @@ class WorkspaceDialog(QDialog):
         self.form.addRow(self.labels[2], folder_row)
         column = QVBoxLayout(self)
         column.addLayout(self.form)
+        column.addWidget(self.error_label)
         column.addWidget(self.buttons)
         self.resize(460, self.sizeHint().height())
 
@@ -139,10 +156,48 @@ class WorkspaceDialog(QDialog):
         return str(checked.property("color")) if checked is not None else DEFAULT_COLOR
 
     def set_color(self, color: str) -> None:
+        """Check the swatch of ``color``; one outside the palette gets its own."""
         for button in self.swatches.buttons():
             if str(button.property("color")).lower() == color.lower():
                 button.setChecked(True)
                 return
+        custom = self.findChild(QToolButton, "Swatch_custom")
+        if custom is None:
+            custom = QToolButton(self)
+            custom.setObjectName("Swatch_custom")
+            custom.setCheckable(True)
+            custom.setAutoRaise(True)
+            custom.setIconSize(QSize(18, 18))
+            custom.setProperty("swatch", True)
+            self.swatches.addButton(custom)
+            self.swatch_row.insertWidget(self.swatch_row.count() - 1, custom)  # before the stretch
+        custom.setIcon(_swatch_icon(color))
+        custom.setProperty("color", color.lower())
+        custom.setToolTip(self.tr("Custom colour {color}").format(color=color.lower()))
+        custom.setChecked(True)
+
+    # ---- saving ---------------------------------------------------------------------
+    def accept(self) -> None:
+        """OK: hand the values over; the dialog closes once they are saved."""
+        if self._busy or not self.values().name:
+            return
+        self.show_error("")
+        self.submitted.emit(self.values())
+
+    def set_busy(self, busy: bool) -> None:
+        """While the values are saved, OK waits."""
+        self._busy = busy
+        self._update_ok()
+
+    def show_error(self, text: str) -> None:
+        """Why the values were not saved ("" hides it); the fields stay as typed."""
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+
+    def finish(self) -> None:
+        """The values were saved: close."""
+        self._busy = False
+        super().accept()
 
     def _choose_folder(self) -> None:
         start = self.folder_edit.text().strip()
@@ -152,7 +207,7 @@ class WorkspaceDialog(QDialog):
 
     def _update_ok(self) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setEnabled(bool(self.name_edit.text().strip()))
+        ok.setEnabled(bool(self.name_edit.text().strip()) and not self._busy)
 
     def _retranslate(self) -> None:
         creating = self._workspace is None

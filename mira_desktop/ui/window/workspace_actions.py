@@ -1,6 +1,9 @@
 """``WorkspaceActions``: creating, editing and deleting workspaces from the
 sidebar (PRODUCT.md §1, §8, §13) through ``WorkspaceService``. Creating and
-editing open :class:`WorkspaceDialog` (opened, never ``exec()``-ed); deleting
+editing open :class:`WorkspaceDialog` (opened, never ``exec()``-ed), which
+stays open until its values are saved — all of them in one call, or none,
+with the reason shown in the dialog — and the sidebar is reloaded after any
+attempt (another window or the command line may have changed it); deleting
 first counts the workspace's conversations and asks, naming that number and
 where they go (Mira BASE's trash, restorable). Mira BASE cannot be deleted."""
 
@@ -9,9 +12,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import Qt
 
+from ...core.errors import MiraError
 from ...core.models import Workspace
+from ..error_texts import error_line
 from .confirm import ask_then
 from .window_actions import WindowActions
 
@@ -52,31 +58,47 @@ class WorkspaceActions(WindowActions):
     # ---- create and edit ----------------------------------------------------------
     def create(self) -> None:
         dialog = self._open_dialog(None)
-        dialog.accepted.connect(lambda: self._tasks.start(self._create(dialog.values())))
-
-    async def _create(self, values: WorkspaceValues) -> None:
-        created = await self._services.workspaces.create(
-            values.name, color=values.color, root_dir=values.root_dir
-        )
-        await self.reload()
-        self._w.sidebar.workspace_list.select_workspace(created.id)
+        dialog.submitted.connect(lambda values: self._save(dialog, None, values))
 
     def edit(self, workspace_id: str) -> None:
         workspace = self._find(workspace_id)
         if workspace is None:
             return
         dialog = self._open_dialog(workspace)
-        dialog.accepted.connect(lambda: self._tasks.start(self._update(workspace, dialog.values())))
+        dialog.submitted.connect(lambda values: self._save(dialog, workspace, values))
 
-    async def _update(self, old: Workspace, values: WorkspaceValues) -> None:
+    def _save(
+        self, dialog: WorkspaceDialog, old: Workspace | None, values: WorkspaceValues
+    ) -> None:
+        dialog.set_busy(True)
+        self._tasks.start(self._saved(dialog, old, values))
+
+    async def _saved(
+        self, dialog: WorkspaceDialog, old: Workspace | None, values: WorkspaceValues
+    ) -> None:
+        """Create or update from the dialog's values; on failure the dialog
+        stays open with the reason and what was typed."""
         service = self._services.workspaces
-        if values.name != old.name and not old.is_default:
-            await service.rename(old.id, values.name)
-        if values.color != old.color:
-            await service.set_color(old.id, values.color)
-        if values.root_dir != old.root_dir:
-            await service.set_root_dir(old.id, values.root_dir)
-        await self.reload()
+        try:
+            if old is None:
+                saved = await service.create(
+                    values.name, color=values.color, root_dir=values.root_dir
+                )
+            else:
+                saved = await service.update(
+                    old.id, name=values.name, color=values.color, root_dir=values.root_dir
+                )
+        except MiraError as exc:
+            if shiboken6.isValid(dialog):
+                dialog.set_busy(False)
+                dialog.show_error(error_line(exc))
+            return
+        finally:
+            await self.reload()
+        if shiboken6.isValid(dialog):
+            dialog.finish()
+        if old is None:
+            self._w.sidebar.workspace_list.select_workspace(saved.id)
 
     def _open_dialog(self, workspace: Workspace | None) -> WorkspaceDialog:
         from ..dialogs.workspace_dialog import WorkspaceDialog  # imported when first opened
