@@ -163,3 +163,33 @@ async def test_a_role_without_a_name_is_refused_in_the_dialog(
     await until(lambda: dialog.status.property("status") == "error")
     assert "name" in dialog.status.text()
     assert dialog.role_names() == []
+
+
+async def test_a_new_chat_whose_role_is_deleted_sends_without_it(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    qtbot: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The draft kept the deleted role's id: the header said "No role" while
+    every send was refused ("No role with id …")."""
+    role = await services.roles.create("Tutor", persona="Patient and kind.")
+    await window.context_actions.reload_roles()
+    window.header.role_picker.choose(role.id)
+    assert window.context_actions.draft_role_id() == role.id
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *_a: QMessageBox.StandardButton.Yes)
+    )
+    dialog = await open_dialog(window)
+    await until(lambda: dialog.form.name_edit.text() == "Tutor")
+    qtbot.mouseClick(dialog.delete_button, Qt.MouseButton.LeftButton)
+    await until(lambda: dialog.role_names() == [])
+    dialog.close()
+    await until(lambda: window.header.role_picker.roles() == [])
+    assert window.context_actions.draft_role_id() is None
+    assert window.header.role_picker.text() == "No role"
+    await send(window, loopback, "hello there", qtbot)
+    assert "Patient and kind." not in system_prompt(request_of(loopback))
+    thread = await services.threads.get_thread(window.presenter.key)
+    assert thread.role_id is None and window.notice_bar.text() == ""

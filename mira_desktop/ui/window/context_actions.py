@@ -89,6 +89,8 @@ class ContextActions(WindowActions):
     # ---- roles -----------------------------------------------------------------------
     async def reload_roles(self) -> None:
         roles = await self._services.roles.list()
+        if self._draft_role not in {r.id for r in roles}:
+            self._draft_role = None  # deleted: a new chat does not send to it
         self._w.header.role_picker.set_roles(roles)
         self._sync()
 
