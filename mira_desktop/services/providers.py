@@ -1,6 +1,9 @@
 """Configured providers: add / edit / remove, their API keys (through the secret
 store, never the database), model lists fetched from the server, per-model
 settings, connection tests, and the live adapter objects the chat service uses.
+Listeners (:meth:`ProviderService.add_listener`) hear of every change — the
+window reloads its model picker even when the dialog that started a model
+fetch was closed before it ended.
 
 Adapters are built by a factory injected by ``app.py`` (the providers package),
 so this module stays free of HTTP code."""
@@ -59,6 +62,7 @@ class ProviderService:
         self._probe = ollama_probe
         self._live: dict[str, ChatProvider] = {}
         self._building = asyncio.Lock()  # one adapter per provider, even when asked twice at once
+        self._listeners: list[Callable[[], None]] = []
 
     @property
     def keyring_description(self) -> str:
@@ -68,6 +72,23 @@ class ProviderService:
     def secrets_file(self) -> Path | None:
         """Where keys go when the system has no keyring (None: the keyring)."""
         return self._secrets.file_in_use
+
+    def add_listener(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after each change of the providers or their
+        models (added, edited, removed, a model list fetched, a model's
+        settings saved)."""
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[[], None]) -> None:
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a provider listener failed")
 
     async def list_providers(self) -> list[ProviderConfig]:
         return await self._store.list_providers()
@@ -92,6 +113,7 @@ class ProviderService:
                 # left taken for the next try)
                 await self._store.remove_provider(name)
                 raise
+        self._changed()
         return config
 
     async def update_provider(
@@ -130,6 +152,7 @@ class ProviderService:
                 await asyncio.to_thread(self._put_back, current.id, previous)
             raise
         await self._forget(name)
+        self._changed()
         return updated
 
     def _put_back(self, key_id: str, previous: str | None) -> None:
@@ -143,6 +166,7 @@ class ProviderService:
         await self._store.remove_provider(name)
         await asyncio.to_thread(self._secrets.delete, current.id)
         await self._forget(name)
+        self._changed()
 
     async def chat_provider(self, name: str) -> tuple[ProviderConfig, ChatProvider]:
         """The live adapter for a configured provider (built once, reused)."""
@@ -167,6 +191,7 @@ class ProviderService:
         _, provider = await self.chat_provider(name)
         listed = await provider.list_models()
         await self._store.save_listed_models(name, [m.name for m in listed])
+        self._changed()
         return await self._store.list_models(name)
 
     async def test_connection(self, name: str) -> list[ModelInfo]:
@@ -208,7 +233,9 @@ class ProviderService:
             "compaction_threshold": compaction_threshold or None,
             "reasoning": reasoning or None,
         }
-        return await self._store.update_model_settings(provider_name, model, settings)
+        saved = await self._store.update_model_settings(provider_name, model, settings)
+        self._changed()
+        return saved
 
     async def detect_ollama(self, base_url: str | None = None) -> bool:
         """Whether Ollama answers at ``base_url`` (default: where it listens

@@ -98,6 +98,9 @@ class MainWindow(QMainWindow):
         self.export_actions.connect_window()
         self.state = WindowState(self, services)
         self._connect()
+        # the picker follows every change, wherever made (a fetch that ends
+        # after the Settings dialog that started it was closed)
+        services.providers.add_listener(self._on_providers_changed)
         self.retranslate()
         self.resize(1180, 780)
 
@@ -244,7 +247,6 @@ class MainWindow(QMainWindow):
             data_dir=self.services.data_dir,
             data_folder=self.services.data_folder,
         )
-        dialog.providers_changed.connect(lambda: self.tasks.start(self.presenter.reload_models()))
         dialog.theme_changed.connect(self.theme_requested)
         dialog.language_changed.connect(self.language_requested)
         dialog.thinking_display_changed.connect(self.timeline.set_thinking_display)
@@ -256,6 +258,10 @@ class MainWindow(QMainWindow):
             dialog.show_tab(tab)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+
+    def _on_providers_changed(self) -> None:
+        if shiboken6.isValid(self) and not self.tasks.closed:
+            self.tasks.start(self.presenter.reload_models())
 
     def _add_ollama(self) -> None:
         from ...services.ollama_host import ollama_url
@@ -368,6 +374,7 @@ class MainWindow(QMainWindow):
             return
         self.dictation_actions.shut_down()
         self.state.save()
+        self.services.providers.remove_listener(self._on_providers_changed)
         super().closeEvent(event)
 
     def close_without_asking(self) -> None:
