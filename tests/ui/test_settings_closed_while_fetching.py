@@ -86,3 +86,39 @@ async def test_a_first_providers_models_fetched_after_settings_closed_enable_the
     finally:
         await window.tasks.cancel_all()
         await window.thread_model.aclose()
+
+
+async def test_a_fetch_ending_keeps_the_models_tab_form_being_edited(
+    window: MainWindow, services: Services, loopback: LoopbackServer
+) -> None:
+    """The reload after a fetch rewrote every field of the model shown:
+    unsaved edits were lost."""
+    window.open_settings()
+    dialog = window.findChild(SettingsDialog)
+    assert dialog is not None
+    tab, models = dialog.providers_tab, dialog.models_tab
+    await until(lambda: models.model_list.count() == 2)
+    models.select_model("Local", "m2")
+    gate, reply = held_models(["m1", "m2", "m3"])
+    loopback.enqueue("/v1/models", reply)
+    count = len(loopback.requests)
+    tab.fetch_button.click()
+    await until(lambda: len(loopback.requests) > count)
+    dialog.show_tab("models")
+    models.window_spin.setValue(32768)
+    models.vision_check.setChecked(True)
+    models.threshold_edit.setText("0.7")
+
+    gate.open()
+    await until(lambda: models.model_list.count() == 3)
+    assert models.title_label.text() == "Local · m2"
+    assert models.model_list.currentItem().text() == "Local · m2"
+    assert (models.window_spin.value(), models.vision_check.isChecked()) == (32768, True)
+    assert models.threshold_edit.text() == "0.7" and models.has_unsaved_changes()
+
+    models.save_button.click()
+    await until(lambda: models.status.status() == "ok")
+    saved = await services.providers.get_model("Local", "m2")
+    assert saved is not None
+    assert (saved.context_window, saved.vision, saved.compaction_threshold) == (32768, True, 0.7)
+    assert not models.has_unsaved_changes()

@@ -3,7 +3,9 @@ context window, vision flag, tier (fast / standard / reasoning, used when a retr
 escalates), the pre-turn compaction threshold (a share of the window, 0–1; empty
 means off) and how hard the model reasons (the server's default, off, low, medium,
 high, with what this kind of server is sent). The list comes from the provider
-service; saving goes back through it.
+service; saving goes back through it. A reload of the list (a provider added,
+a model list fetched) keeps the model being edited and what was typed into
+its form.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import qasync
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QDoubleValidator
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -90,6 +92,8 @@ class ModelsTab(QWidget):
             self.reasoning_combo.addItem("", value)
         self.reasoning_hint = hint_label(self)
         self._kinds: dict[str, ProviderKind] = {}
+        #: the form's values as last shown or saved (unsaved edits differ)
+        self._baseline: tuple[object, ...] | None = None
         self.save_button = QPushButton(self)
         self.save_button.setProperty("primary", True)
         self.status = StatusLabel(self)
@@ -135,8 +139,17 @@ class ModelsTab(QWidget):
     def models(self) -> list[ModelInfo]:
         return list(self._models)
 
+    def has_unsaved_changes(self) -> bool:
+        """Whether the form holds edits of the shown model not saved yet."""
+        return self._baseline is not None and self._form_values() != self._baseline
+
+    def shown_model(self) -> ModelInfo | None:
+        """The model whose settings the form shows."""
+        return self._current_model()
+
     async def load(self) -> None:
         current = self._current_key()
+        keep_form = self.has_unsaved_changes()
         self._models = await self._service.list_models(None)
         self._kinds = {p.name: p.kind for p in await self._service.list_providers()}
         self.model_list.blockSignals(True)
@@ -149,7 +162,10 @@ class ModelsTab(QWidget):
             item.setData(_KEY_ROLE, (info.provider_name, info.name))
         self.model_list.blockSignals(False)
         self._apply_filter(self.filter_edit.text())
-        self._select(current)
+        if keep_form and self._current_model_of(current) is not None:
+            self._select_quietly(current)  # the form keeps what was typed
+        else:
+            self._select(current)
 
     def select_model(self, provider: str, model: str) -> None:
         self._select((provider, model))
@@ -183,6 +199,7 @@ class ModelsTab(QWidget):
         finally:
             self.save_button.setEnabled(True)
         self._models = [saved if self._key(m) == self._key(info) else m for m in self._models]
+        self._baseline = self._form_values()
         self.status.show_ok(self.tr("Saved settings of {model}.").format(model=info.name))
         self.models_changed.emit()
         return saved
@@ -201,8 +218,33 @@ class ModelsTab(QWidget):
         return tuple(item.data(_KEY_ROLE)) if item is not None else None  # type: ignore[return-value]
 
     def _current_model(self) -> ModelInfo | None:
-        key = self._current_key()
+        return self._current_model_of(self._current_key())
+
+    def _current_model_of(self, key: tuple[str, str] | None) -> ModelInfo | None:
         return next((m for m in self._models if self._key(m) == key), None)
+
+    def _select_quietly(self, key: tuple[str, str] | None) -> None:
+        """Select ``key`` in the list without showing it again in the form."""
+        item = next(
+            (
+                self.model_list.item(r)
+                for r in range(self.model_list.count())
+                if tuple(self.model_list.item(r).data(_KEY_ROLE)) == key
+            ),
+            None,
+        )
+        with QSignalBlocker(self.model_list):
+            self.model_list.setCurrentItem(item)
+        self.empty_label.setVisible(not self._models)
+
+    def _form_values(self) -> tuple[object, ...]:
+        return (
+            self.window_spin.value(),
+            self.vision_check.isChecked(),
+            self.tier_combo.currentData(),
+            self.threshold_edit.text().strip(),
+            self.reasoning_combo.currentData(),
+        )
 
     def _select(self, key: tuple[str, str] | None) -> None:
         rows = range(self.model_list.count())
@@ -240,6 +282,7 @@ class ModelsTab(QWidget):
             f"{info.provider_name} · {info.display_name or info.name}" if info else ""
         )
         if info is None:
+            self._baseline = None
             return
         self.window_spin.setValue(info.context_window or 0)
         self.vision_check.setChecked(info.vision)
@@ -247,6 +290,7 @@ class ModelsTab(QWidget):
         threshold = info.compaction_threshold
         self.threshold_edit.setText("" if threshold is None else f"{threshold:g}")
         self._show_reasoning(info)
+        self._baseline = self._form_values()
 
     def _kind(self, info: ModelInfo | None) -> ProviderKind | None:
         return self._kinds.get(info.provider_name) if info is not None else None
