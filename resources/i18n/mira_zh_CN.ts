@@ -1734,6 +1734,10 @@ Repair: {fix}</source>
             <source>Mira will use the data in {folder} from its next start. To stay here, choose the current folder again.</source>
             <translation>Mira 将从下次启动起使用 {folder} 中的数据。若要留在这里，请再次选择当前文件夹。</translation>
         </message>
+        <message>
+            <source>{provider} (provider removed)</source>
+            <translation>{provider}（模型服务已移除）</translation>
+        </message>
     </context>
     <context>
         <name>GroupedThreadModel</name>

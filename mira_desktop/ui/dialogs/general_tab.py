@@ -4,7 +4,10 @@ illustrates answers (PRODUCT.md §10: an OpenAI-compatible provider and a model
 name), the speech-to-text model that writes down dictation (the same kind of
 choice) and whether dictated words are sent at once, and where the data
 folder is (PRODUCT.md §12). Each change is saved at
-once through the settings service.
+once through the settings service. The provider lists follow the providers
+(:meth:`GeneralTab.reload_model_choices`, after each change in the dialog); a
+choice whose provider was removed is shown as such, not as "None": the
+feature says its provider is gone until another is chosen.
 
 The data folder is shown and can be changed (Change…): a running window holds
 its database open and keeps writing it, so the switch — and the copy of the
@@ -183,6 +186,11 @@ class GeneralTab(QWidget):
         pending = self._data_folder.pending() if self._data_folder else None
         if pending is not None:
             self._show_pending(pending)
+        await self.reload_model_choices()
+
+    async def reload_model_choices(self) -> None:
+        """The image and speech-to-text rows again, as the providers are now
+        (one added or removed); a model name typed but not saved yet stays."""
         providers = await self._providers.list_providers() if self._providers else []
         names = [p.name for p in providers if p.kind is ProviderKind.OPENAI]
         for key in self._choices:
@@ -190,18 +198,28 @@ class GeneralTab(QWidget):
 
     async def _load_model_choice(self, key: str, names: list[str]) -> None:
         """The OpenAI-compatible providers (the others have neither an image nor
-        a transcription endpoint) and the model chosen under ``key``."""
+        a transcription endpoint) and the model chosen under ``key`` — its
+        provider marked removed when it is no longer configured."""
         combo, field = self._choices[key]
+        shown = (str(combo.currentData() or ""), field.text())
         chosen = await self._settings.get(key)
         chosen = chosen if isinstance(chosen, dict) else {}
+        provider = str(chosen.get("provider") or "")
+        model = str(chosen.get("model") or "")
+        if shown[0] in names:  # saved, or chosen and being typed: kept as shown
+            provider, model = shown
         with QSignalBlocker(combo):
             combo.clear()
             combo.addItem(self.tr("None"), "")
             for name in names:
                 combo.addItem(name, name)
-            index = combo.findData(str(chosen.get("provider") or ""))
+            if provider and provider not in names:
+                combo.addItem(
+                    self.tr("{provider} (provider removed)").format(provider=provider), provider
+                )
+            index = combo.findData(provider) if provider else 0
             combo.setCurrentIndex(max(index, 0))
-        field.setText(str(chosen.get("model") or "") if index > 0 else "")
+        field.setText(model if index > 0 else "")
         field.setEnabled(index > 0)  # the blocker kept the signal from doing it
 
     async def _save(self, key: str, value: Any) -> None:
@@ -233,12 +251,16 @@ class GeneralTab(QWidget):
     async def _on_summary_turns(self, value: int) -> None:
         await guarded(self, self._save(SUMMARY_TURNS_KEY, value))
 
-    @qasync.asyncSlot(str)
-    async def _on_model_choice(self, key: str) -> None:
+    def _on_model_choice(self, key: str) -> None:
+        # read now: editing ends as the dialog closes, and the task runs after
         combo, field = self._choices[key]
         provider = str(combo.currentData() or "")
         model = field.text().strip()
         value = {"provider": provider, "model": model} if provider and model else None
+        self._save_model_choice(key, value)
+
+    @qasync.asyncSlot(str, object)
+    async def _save_model_choice(self, key: str, value: object) -> None:
         await guarded(self, self._save(key, value))
 
     def _open_data_folder(self) -> None:

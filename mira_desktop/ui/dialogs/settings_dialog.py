@@ -134,6 +134,10 @@ class SettingsDialog(QDialog):
             await self.models_tab.load()
         except Exception as exc:
             self.models_tab.status.show_error(exc)
+        try:
+            await self.general_tab.reload_model_choices()
+        except Exception as exc:
+            self.general_tab.status.show_error(exc)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
