@@ -2553,6 +2553,10 @@ Yes keeps the key; No removes it (type the new server's key if it needs one).</s
             <source>Keep the API key?</source>
             <translation>保留 API 密钥？</translation>
         </message>
+        <message>
+            <source>the new provider</source>
+            <translation>新的模型服务</translation>
+        </message>
     </context>
     <context>
         <name>QuestionForm</name>
@@ -2699,6 +2703,10 @@ Yes keeps the key; No removes it (type the new server's key if it needs one).</s
         <message>
             <source>Save</source>
             <translation>保存</translation>
+        </message>
+        <message>
+            <source>the new role</source>
+            <translation>新角色</translation>
         </message>
     </context>
     <context>
@@ -3796,6 +3804,17 @@ Your chats will appear here.</source>
         <message>
             <source>This chat is still answering: wait for it or stop it first.</source>
             <translation>此对话仍在回答中：请等待或先停止。</translation>
+        </message>
+    </context>
+    <context>
+        <name>UnsavedChanges</name>
+        <message>
+            <source>Unsaved changes</source>
+            <translation>未保存的更改</translation>
+        </message>
+        <message>
+            <source>Save changes to {what}?</source>
+            <translation>保存对{what}的更改吗？</translation>
         </message>
     </context>
     <context>

@@ -5,12 +5,14 @@ means off) and how hard the model reasons (the server's default, off, low, mediu
 high, with what this kind of server is sent). The list comes from the provider
 service; saving goes back through it. A reload of the list (a provider added,
 a model list fetched) keeps the model being edited and what was typed into
-its form.
+its form; choosing another model, or closing the dialog, asks first whether
+to save such edits (:meth:`ModelsTab.leave_form`).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import qasync
@@ -35,6 +37,7 @@ from mira_desktop.core.models import ModelInfo, ModelTier, ProviderKind, Reasoni
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.form_rows import add_row, hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
+from mira_desktop.ui.dialogs.unsaved import Choice, ask_to_save, soon
 
 if TYPE_CHECKING:
     from mira_desktop.services.providers import ProviderService
@@ -94,6 +97,7 @@ class ModelsTab(QWidget):
         self._kinds: dict[str, ProviderKind] = {}
         #: the form's values as last shown or saved (unsaved edits differ)
         self._baseline: tuple[object, ...] | None = None
+        self._shown_key: tuple[str, str] | None = None  # the model in the form
         self.save_button = QPushButton(self)
         self.save_button.setProperty("primary", True)
         self.status = StatusLabel(self)
@@ -142,10 +146,6 @@ class ModelsTab(QWidget):
     def has_unsaved_changes(self) -> bool:
         """Whether the form holds edits of the shown model not saved yet."""
         return self._baseline is not None and self._form_values() != self._baseline
-
-    def shown_model(self) -> ModelInfo | None:
-        """The model whose settings the form shows."""
-        return self._current_model()
 
     async def load(self) -> None:
         current = self._current_key()
@@ -208,6 +208,27 @@ class ModelsTab(QWidget):
     async def _on_save_clicked(self) -> None:
         await guarded(self, self.save_current())
 
+    def leave_form(self, then: Callable[[], None]) -> None:
+        """Call ``then()`` once the form may be left: at once when nothing is
+        unsaved, else after asking — Save (then only if saving worked),
+        Discard (the saved settings are shown again), Cancel (never)."""
+        info = self._current_model_of(self._shown_key)
+        if info is None or not self.has_unsaved_changes():
+            then()
+            return
+        what = f"“{info.provider_name} · {info.display_name or info.name}”"
+        choice = ask_to_save(self, what)
+        if choice is Choice.DISCARD:
+            self._show_model(info)
+            then()
+        elif choice is Choice.SAVE:
+            self._save_then(then)
+
+    @qasync.asyncSlot(object)
+    async def _save_then(self, then: Callable[[], None]) -> None:
+        if await guarded(self, self.save_current()) is not None:
+            then()
+
     # ---- helpers ------------------------------------------------------------
     @staticmethod
     def _key(info: ModelInfo) -> tuple[str, str]:
@@ -252,7 +273,8 @@ class ModelsTab(QWidget):
         visible = [i for i in items if not i.isHidden()]
         chosen = next((i for i in items if tuple(i.data(_KEY_ROLE)) == key), None)
         chosen = chosen or (visible[0] if visible else None)
-        self.model_list.setCurrentItem(chosen)
+        with QSignalBlocker(self.model_list):
+            self.model_list.setCurrentItem(chosen)
         self._show_model(self._current_model())
 
     def _apply_filter(self, text: str) -> None:
@@ -262,10 +284,19 @@ class ModelsTab(QWidget):
             item.setHidden(bool(needle) and needle not in item.text().lower())
 
     def _on_current_changed(self, _current: object, _previous: object) -> None:
+        key = self._current_key()
+        if self.has_unsaved_changes() and key != self._shown_key:
+            soon(self, lambda: self._leave_for(key))  # asked once the click is handled
+            return
         self.status.clear_status()
         self._show_model(self._current_model())
 
+    def _leave_for(self, key: tuple[str, str] | None) -> None:
+        self._select_quietly(self._shown_key)
+        self.leave_form(lambda: self._select(key))
+
     def _show_model(self, info: ModelInfo | None) -> None:
+        self._shown_key = self._key(info) if info is not None else None
         editable = info is not None
         widgets = (
             self.window_spin,

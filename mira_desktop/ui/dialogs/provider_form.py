@@ -55,6 +55,7 @@ class ProviderForm(QWidget):
         self._original: ProviderConfig | None = None
         self._keyring = ""
         self._touched = False
+        self._baseline: ProviderFormValues | None = None  # the values as shown
         self.name_edit = QLineEdit(self)
         self.kind_combo = QComboBox(self)
         for kind in KIND_ORDER:
@@ -104,6 +105,11 @@ class ProviderForm(QWidget):
     def has_user_edits(self) -> bool:
         return self._touched
 
+    def has_unsaved_changes(self) -> bool:
+        """Whether the fields differ from what ``set_provider`` showed (a new
+        provider's: from an empty form)."""
+        return self._baseline is not None and self.values() != self._baseline
+
     def set_keyring_description(self, description: str) -> None:
         self._keyring = description
         self._update_hints()
@@ -121,6 +127,7 @@ class ProviderForm(QWidget):
         self.remove_key_check.setVisible(self.has_saved_key())
         self._touched = False
         self._update_hints()
+        self._baseline = self.values()
 
     def fill(self, *, name: str = "", kind: str | None = None, base_url: str = "") -> None:
         """Pre-fill fields (e.g. "Add Ollama" from the welcome panel)."""

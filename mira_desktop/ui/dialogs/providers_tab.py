@@ -7,19 +7,20 @@ what is happening; its outcome — "Connected — 12 models available" or the er
 what to do next — stays inline. "Test connection" on a new or edited provider saves
 it first, so it tests exactly what the form shows. Saving a new base URL on
 another host while a key is saved asks first whether that key should go there
-too (by default it is removed).
+too (by default it is removed). Leaving a form with unsaved edits — another
+provider chosen, Add, the dialog closed (:meth:`ProvidersTab.leave_form`) —
+asks whether to save them first.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 import qasync
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -34,7 +35,9 @@ from PySide6.QtWidgets import (
 from mira_desktop.core.models import ModelInfo, ProviderConfig
 from mira_desktop.ui.dialogs.async_guard import guarded
 from mira_desktop.ui.dialogs.provider_form import ProviderForm
+from mira_desktop.ui.dialogs.saved_key import settle_saved_key
 from mira_desktop.ui.dialogs.status_label import StatusLabel
+from mira_desktop.ui.dialogs.unsaved import Choice, ask_to_save, soon
 
 if TYPE_CHECKING:
     from mira_desktop.services.providers import ProviderService
@@ -270,44 +273,16 @@ class ProvidersTab(QWidget):
         await guarded(self, self.fetch_models())
 
     def settle_saved_key(self) -> bool:
-        """Before the form is saved: when the base URL moves to another host
-        while a key is saved (and no new key is typed, nor removal chosen),
-        ask whether to keep sending that key there — No (the default) removes
-        it. False: the user cancelled."""
-        original = self.form.original()
-        if original is None or not original.has_key or not self.form.is_dirty():
-            return True
-        values = self.form.values()
-        new_host = _host(values.base_url)
-        if values.api_key is not None or new_host == _host(original.base_url):
-            return True
-        from PySide6.QtWidgets import QMessageBox  # its type and enums: on first use
-
-        buttons = (
-            QMessageBox.StandardButton.Yes
-            | QMessageBox.StandardButton.No
-            | QMessageBox.StandardButton.Cancel
-        )
-        text = self.tr(
-            "The base URL now points to another server ({host}). Keep sending the API key "
-            "saved for “{name}” there?\n\nYes keeps the key; No removes it (type the new "
-            "server's key if it needs one)."
-        ).format(host=new_host or values.base_url, name=original.name)
-        answer = QMessageBox.question(
-            self, self.tr("Keep the API key?"), text, buttons, QMessageBox.StandardButton.No
-        )
-        if answer == QMessageBox.StandardButton.Cancel:
-            return False
-        if answer != QMessageBox.StandardButton.Yes:
-            self.form.remove_saved_key()
-        return True
+        """Before the form is saved: where its saved key goes when the base URL
+        moved to another host (asked; see ``saved_key.py``). False: cancelled."""
+        return settle_saved_key(self, self.form)
 
     @qasync.asyncSlot()
     async def _on_remove_confirmed(self) -> None:
         await guarded(self, self.remove_current())
 
     def _on_add_clicked(self) -> None:
-        self.start_new()
+        self.leave_form(self.start_new)
 
     def _on_remove_clicked(self) -> None:
         original = self.form.original()
@@ -324,11 +299,50 @@ class ProvidersTab(QWidget):
         if current is None:
             return
         name = current.data(_NAME_ROLE)
+        shown = self.form.original()
+        if self.form.has_unsaved_changes() and (shown is None or shown.name != name):
+            # asked once the click is handled; until answered the form stays
+            soon(self, lambda: self._leave_for(name))
+            return
         config = next((c for c in self._providers if c.name == name), None)
         self.form.set_provider(config)
         self.status.clear_status()
         self.confirm_bar.hide()
         self._update_buttons()
+
+    def _leave_for(self, name: str) -> None:
+        shown = self.form.original()
+        self._select_quietly(shown.name if shown is not None else None)
+        self.leave_form(lambda: self._select(name))
+
+    # ---- unsaved edits --------------------------------------------------------
+    def has_unsaved_changes(self) -> bool:
+        return self.form.has_unsaved_changes()
+
+    def leave_form(self, then: Callable[[], None]) -> None:
+        """Call ``then()`` once the form may be left: at once when nothing is
+        unsaved, else after asking — Save (then only if saving worked),
+        Discard (the form shows the saved provider again), Cancel (never)."""
+        if not self.form.has_unsaved_changes():
+            then()
+            return
+        original = self.form.original()
+        name = original.name if original is not None else self.form.values().name
+        what = f"“{name}”" if name else self.tr("the new provider")
+        choice = ask_to_save(self, what)
+        if choice is Choice.CANCEL:
+            return
+        if choice is Choice.DISCARD:
+            self.form.set_provider(original, kind=self.form.kind())
+            self._update_buttons()
+            then()
+        elif self.settle_saved_key():
+            self._save_then(then)
+
+    @qasync.asyncSlot(object)
+    async def _save_then(self, then: Callable[[], None]) -> None:
+        if await guarded(self, self.save()) is not None:
+            then()
 
     # ---- helpers ------------------------------------------------------------
     async def _saved_name(self) -> str | None:
@@ -343,10 +357,29 @@ class ProvidersTab(QWidget):
         for row in range(self.provider_list.count()):
             item = self.provider_list.item(row)
             if item.data(_NAME_ROLE) == name:
-                self.provider_list.setCurrentItem(item)
+                with QSignalBlocker(self.provider_list):
+                    self.provider_list.setCurrentItem(item)
                 config = next((c for c in self._providers if c.name == name), None)
                 self.form.set_provider(config)
+                self.status.clear_status()
+                self.confirm_bar.hide()
+                self._update_buttons()
                 return
+
+    def _select_quietly(self, name: str | None) -> None:
+        """Show ``name`` (None: none) as chosen in the list, the form untouched."""
+        item = next(
+            (
+                self.provider_list.item(r)
+                for r in range(self.provider_list.count())
+                if self.provider_list.item(r).data(_NAME_ROLE) == name
+            ),
+            None,
+        )
+        with QSignalBlocker(self.provider_list):
+            self.provider_list.setCurrentItem(item)
+            if item is None:
+                self.provider_list.clearSelection()
 
     def _show_new_form(self, kind: str = "openai") -> None:
         self.provider_list.clearSelection()
@@ -394,11 +427,3 @@ class ProvidersTab(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
             self._retranslate()
-
-
-def _host(url: str) -> str:
-    """The host a base URL sends to (lower case; "" when it has none)."""
-    try:
-        return (urlsplit(url.strip()).hostname or "").lower()
-    except ValueError:
-        return ""

@@ -4,15 +4,17 @@ and Delete act on the list; Save writes the form (a new role or the selected
 one). Deleting asks first and says what happens: threads that use the role
 keep their history and simply have no role any more. Every change goes
 through ``RoleService`` (its validation messages show under the form) and is
-announced with ``roles_changed`` so the header's role picker follows."""
+announced with ``roles_changed`` so the header's role picker follows. Leaving
+a form with unsaved edits — another role chosen, New, Duplicate, the dialog
+closed — asks first whether to save them (``unsaved.ask_to_save``)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -33,6 +35,7 @@ from ..error_texts import error_line
 from ..window.confirm import ask_then
 from .async_guard import guarded
 from .role_form import RoleForm
+from .unsaved import Choice, ask_to_save, soon
 
 if TYPE_CHECKING:
     from mira_desktop.services.roles import RoleService
@@ -54,6 +57,7 @@ class RoleDialog(QDialog):
         self._tasks = tasks
         self._roles: list[Role] = []
         self._editing: str | None = None  # id of the role in the form; None: a new one
+        self._baseline: dict[str, Any] = {}  # the form's values as shown
         self.loads = 0  # finished list loads (tests wait for the first)
         self.role_list = QListWidget(self)
         self.role_list.setObjectName("RoleList")
@@ -134,8 +138,11 @@ class RoleDialog(QDialog):
         row = next((i for i, r in enumerate(roles) if r.id == target), -1)
         if row < 0 and roles:
             row = 0
-        self.role_list.setCurrentRow(row)
-        if row < 0 and self._editing is not None:  # its role is gone
+        with QSignalBlocker(self.role_list):
+            self.role_list.setCurrentRow(row)
+        if row >= 0:
+            self._show_form(roles[row])
+        elif self._editing is not None:  # its role is gone
             self._show_form(None)
         self._update_buttons()
         self.loads += 1
@@ -145,13 +152,47 @@ class RoleDialog(QDialog):
 
     # ---- actions ---------------------------------------------------------------------
     def new_role(self) -> None:
-        self.role_list.setCurrentRow(-1)
+        self.leave_form(self._new_form)
+
+    def _new_form(self) -> None:
+        with QSignalBlocker(self.role_list):
+            self.role_list.setCurrentRow(-1)
         self._show_form(None)
         self.form.name_edit.setFocus()
 
     def duplicate_role(self) -> None:
+        self.leave_form(self._duplicate)
+
+    def _duplicate(self) -> None:
         if self._editing is not None:
             self._run(self._service.duplicate(self._editing), self.tr("Duplicated."))
+
+    def reject(self) -> None:
+        """Close — once the form's unsaved edits are saved or let go (asked)."""
+        self.leave_form(self._close_now)
+
+    def _close_now(self) -> None:
+        super().reject()
+
+    # ---- unsaved edits ---------------------------------------------------------------
+    def has_unsaved_changes(self) -> bool:
+        return self.form.values() != self._baseline
+
+    def leave_form(self, then: Callable[[], None]) -> None:
+        """Call ``then()`` once the form may be left: at once when nothing is
+        unsaved, else after asking — Save (then only if saving worked),
+        Discard (the saved role is shown again), Cancel (never)."""
+        if not self.has_unsaved_changes():
+            then()
+            return
+        role = self._current_role()
+        what = f"“{role.name}”" if role is not None else self.tr("the new role")
+        choice = ask_to_save(self, what)
+        if choice is Choice.DISCARD:
+            self._show_form(role)
+            then()
+        elif choice is Choice.SAVE:
+            self._save(then)
 
     def delete_role(self) -> None:
         role = self._current_role()
@@ -176,19 +217,26 @@ class RoleDialog(QDialog):
         self._tasks.start(self._guarded(delete()))
 
     def save(self) -> None:
+        self._save(None)
+
+    def _save(self, then: Callable[[], None] | None) -> None:
         values = self.form.values()
         if self._editing is None:
-            self._run(self._service.create(**values), self.tr("Role created."))
+            self._run(self._service.create(**values), self.tr("Role created."), then)
         else:
-            self._run(self._service.edit(self._editing, **values), self.tr("Saved."))
+            self._run(self._service.edit(self._editing, **values), self.tr("Saved."), then)
 
-    def _run(self, work: Awaitable[Role], done: str) -> None:
+    def _run(
+        self, work: Awaitable[Role], done: str, then: Callable[[], None] | None = None
+    ) -> None:
         async def run() -> None:
             role = await work
             self._editing = role.id
             self.roles_changed.emit()
             await self._load(role.id)
             self._set_status(done)
+            if then is not None:
+                then()
 
         self._tasks.start(self._guarded(run()))
 
@@ -202,12 +250,32 @@ class RoleDialog(QDialog):
     def _on_selected(self, item: QListWidgetItem | None) -> None:
         role_id = item.data(_ID) if item is not None else None
         role = next((r for r in self._roles if r.id == role_id), None)
+        if role is None or role.id == self._editing:
+            return
+        if self.has_unsaved_changes():
+            soon(self, lambda: self._leave_for(role.id))  # asked once the click is handled
+            return
+        self._show_form(role)
+
+    def _leave_for(self, role_id: str) -> None:
+        self._select_row(self._editing)  # the list shows the role in the form until answered
+        self.leave_form(lambda: self._show_role(role_id))
+
+    def _show_role(self, role_id: str) -> None:
+        role = next((r for r in self._roles if r.id == role_id), None)
         if role is not None:
+            self._select_row(role.id)
             self._show_form(role)
+
+    def _select_row(self, role_id: str | None) -> None:
+        row = next((i for i, r in enumerate(self._roles) if r.id == role_id), -1)
+        with QSignalBlocker(self.role_list):
+            self.role_list.setCurrentRow(row)
 
     def _show_form(self, role: Role | None) -> None:
         self._editing = role.id if role else None
         self.form.set_role(role)
+        self._baseline = self.form.values()
         self._set_status("" if role else self.tr("A new role: fill in a name, then Save."))
         self._update_buttons()
 

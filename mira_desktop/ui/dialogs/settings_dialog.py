@@ -5,7 +5,9 @@ Open it with ``open()`` or ``show()`` — never ``exec()``: a nested modal loop 
 stall the qasync loop the tabs await on. It loads its data when first shown (or when
 ``load()`` is awaited) and re-announces what changed: ``providers_changed()`` (also
 after a model's settings were saved), ``theme_changed(str)``, ``language_changed(str)``
-and ``thinking_display_changed(str)``.
+and ``thinking_display_changed(str)``. Closing it (Close, Esc, the window's
+close button) with unsaved edits in the provider or model form asks first
+whether to save them.
 """
 
 from __future__ import annotations
@@ -138,6 +140,22 @@ class SettingsDialog(QDialog):
             await self.general_tab.reload_model_choices()
         except Exception as exc:
             self.general_tab.status.show_error(exc)
+
+    def reject(self) -> None:
+        """Close — once the forms' unsaved edits are saved or let go (asked)."""
+        providers, models = self.providers_tab, self.models_tab
+
+        def leave_models() -> None:
+            if models.has_unsaved_changes():
+                self.show_tab("models")
+            models.leave_form(self._close_now)
+
+        if providers.has_unsaved_changes():
+            self.show_tab("providers")
+        providers.leave_form(leave_models)
+
+    def _close_now(self) -> None:
+        super().reject()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
