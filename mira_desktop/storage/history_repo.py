@@ -8,6 +8,7 @@ or archiving a thread is not activity (the thread keeps its place by date)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -259,12 +260,22 @@ def purge_undone(db: Database, before: str) -> tuple[int, list[str]]:
     live message under it, which would cut that message off its thread.
     Returns how many went and the media they released."""
     with write(db) as conn:
-        rows = conn.execute(
-            "SELECT m.id, m.parent_id, m.thread_id FROM messages m"
-            " JOIN threads t ON t.id = m.thread_id"
-            " WHERE m.deleted_at IS NOT NULL AND m.deleted_at < ? AND t.deleted_at IS NULL",
+        # the trashed messages through their own index (few), then whether
+        # their threads are live — not a walk over every live thread's messages
+        trashed = conn.execute(
+            "SELECT id, parent_id, thread_id FROM messages INDEXED BY messages_trashed"
+            " WHERE deleted_at IS NOT NULL AND deleted_at < ?",
             [before],
         ).fetchall()
+        live = {
+            row[0]
+            for row in conn.execute(
+                "SELECT id FROM threads WHERE deleted_at IS NULL AND id IN"
+                " (SELECT value FROM json_each(?))",
+                [json.dumps(sorted({r[2] for r in trashed}))],
+            )
+        }
+        rows = [r for r in trashed if r[2] in live]
         candidates = {row[0] for row in rows}
         if not candidates:
             return 0, []
