@@ -101,21 +101,28 @@ def render_markdown_blocks(text: str, *, dark: bool) -> RenderedMarkdown:
 def break_long_runs(text: str) -> str:
     """Plain ``text`` with a zero-width break opportunity every ``BREAK_EVERY``
     characters of its long unbroken runs (see ``LONG_RUN``)."""
-    if len(text) < LONG_RUN:
+    if not _may_have_long_run(text):
         return text
     return _LONG_TEXT_RUN_RE.sub(lambda m: _chunked(m.group(0)), text)
 
 
 def break_long_runs_html(body: str) -> str:
     """``break_long_runs`` for HTML: only in text between tags, entities whole."""
-    if not _LONG_HTML_RUN_RE.search(body):
-        return body  # the usual answer: one scan
+    if not _may_have_long_run(body) or not _LONG_HTML_RUN_RE.search(body):
+        return body  # the usual answer
     parts = _TAG_RE.split(body)
     for i in range(0, len(parts), 2):  # the even parts are text, the odd ones tags
         parts[i] = _LONG_HTML_RUN_RE.sub(
             lambda m: _chunked(_HTML_UNIT_RE.findall(m.group(0))), parts[i]
         )
     return "".join(parts)
+
+
+def _may_have_long_run(text: str) -> bool:
+    """Whether ``text`` holds ``LONG_RUN`` characters without a space (tags
+    and entities included: a cheap, C-speed look before the exact regex,
+    which costs ~0.2 ms on each step of a streaming answer's tail)."""
+    return len(text) >= LONG_RUN and max(map(len, text.split()), default=0) >= LONG_RUN
 
 
 def _chunked(units: Sequence[str]) -> str:
