@@ -92,7 +92,7 @@ class MarkdownSplit:
 def render_markdown_blocks(text: str, *, dark: bool) -> RenderedMarkdown:
     """Render ``text`` and also return the raw code of its code blocks."""
     env = _new_env(dark, 0)
-    md = _parser()
+    md = _parser(deep=_may_nest_deep(text))
     # Qt turns the newline after the last block into a trailing space.
     body = md.renderer.render(md.parse(text, env), md.options, env).strip()
     return RenderedMarkdown(html=break_long_runs_html(body), code_blocks=tuple(env["code_blocks"]))
@@ -136,7 +136,7 @@ def render_markdown_split(text: str, *, dark: bool, code_base: int = 0) -> Markd
     answer only re-renders that block. Code blocks are numbered from
     ``code_base`` (the number of code blocks in the text before ``text``).
     ``text`` must use ``\n`` line ends."""
-    md = _parser()
+    md = _parser(deep=_may_nest_deep(text))
     env = _new_env(dark, code_base)
     tokens = md.parse(text, env)
     starts = [i for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0]
@@ -183,15 +183,31 @@ def _line_offset(text: str, line: int) -> int:
     return pos
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+#: a line's leading markers and indentation (``>``, list markers, spaces):
+#: as long as this, the text may nest deep enough for ``keep_deep_text``
+_DEEP_PREFIX_RE = re.compile(r"^[ \t>*+\-0-9.)]{12,}", re.MULTILINE)
+
+
+def _may_nest_deep(text: str) -> bool:
+    """Whether ``text`` could nest as deep as ``markdown_depth.DEEPEST_LEVEL``
+    (16 levels need 8 nested lists, each indented, or 16 ``>``): only then
+    does the parse run the rule keeping deep text — a Python call at every
+    block, which made each streaming step ~10% dearer (the stall target)."""
+    return _DEEP_PREFIX_RE.search(text) is not None
+
+
+@lru_cache(maxsize=2)
+def _parser(*, deep: bool = True) -> MarkdownIt:
     from markdown_it import MarkdownIt
 
-    from mira_desktop.services.markdown_depth import keep_deep_text
+    from mira_desktop.services.markdown_depth import MAX_NESTING, keep_deep_text
 
     md = MarkdownIt("commonmark", {"html": False, "breaks": False})
     md.enable(["table", "strikethrough"])
-    keep_deep_text(md)  # text nested deeper than markdown-it's limit is kept
+    if deep:
+        keep_deep_text(md)  # text nested deeper than markdown-it's limit is kept
+    else:
+        md.options["maxNesting"] = MAX_NESTING  # the same limit, without the rule
     rules = {
         "fence": _render_fence,
         "code_block": _render_fence,
