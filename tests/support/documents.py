@@ -92,8 +92,14 @@ def make_pdf(pages: list[Page]) -> bytes:
     objects[catalog - 1] = f"<< /Type /Catalog /Pages {pages_obj} 0 R >>".encode()
     kid_refs = " ".join(f"{k} 0 R" for k in kids)
     objects[pages_obj - 1] = f"<< /Type /Pages /Kids [{kid_refs}] /Count {len(kids)} >>".encode()
+    return pdf_file(objects, catalog, header=b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+
+def pdf_file(objects: list[bytes], catalog: int, *, header: bytes = b"%PDF-1.7\n") -> bytes:
+    """A PDF file of numbered ``objects`` (1-based) with its cross-reference
+    table and trailer, ``catalog`` the root object's number."""
     out = io.BytesIO()
-    out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    out.write(header)
     offsets = []
     for number, body in enumerate(objects, 1):
         offsets.append(out.tell())

@@ -4,8 +4,9 @@ text operators, next to ordinary pages of text."""
 
 from __future__ import annotations
 
-import io
 import zlib
+
+from tests.support.documents import pdf_file
 
 HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 
@@ -45,18 +46,4 @@ def pdf_with_pages(layout: list[str | None], heavy: bytes = b"") -> bytes:
     objects[catalog - 1] = f"<< /Type /Catalog /Pages {tree} 0 R >>".encode()
     refs = " ".join(f"{k} 0 R" for k in kids)
     objects[tree - 1] = f"<< /Type /Pages /Kids [{refs}] /Count {len(kids)} >>".encode()
-    out = io.BytesIO()
-    out.write(b"%PDF-1.7\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(out.tell())
-        out.write(f"{number} 0 obj\n".encode() + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
-    for offset in offsets:
-        out.write(f"{offset:010d} 00000 n \n".encode())
-    out.write(
-        f"trailer\n<< /Size {len(objects) + 1} /Root {catalog} 0 R >>\n"
-        f"startxref\n{xref}\n%%EOF\n".encode()
-    )
-    return out.getvalue()
+    return pdf_file(objects, catalog)
