@@ -99,6 +99,18 @@ async def test_compact_sent_while_the_thread_answers_stays_typed(
     assert window.composer.text() == "/compact keep every number"
 
 
+async def warned_about_the_picture(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch, chart_png: Path
+) -> Any:
+    """A picture sent to a model not marked as seeing: the warning's bar, asking."""
+    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
+    window.composer.set_text("Describe the chart")
+    press_enter(window, qtbot)
+    bar = window.composer.confirm_bar
+    await until(bar.is_asking)
+    return bar
+
+
 async def test_send_anyway_keeps_what_was_typed_while_the_warning_asked(
     window: MainWindow,
     loopback: LoopbackServer,
@@ -106,11 +118,7 @@ async def test_send_anyway_keeps_what_was_typed_while_the_warning_asked(
     monkeypatch: pytest.MonkeyPatch,
     chart_png: Path,
 ) -> None:
-    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
-    window.composer.set_text("Describe the chart")
-    press_enter(window, qtbot)
-    bar = window.composer.confirm_bar
-    await until(bar.is_asking)
+    bar = await warned_about_the_picture(window, qtbot, monkeypatch, chart_png)
     assert window.composer.text() == ""  # on its way, waiting for a word
     qtbot.keyClicks(window.composer.editor, "and then list its colours")
     loopback.enqueue(CHAT, openai_stream(["I cannot see it."]))
@@ -128,11 +136,7 @@ async def test_cancelling_the_warning_gives_the_text_back_before_words_typed_sin
     monkeypatch: pytest.MonkeyPatch,
     chart_png: Path,
 ) -> None:
-    await attach_by_button(window, qtbot, monkeypatch, [chart_png])
-    window.composer.set_text("Describe the chart")
-    press_enter(window, qtbot)
-    bar = window.composer.confirm_bar
-    await until(bar.is_asking)
+    bar = await warned_about_the_picture(window, qtbot, monkeypatch, chart_png)
     qtbot.keyClicks(window.composer.editor, "and its colours")
     qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
     assert window.composer.text() == "Describe the chart\n\nand its colours"
