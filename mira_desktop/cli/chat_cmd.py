@@ -7,7 +7,9 @@ anything is sent (an unknown ``--role``, ``--kb`` or ``--workspace``, an
 ``--attach`` file that cannot be read, no text): a ``failed`` line with
 ``thread_id`` null and the error, as for an unknown ``--provider``. Exit codes: 0 completed, 1 failed, 130 when
 Ctrl+C stopped the run (the answer so far is saved as stopped; a new thread
-stopped before its answer began is not saved at all) or the making of the
+stopped before its answer began is not saved at all; pressed before the send —
+an attached recording being written down — nothing is sent, and ``--json``
+still ends with a ``stopped`` line, ``thread_id`` null) or the making of the
 answer's audio or picture (``chat_interrupt.py``).
 
 The conversation tree (issue 4): ``--thread ID --edit MESSAGE_ID TEXT`` sends
@@ -268,8 +270,20 @@ def _send_request(
 
 async def run(services: Services, args: argparse.Namespace) -> int:
     json_printer = JsonPrinter() if args.json else None
+    task = asyncio.current_task()
+    ctrl_c = ChatInterrupt(services, task)
+    loop = asyncio.get_running_loop()
+    installed = add_handler(loop, signal.SIGINT, ctrl_c.press)
     try:
-        return await _run(services, args, json_printer)
+        return await _run(services, args, json_printer, ctrl_c)
+    except asyncio.CancelledError:
+        if not ctrl_c.cancelled_early or task is None or task.cancelling() > 1:
+            raise  # not (only) our Ctrl+C
+        task.uncancel()
+        # before the send: nothing was sent or saved; the run still ends as stopped
+        printer = json_printer or PlainPrinter(asking=False, stdin=None)
+        printer.show(Stopped(None, None, "", "", Usage(), None))
+        return EXIT_INTERRUPTED
     except MiraError as exc:
         if json_printer is None or json_printer.ended:
             raise  # plain mode: ``error:`` and its hint on stderr (app.py)
@@ -277,10 +291,16 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         # still ends with its one terminal line, as for an unknown --provider
         json_printer.show(Failed(None, None, "", "", Usage(), exc.to_dict()))
         return EXIT_FAILED
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGINT)
 
 
 async def _run(
-    services: Services, args: argparse.Namespace, json_printer: JsonPrinter | None
+    services: Services,
+    args: argparse.Namespace,
+    json_printer: JsonPrinter | None,
+    ctrl_c: ChatInterrupt,
 ) -> int:
     _check_tree_options(args)
     role_id = await _role_id(services, args)
@@ -290,7 +310,7 @@ async def _run(
     try:
         key = args.thread or new_id()
         request = _send_request(args, key, prepared, role_id, kb_id, workspace_id)
-        return await _chat(services, args, request, json_printer)
+        return await _chat(services, args, request, json_printer, ctrl_c)
     finally:
         await _discard(services, prepared)
 
@@ -300,34 +320,29 @@ async def _chat(
     args: argparse.Namespace,
     request: SendRequest | None,
     json_printer: JsonPrinter | None,
+    ctrl_c: ChatInterrupt,
 ) -> int:
     run_key = args.thread or (request.new_thread_id if request else None) or new_id()
-    ctrl_c = ChatInterrupt(services, run_key)
-    loop = asyncio.get_running_loop()
-    installed = add_handler(loop, signal.SIGINT, ctrl_c.press)
     typed = request.text if request is not None and args.text == ["-"] else None
     printer = json_printer or PlainPrinter(asking=args.approve == "ask", stdin=typed)
     final: ChatEvent | None = None
     unmade: list[str] = []
-    try:
-        if request is not None:
-            for warning in await services.chat.preflight(request):
-                printer.warn(warning)
-        if ctrl_c.pressed:  # before anything was sent
-            final = Stopped(None, None, "", "", Usage(), None)
-            printer.show(final)
-            return EXIT_INTERRUPTED
-        async for event in _events(services, args, request):
-            if isinstance(event, Completed) and event.message_id:
-                made = report_made(services, event.message_id, as_json=args.json)
-                unmade = await ctrl_c.wait_for_media(made, event.message_id)
-            printer.show(event)
-            if isinstance(event, ToolCardChanged):
-                await decide(services, event, args.approve)
-            final = event
-    finally:
-        if installed:
-            loop.remove_signal_handler(signal.SIGINT)
+    ctrl_c.run_key = run_key  # from here a Ctrl+C stops the run
+    if request is not None:
+        for warning in await services.chat.preflight(request):
+            printer.warn(warning)
+    if ctrl_c.pressed:  # before anything was sent
+        final = Stopped(None, None, "", "", Usage(), None)
+        printer.show(final)
+        return EXIT_INTERRUPTED
+    async for event in _events(services, args, request):
+        if isinstance(event, Completed) and event.message_id:
+            made = report_made(services, event.message_id, as_json=args.json)
+            unmade = await ctrl_c.wait_for_media(made, event.message_id)
+        printer.show(event)
+        if isinstance(event, ToolCardChanged):
+            await decide(services, event, args.approve)
+        final = event
     if isinstance(final, Completed):
         if unmade:
             printer.unmade(unmade)

@@ -1,5 +1,8 @@
 """Ctrl+C in ``mira-desktop chat`` (``chat_cmd.py``), whatever the command is
-doing: before the message is sent (the attachment check) nothing is sent;
+doing: before the message is sent (names resolved, the attachments read — a
+recording written down by a speech-to-text model can take a minute) the
+command's task is cancelled, the requests under way dropped, and nothing is
+sent;
 while the send is prepared or the answer streams, the run is stopped
 (``ChatService.stop``: it ends ``stopped``); while the command waits for the
 answer's audio or picture, making them is stopped for real (their requests
@@ -16,17 +19,30 @@ from .thread_media import stop_made
 
 
 class ChatInterrupt:
-    def __init__(self, services: Services, run_key: str) -> None:
+    """Installed for the whole command, before anything is read (``task``:
+    the command's, cancelled by a Ctrl+C before the send); ``run_key`` is set
+    once the send begins, from when a Ctrl+C stops the run instead."""
+
+    def __init__(self, services: Services, task: asyncio.Task[object] | None) -> None:
         self._services = services
-        self._run_key = run_key
+        self._task = task
         self._waiting: asyncio.Future[None] | None = None
+        #: the run a Ctrl+C stops (None: the send has not begun)
+        self.run_key: str | None = None
         #: Ctrl+C was pressed (at least once)
         self.pressed = False
+        #: a Ctrl+C before the send cancelled the command's task
+        self.cancelled_early = False
 
     def press(self) -> None:
         """The SIGINT handler."""
         self.pressed = True
-        self._services.chat.stop(self._run_key)
+        if self.run_key is None:
+            if self._task is not None and not self.cancelled_early:
+                self.cancelled_early = True
+                self._task.cancel()
+            return
+        self._services.chat.stop(self.run_key)
         if self._waiting is not None:
             self._waiting.cancel()
 

@@ -6,6 +6,7 @@ a real data folder, the loopback server as the model server."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -142,3 +143,35 @@ def test_ctrl_c_while_the_picture_is_made_stops_it_and_exits_130(
         ("user", "complete", "Describe the temple"),
         ("assistant", "complete", "A red gate in the snow."),
     ]
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "plain"])
+def test_ctrl_c_while_an_attached_recording_is_written_down_ends_as_stopped(
+    data_dir: Path, tmp_path: Path, loopback: LoopbackServer, provider: str, as_json: bool
+) -> None:
+    """Ctrl+C before the send (a voice memo being written down, which can
+    take a minute) ended the process with a bare KeyboardInterrupt: with
+    --json no terminal line, against the contract of one for every run. Now
+    the upload is dropped, nothing is saved and the command ends as
+    stopped."""
+    from tests.cli.test_transcribe_cli import TRANSCRIPTIONS, recording
+
+    assert cli(data_dir, "provider", "transcription-model", provider, "whisper-1").returncode == 0
+    loopback.enqueue(TRANSCRIPTIONS, raw_stream([Hang()], content_type="application/json"))
+    memo = recording(tmp_path)
+    flag = ["--json"] if as_json else []
+    proc = start(data_dir, "chat", *flag, "--provider", provider, "--model", "m",
+                 "--attach", str(memo), "Summarise it")  # fmt: skip
+    wait_for_path(loopback, TRANSCRIPTIONS)
+    out, err = interrupt(proc)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    if as_json:
+        last = json.loads(out.strip().splitlines()[-1])
+        assert last["type"] == "stopped" and last["thread_id"] is None, out
+    else:
+        assert "[stopped; nothing was saved and your message was not sent]" in err
+    assert loopback.wait_for_disconnect(timeout=5)
+    assert [r.path for r in loopback.requests] == [TRANSCRIPTIONS]  # the model was never asked
+    assert rows(data_dir, "SELECT COUNT(*) FROM threads") == [(0,)]
+    assert rows(data_dir, "SELECT COUNT(*) FROM media") == [(0,)]
