@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,7 +119,7 @@ class AttachmentService:
         if is_audio(name):
             document = await self._transcribed(data, name)
         else:
-            document = await asyncio.to_thread(read_document_bytes, data, name, max_bytes=limit)
+            document = await _read_cancellable(data, name, limit)
         sha256, pending_id = await self._media.put_pending(data, document.mime)
         attachment = Attachment(
             sha256=sha256,
@@ -225,3 +226,17 @@ def audio_document(attachment: Attachment) -> Document:
         attachment.sha256,
         text=transcript if isinstance(transcript, str) else "",
     )
+
+
+async def _read_cancellable(data: bytes, name: str, limit: int) -> Document:
+    """``read_document_bytes`` in a worker thread that stops at the reader's
+    next page, sheet or slide once the awaiting task is cancelled (a chip
+    removed, Ctrl+C), instead of reading on alone up to its time limit."""
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(
+            read_document_bytes, data, name, max_bytes=limit, cancel=stop.is_set
+        )
+    except asyncio.CancelledError:
+        stop.set()
+        raise

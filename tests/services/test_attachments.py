@@ -255,3 +255,32 @@ async def test_a_picked_workspace_file_is_prepared(services: Services, workspace
     assert prepared.name == "设计说明.md" and prepared.document.text == "docs/设计说明.md"
     with pytest.raises(ConfigError):
         await services.attachments.prepare_workspace_file(workspace, "../../etc/passwd")
+
+
+async def test_a_cancelled_read_stops_its_worker_thread(services: Services, tmp_path: Path) -> None:
+    """A chip removed (or Ctrl+C) while its document is read: the read is
+    cancelled, and its thread stops at the reader's next page instead of
+    reading on alone for up to 30 s (one worker here: it must be free again
+    soon). Before, the task ended and the thread went on to its time limit."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.support.pdf_pages import pdf_with_pages, text_operators
+
+    slow = tmp_path / "slow.pdf"  # ~1.5 s a page here: 30 pages outlast the 30 s limit
+    slow.write_bytes(pdf_with_pages([None] * 30, text_operators(1)))
+    pool = ThreadPoolExecutor(max_workers=1)
+    asyncio.get_running_loop().set_default_executor(pool)
+    reading = asyncio.create_task(services.attachments.prepare(slow))
+    busy = asyncio.create_task(asyncio.sleep(0.8))
+    await busy
+    assert not reading.done()
+    with pytest.raises(TimeoutError):  # the one worker is reading the pages
+        await asyncio.wait_for(asyncio.shield(asyncio.to_thread(time.sleep, 0)), 0.3)
+    reading.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reading
+    started = time.monotonic()
+    await asyncio.wait_for(asyncio.to_thread(time.sleep, 0), 10)
+    assert time.monotonic() - started < 10
+    assert stored_files(services) == []
