@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .services.chat import ChatService
     from .services.compaction import CompactionService
     from .services.conversation import ConversationService
-    from .services.data_folder import DataFolderService, FolderSwitch
+    from .services.data_folder import CopyProgress, DataFolderService, FolderSwitch
     from .services.doctor import DoctorService
     from .services.export import ExportService
     from .services.history import HistoryService
@@ -426,10 +426,10 @@ def build_services(data_dir: Path, *, secrets: SecretStore | None = None) -> Ser
     return Services(data_dir, store, secrets or SecretStore(data_dir))
 
 
-def switch_data_folder(data_dir: Path) -> FolderSwitch | None:
+def switch_data_folder(data_dir: Path, progress: CopyProgress | None = None) -> FolderSwitch | None:
     """Make the data folder switch chosen in Settings, if one waits for this
     start (``services/data_folder.py``); before ``build_services``, with no
-    other window on ``data_dir``."""
+    other window on ``data_dir``. ``progress`` follows a copy."""
     from .paths import switch_file
 
     if not switch_file().exists():  # the usual start: no import, one stat
@@ -437,7 +437,7 @@ def switch_data_folder(data_dir: Path) -> FolderSwitch | None:
     from .services.data_folder import apply_switch
     from .storage.database import copy_file
 
-    return apply_switch(data_dir, copy_file)
+    return apply_switch(data_dir, copy_file, progress)
 
 
 def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,6 +64,31 @@ class FolderSwitch:
     error: MiraError | None = None
 
 
+class CopyProgress:
+    """How far the copy of a switch is, read by the window's start while
+    another thread copies: ``done`` of ``total`` bytes (the database counted
+    by its pages as SQLite's backup goes). Plain attribute writes: the reader
+    only shows them."""
+
+    __slots__ = ("_database", "_files", "total")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self._database = 0
+        self._files = 0
+
+    @property
+    def done(self) -> int:
+        return min(self.total, self._database + self._files)
+
+    def database_pages(self, copied: int, pages: int, size: int) -> None:
+        """The backup copied ``copied`` of ``pages`` pages of a ``size``-byte file."""
+        self._database = size * copied // pages if pages else size
+
+    def file_copied(self, size: int) -> None:
+        self._files += size
+
+
 def is_mira_folder(folder: Path) -> bool:
     """A folder holding Mira's data, and not an unfinished copy of them."""
     return (folder / DB_FILENAME).is_file() and not (folder / COPYING_MARKER).exists()
@@ -96,10 +122,12 @@ class DataFolderService:
             return FolderChange(pending.folder, copy=pending.copy, cancelled=True)
         return FolderChange(target, copy=_check_target(current, target))
 
-    async def change_to(self, folder: Path) -> FolderChange:
+    async def change_to(self, folder: Path, *, language: str = "system") -> FolderChange:
         """Record the switch to ``folder`` for the next start (or cancel the
-        pending one, see ``plan``). Raises ``ConfigError`` for a folder it
-        cannot use and ``StorageError`` for one it cannot write to."""
+        pending one, see ``plan``); ``language``: the one the start shows the
+        copy's progress in (the settings are in the database being copied).
+        Raises ``ConfigError`` for a folder it cannot use and ``StorageError``
+        for one it cannot write to."""
         change = self.plan(folder)
         if change.cancelled:
             await asyncio.to_thread(clear_switch)
@@ -107,7 +135,9 @@ class DataFolderService:
             return change
         if change.copy:
             await asyncio.to_thread(_probe_writable, change.folder)
-        await asyncio.to_thread(write_switch, self._data_dir.resolve(), change.folder, change.copy)
+        await asyncio.to_thread(
+            write_switch, self._data_dir.resolve(), change.folder, change.copy, language
+        )
         log.info("switching to %s (copy: %s) at the next start", change.folder, change.copy)
         return change
 
@@ -176,13 +206,22 @@ def read_switch() -> tuple[Path, Path, bool] | None:
         return None
 
 
-def write_switch(source: Path, target: Path, copy: bool) -> None:
+def switch_language() -> str:
+    """The language the switch waiting for the next start was chosen in
+    ("system" when it does not say)."""
+    try:
+        language = json.loads(switch_file().read_text(encoding="utf-8")).get("language")
+    except (OSError, ValueError, AttributeError):
+        return "system"
+    return language if isinstance(language, str) else "system"
+
+
+def write_switch(source: Path, target: Path, copy: bool, language: str = "system") -> None:
     path = switch_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".tmp")
-    partial.write_text(
-        json.dumps({"from": str(source), "to": str(target), "copy": copy}), encoding="utf-8"
-    )
+    record = {"from": str(source), "to": str(target), "copy": copy, "language": language}
+    partial.write_text(json.dumps(record), encoding="utf-8")
     partial.replace(path)
 
 
@@ -205,14 +244,20 @@ def _remember(target: Path) -> None:
 
 
 # ---- the switch, at the window's start ------------------------------------------------
+#: ``copy_database(source, target, on_pages)``: the closed database copied,
+#: ``on_pages(copied, total)`` called as its pages are
+CopyDatabase = Callable[[Path, Path, Callable[[int, int], None] | None], object]
+
+
 def apply_switch(
-    data_dir: Path, copy_database: Callable[[Path, Path], object]
+    data_dir: Path, copy_database: CopyDatabase, progress: CopyProgress | None = None
 ) -> FolderSwitch | None:
     """Make the switch recorded from ``data_dir`` (None when there is none).
 
     Called before anything opens ``data_dir``'s database, by the window's
     start holding its folder's window lock (no other window writes it).
-    ``copy_database(source, target)`` copies a closed database file. On
+    ``copy_database`` copies a closed database file; ``progress`` (when
+    given) follows the copy, for a window that shows it. On
     success the new folder is remembered (``paths.choose_data_dir``); on
     failure the current folder stays in use and nothing is left in the target.
     Either way the record is dropped: the start says what happened."""
@@ -226,7 +271,7 @@ def apply_switch(
         clear_switch()
         return None
     try:
-        copied = _switch(current, target, copy, copy_database)
+        copied = _switch(current, target, copy, copy_database, progress or CopyProgress())
         _remember(target)
     except MiraError as exc:
         log.error("could not switch to the data folder %s: %s", target, exc)
@@ -238,7 +283,7 @@ def apply_switch(
 
 
 def _switch(
-    current: Path, target: Path, copy: bool, copy_database: Callable[[Path, Path], object]
+    current: Path, target: Path, copy: bool, copy_database: CopyDatabase, progress: CopyProgress
 ) -> bool:
     if is_mira_folder(target):  # the folder chosen, or a copy finished before a crash
         return False
@@ -246,7 +291,7 @@ def _switch(
         raise worded(ConfigError, '"{folder}" no longer holds Mira data.', {"folder": target})
     _check_target(current, target)  # again: it may have changed since it was chosen
     try:
-        _copy_folder(current, target, copy_database)
+        _copy_folder(current, target, copy_database, progress)
     except (OSError, StorageError) as exc:
         _empty(target)
         if isinstance(exc, StorageError):
@@ -259,21 +304,51 @@ def _switch(
     return True
 
 
-def _copy_folder(source: Path, target: Path, copy_database: Callable[[Path, Path], object]) -> None:
+def _copy_folder(
+    source: Path, target: Path, copy_database: CopyDatabase, progress: CopyProgress
+) -> None:
     """Copy the data, the marker first and removed last: a copy cut short
     (the process killed, the disk full) is never taken as Mira's data."""
+    database = source / DB_FILENAME
+    database_size = _size(database) + _size(database.with_name(DB_FILENAME + "-wal"))
+    progress.total = database_size + sum(_tree_sizes(source / name) for name in _ALONG)
     target.mkdir(parents=True, exist_ok=True)
     if (target / COPYING_MARKER).exists():
         _empty(target)  # an unfinished copy of an earlier start
     (target / COPYING_MARKER).write_text(f"copying from {source}\n", encoding="utf-8")
-    copy_database(source / DB_FILENAME, target / DB_FILENAME)
+    copy_database(
+        database,
+        target / DB_FILENAME,
+        lambda copied, pages: progress.database_pages(copied, pages, database_size),
+    )
+    progress.database_pages(1, 1, database_size)
+
+    def copy_counted(src: str, dst: str) -> object:
+        done = shutil.copy2(src, dst)  # the key file keeps its owner-only mode
+        progress.file_copied(_size(Path(src)))
+        return done
+
     for name in _ALONG:
         path = source / name
         if path.is_dir():
-            shutil.copytree(path, target / name, dirs_exist_ok=True)
+            shutil.copytree(path, target / name, dirs_exist_ok=True, copy_function=copy_counted)
         elif path.is_file():
-            shutil.copy2(path, target / name)  # the key file keeps its owner-only mode
+            copy_counted(str(path), str(target / name))
     (target / COPYING_MARKER).unlink()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _tree_sizes(path: Path) -> int:
+    """Bytes of the files under ``path`` (a file: its own)."""
+    if not path.is_dir():
+        return _size(path)
+    return sum(_size(Path(folder, name)) for folder, _, names in os.walk(path) for name in names)
 
 
 def _empty(target: Path) -> None:

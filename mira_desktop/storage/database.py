@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -164,16 +164,34 @@ def copy_to(db: Database, target: Path) -> Path:
     return target
 
 
-def copy_file(source: Path, target: Path) -> Path:
+#: pages a backup step copies before it reports (``copy_file``'s ``on_pages``)
+BACKUP_STEP_PAGES = 4096
+
+
+def copy_file(
+    source: Path,
+    target: Path,
+    on_pages: Callable[[int, int], None] | None = None,
+    *,
+    step_pages: int = BACKUP_STEP_PAGES,
+) -> Path:
     """Copy the database file ``source`` (closed; a WAL left by a crash
-    included) to ``target`` with SQLite's backup."""
+    included) to ``target`` with SQLite's backup; ``on_pages(copied, total)``
+    after each step of ``step_pages`` pages."""
     if not source.is_file():
         raise worded(StorageError, 'There is no database at "{path}".', {"path": source})
     src = sqlite3.connect(str(source), timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         dest = sqlite3.connect(str(target))
         try:
-            src.backup(dest)
+            if on_pages is None:
+                src.backup(dest)
+            else:
+                src.backup(
+                    dest,
+                    pages=step_pages,
+                    progress=lambda _status, left, total: on_pages(total - left, total),
+                )
         finally:
             dest.close()
     except sqlite3.Error as exc:

@@ -32,14 +32,37 @@ def switch_at_start(
     """The instance and folder this start uses, and the switch made (None:
     none was waiting). ``instance`` holds ``data_dir``'s lock; for another
     folder it is released and the instance returned is the new folder's,
-    its lock not yet taken."""
-    switch = switch_data_folder(data_dir)
+    its lock not yet taken. Called with the QApplication made: a copy shows
+    its progress (``folder_copy_dialog``), in the language the switch was
+    chosen in."""
+    switch = _make_switch(data_dir)
     if switch is None or switch.folder == data_dir:
         return instance, data_dir, switch
     from .single_instance import SingleInstance
 
     instance.release()
     return SingleInstance(switch.folder), switch.folder, switch
+
+
+def _make_switch(data_dir: Path) -> FolderSwitch | None:
+    from ..paths import switch_file
+
+    if not switch_file().exists():  # the usual start: one stat
+        return None
+    from ..services.data_folder import read_switch, switch_language
+
+    record = read_switch()
+    if record is None or not record[2]:  # nothing to copy: at once
+        return switch_data_folder(data_dir)
+    from PySide6.QtWidgets import QApplication
+
+    from .folder_copy_dialog import copy_with_progress
+    from .i18n import install_translator
+
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        install_translator(app, switch_language())  # the window installs its own later
+    return copy_with_progress(record[1], lambda progress: switch_data_folder(data_dir, progress))
 
 
 def switch_notice(switch: FolderSwitch) -> str:

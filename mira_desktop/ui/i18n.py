@@ -150,7 +150,16 @@ def install_translator(
     return resolved
 
 
+def current_language() -> str:
+    """The language the interface shows ("en" before any is installed)."""
+    return _current[0]
+
+
+_current = ["en"]
+
+
 def _deliver_language_change(language: str) -> None:
+    _current[0] = language
     # The formats first: widgets rebuilt on LanguageChange read QLocale() again.
     QLocale.setDefault(formats_locale(language))
     # Qt *posts* LanguageChange to the windows; deliver it now so the interface has

@@ -65,15 +65,6 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
             handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
             if handed_over is not None:
                 return handed_over
-        if not data_dir_overridden(getattr(args, "data_dir", None)):
-            from .folder_switch import switch_at_start
-
-            before = data_dir
-            instance, data_dir, switch = switch_at_start(instance, data_dir)
-            if data_dir != before and not instance.acquire():
-                handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
-                if handed_over is not None:
-                    return handed_over
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     # Closing the window ends ``_main`` (``_until_closed``), which then shuts
@@ -84,6 +75,15 @@ def run_window(args: argparse.Namespace, data_dir: Path) -> int:
     QCoreApplication.setOrganizationName("Mira")
     app.setDesktopFileName("io.mira.Desktop")
     app.setWindowIcon(QIcon(str(resource_path("icons", "mira.svg"))))
+    if instance is not None and not data_dir_overridden(getattr(args, "data_dir", None)):
+        from .folder_switch import switch_at_start  # a copy shows its progress: after the app
+
+        before = data_dir
+        instance, data_dir, switch = switch_at_start(instance, data_dir)
+        if data_dir != before and not instance.acquire():
+            handed_over = _hand_over(instance, getattr(args, "files", None) or [], data_dir)
+            if handed_over is not None:
+                return handed_over
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()

@@ -1606,6 +1606,25 @@ Repair: {fix}</source>
         </message>
     </context>
     <context>
+        <name>FolderCopyDialog</name>
+        <message>
+            <source>Mira Desktop</source>
+            <translation>Mira Desktop</translation>
+        </message>
+        <message>
+            <source>Copying your data to {folder}…</source>
+            <translation>正在将你的数据复制到 {folder}…</translation>
+        </message>
+        <message>
+            <source>Mira opens when the copy is done. The previous folder is left as it was.</source>
+            <translation>复制完成后 Mira 即会打开。原来的文件夹保持不变。</translation>
+        </message>
+        <message>
+            <source>{done} of {total}</source>
+            <translation>已复制 {done}，共 {total}</translation>
+        </message>
+    </context>
+    <context>
         <name>FolderSwitch</name>
         <message>
             <source>Mira could not move to {folder} and still uses {previous}. {error}</source>

@@ -221,3 +221,49 @@ def test_a_chosen_folder_that_is_not_there_is_not_made_again_empty(
     monkeypatch.setenv(DATA_DIR_ENV, "")
     with pytest.raises(UnusableDataDir, match="set but empty"):
         resolve_data_dir()
+
+
+async def test_the_copy_reports_how_far_it_is_and_the_language_it_was_chosen_in(
+    tmp_path: Path,
+) -> None:
+    """What the start's progress dialog shows: the bytes of the database, the
+    attachments and the key file, all of them done at the end."""
+    from mira_desktop.services.data_folder import CopyProgress, switch_language
+
+    services = await with_data(tmp_path / "old")
+    for number in range(5):
+        await services.media.put(f"attachment {number} ".encode() * 5000, "text/plain")
+    try:
+        await services.data_folder.change_to(tmp_path / "new", language="zh_CN")
+    finally:
+        await services.aclose()
+    assert switch_language() == "zh_CN"
+    old = tmp_path / "old"
+    expected = sum(p.stat().st_size for p in (old / "media").rglob("*") if p.is_file())
+    expected += (old / "mira.sqlite3").stat().st_size + (old / "secrets.json").stat().st_size
+    wal = old / "mira.sqlite3-wal"
+    expected += wal.stat().st_size if wal.exists() else 0
+    progress = CopyProgress()
+    switch = switch_data_folder(old.resolve(), progress)
+    assert switch is not None and switch.copied and switch.error is None
+    assert progress.total == expected and progress.done == expected
+
+
+def test_the_database_copy_reports_its_pages_step_by_step(tmp_path: Path) -> None:
+    from mira_desktop.storage.database import copy_file
+
+    source = tmp_path / "source.sqlite3"
+    db = sqlite3.connect(source)
+    db.execute("CREATE TABLE t (x TEXT)")
+    db.executemany("INSERT INTO t VALUES (?)", [("x" * 1000,) for _ in range(200)])
+    db.commit()
+    db.close()
+    steps: list[tuple[int, int]] = []
+    copy_file(source, tmp_path / "copy.sqlite3", lambda done, total: steps.append((done, total)),
+              step_pages=10)  # fmt: skip
+    total = steps[-1][1]
+    assert len(steps) > 5 and steps[-1] == (total, total)
+    assert [done for done, _ in steps] == sorted({done for done, _ in steps})  # growing
+    copied = sqlite3.connect(tmp_path / "copy.sqlite3")
+    assert copied.execute("SELECT COUNT(*) FROM t").fetchone() == (200,)
+    copied.close()

@@ -310,7 +310,11 @@ class GeneralTab(QWidget):
         while Mira runs, so closing meanwhile leaves nothing half-done)."""
         assert self._data_folder is not None
         try:
-            change = await guarded(self, self._data_folder.change_to(folder))
+            from ..i18n import current_language
+
+            change = await guarded(
+                self, self._data_folder.change_to(folder, language=current_language())
+            )
         except MiraError as exc:
             if shiboken6.isValid(self):
                 self.status.show_error(exc)
