@@ -257,7 +257,8 @@ class AgentLoop:
                 )
             except ToolRefused as exc:
                 outcome = ToolOutcome(False, exc.message)
-        if outcome is None and self.mode is AgentMode.MANUAL and self._toolbox.needs_approval(call):
+        asks = outcome is None and self.mode is AgentMode.MANUAL
+        if asks and await self._toolbox.asks_first(call):
             card = replace(card, status=ToolStatus.WAITING, approval=ApprovalState.PENDING)
             yield self._changed(card)
             approved = await self.approvals.ask(call.call_id) is True

@@ -9,6 +9,7 @@ exception."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,15 @@ from ...core.agent import ToolOutcome, ToolPreview, ToolRefused
 from ...core.models import ToolCall, ToolSpec
 from . import file_tools, folder_snapshot, search_tools, web_search
 from .commands import mutation_reason
+from .git_settings import programs_in_settings
 from .knowledge import KnowledgeSearch
 from .previews import preview
 from .scope import WorkspaceScope
 from .shell import run_bash
 from .shell_syntax import command_words
 from .web_search import WebSearch
+
+log = logging.getLogger(__name__)
 
 READ_ONLY_TOOLS = frozenset({"read", "find", "grep", "ls"})
 WRITING_TOOLS = frozenset({"write", "edit"})
@@ -183,6 +187,22 @@ class Toolbox:
             return True
         command = call.arguments.get("command")
         return call.name == "bash" and isinstance(command, str) and bool(mutation_reason(command))
+
+    async def asks_first(self, call: ToolCall) -> bool:
+        """``needs_approval``, and also a read-only command that runs ``git``
+        in a repository whose own settings name a program git may run
+        (``git_settings``): ``git status`` there runs it."""
+        if self.needs_approval(call):
+            return True
+        command = call.arguments.get("command")
+        if call.name != "bash" or not isinstance(command, str) or self.scope is None:
+            return False
+        if "git" not in {Path(word).name for word in command_words(command)}:
+            return False
+        programs = await asyncio.to_thread(programs_in_settings, self.scope.root)
+        if programs:
+            log.info("asking before %r: the repository's git settings run %s", command, programs)
+        return bool(programs)
 
     def preview(self, call: ToolCall) -> ToolPreview:
         """What ``call`` would do; raises :class:`ToolRefused` when it cannot run."""

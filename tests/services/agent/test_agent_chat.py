@@ -7,6 +7,8 @@ and rollbacks."""
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -652,3 +654,45 @@ async def test_the_rings_peak_after_an_agent_answer_is_its_largest_round(
     assert done.usage.prompt_tokens == 3 * 9000 + 9500  # what was sent in all
     meter = await services.meter.measure(done.thread_id)
     assert meter.peak_tokens == 9500
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+async def test_git_status_asks_first_where_the_repositorys_settings_run_a_program(
+    services: Services,
+    loop_provider: str,
+    loopback: LoopbackServer,
+    workspace_id: str,
+    project: Path,
+    tmp_path: Path,
+) -> None:
+    """A project received with its own .git/config can name a program that
+    git runs for a read-only "git status" (core.fsmonitor): it ran with no
+    approval in manual mode. Now such a repository's git commands ask first,
+    and a denial runs nothing; in a plain repository they still run at once."""
+    marker = tmp_path / "ran"
+    hook = tmp_path / "monitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch '{marker}'\n")
+    hook.chmod(0o755)
+    _git(project, "init", "-q")
+    status = {"command": "git status --short"}
+    loopback.enqueue(CHAT, openai_tool_stream([("g1", "bash", status)]))
+    loopback.enqueue(CHAT, openai_stream(["Clean enough."]))
+    events = await run(services, request("Status?", workspace_id))  # no approval asked
+    statuses = [c.card.status for c in cards(events)]
+    assert ToolStatus.WAITING not in statuses and statuses[-1] is ToolStatus.DONE
+
+    _git(project, "config", "core.fsmonitor", str(hook))
+    loopback.enqueue(CHAT, openai_tool_stream([("g2", "bash", status)]))
+    loopback.enqueue(CHAT, openai_stream(["I did not look."]))
+    events = await run(services, request("Status?", workspace_id), {"bash": False})
+    assert ToolStatus.WAITING in [c.card.status for c in cards(events)]
+    assert cards(events)[-1].card.status is ToolStatus.DENIED
+    assert not marker.exists()  # nothing ran
+    loopback.enqueue(CHAT, openai_tool_stream([("l1", "bash", {"command": "ls"})]))
+    loopback.enqueue(CHAT, openai_stream(["Listed."]))
+    events = await run(services, request("List?", workspace_id))  # not git: no question
+    assert cards(events)[-1].card.status is ToolStatus.DONE
