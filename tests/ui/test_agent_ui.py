@@ -18,7 +18,7 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.agent import MODE_KEY, ToolStatus, answer_cards
 from mira_desktop.services.agent import knowledge, previews, subagents, web_search
 from mira_desktop.ui.i18n import install_translator
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.tool_cards import ToolCardView
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.services.kb_support import farm_kb

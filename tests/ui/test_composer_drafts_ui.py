@@ -16,7 +16,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.core.agent import ToolStatus
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import Gate, LoopbackServer, openai_stream, openai_tool_stream
 from tests.support.qt_async import until

@@ -16,8 +16,8 @@ from PIL import Image
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from mira_desktop.bootstrap import Services
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.image_card import ImageCard
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, json_reply, openai_json_error
 from tests.support.opened_urls import opened_files

@@ -28,7 +28,7 @@ from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.kb.kb_manager import KnowledgeBaseDialog
 from mira_desktop.ui.kb.sources_widget import SourcesWidget
 from mira_desktop.ui.theme import apply_theme
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_stream

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QApplication, QToolButton
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.timeline import TimelineView
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget, MessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
+from mira_desktop.ui.timeline.message_widget import MessageWidget
 from mira_desktop.ui.timeline.row_pool import HOLD_MS, SPARES
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
 from tests.ui.timeline_support import shown_timeline

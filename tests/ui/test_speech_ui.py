@@ -19,7 +19,7 @@ from mira_desktop.core.speech import SpeechInfo
 from mira_desktop.services.speech import SpeechService
 from mira_desktop.services.speech_engine import SystemVoice
 from mira_desktop.ui.i18n import install_translator
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.speech_bar import SpeechBar, duration_text
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer

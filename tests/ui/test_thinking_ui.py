@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from mira_desktop.bootstrap import Services
 from mira_desktop.ui.launch import open_window
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.thinking_card import ThinkingCard
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import Gate, LoopbackServer, openai_stream

@@ -15,8 +15,8 @@ from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication, QMenu, QToolButton
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.message_actions import REGENERATE_PRESETS
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
 from tests.ui.timeline_support import shown_timeline
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus, Usage
 from mira_desktop.ui.timeline import TimelineView
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 
 NOW = "2026-01-01T10:00:00Z"
 ANSWER = """## Recursion in one minute

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from mira_desktop.core.models import Message, MessageRole, MessageStatus, Usage
 from mira_desktop.ui.timeline import TimelineView
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.stream_buffer import StreamBuffer
 from tests.ui.timeline_support import shown_timeline
 

@@ -24,8 +24,8 @@ from mira_desktop.core.models import MessageRole, MessageStatus
 from mira_desktop.ui.dialogs.doctor_dialog import DoctorDialog
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
+from mira_desktop.ui.timeline.assistant_message import AssistantMessageWidget
 from mira_desktop.ui.timeline.message_editor import UserEditWidget
-from mira_desktop.ui.timeline.message_widget import AssistantMessageWidget
 from mira_desktop.ui.timeline.user_bubble import UserMessageWidget
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import (

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
+from .assistant_message import AssistantMessageWidget
 from .markdown import render_markdown_blocks, warm_up
 from .message_state import MessageState, ViewOptions
-from .message_widget import AssistantMessageWidget, MessageWidget
+from .message_widget import MessageWidget
 from .rich_text import RichTextView
 from .row_pool import row_kind
 from .system_card import SystemCardWidget
