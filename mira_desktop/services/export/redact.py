@@ -146,7 +146,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"\b((?:proxy-)?authorization)(\"?\s*[:=]\s*\"?)[^\r\n\"']+", re.I),
         r"\1\2" + MASK,
     ),
-    (re.compile(r"\b(bearer|basic|token)\s+(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}", re.I), r"\1 " + MASK),
+    # a credential, not a word: a digit, a symbol or a capital after its first
+    # letter ("Basic authentication", "token rotation." are prose, kept)
+    (
+        re.compile(
+            r"\b((?i:bearer|basic|token))\s+(?!\*\*\*)"
+            r"(?=[A-Za-z0-9._~+/=-]*[0-9_~+/=-]|[A-Za-z][A-Za-z0-9._~+/=-]*[A-Z])"
+            r"[A-Za-z0-9._~+/=-]{8,}"
+        ),
+        r"\1 " + MASK,
+    ),
     (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{8,}"), MASK),
     (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,})"), MASK),
     (re.compile(r"\bhf_[A-Za-z0-9]{16,}"), MASK),

@@ -109,6 +109,25 @@ BY_SHAPE: list[tuple[str, str, str]] = [
     ("bearer", "Authorization: Bearer abc.def-ghi_jkl", "Authorization: ***"),
     ("bare bearer", "use Bearer eyJhbGciOiJIUzI1NiJ9xyz now", "use Bearer *** now"),
     ("basic", "curl -H 'X: Basic dXNlcjpwYXNzd29yZA=='", "curl -H 'X: Basic ***'"),
+    ("token with digits", "send token abcd1234efgh now", "send token *** now"),
+    ("lower-case bearer", "Bearer abcdefgh_ijklmnop", "Bearer ***"),
+    ("prose at a sentence's end", "We set up token rotation.", "We set up token rotation."),
+    # prose that happens to follow the words: a summary or an image prompt is kept
+    (
+        "prose after basic and token",
+        "The user is setting up Basic authentication and token rotation for their blog.",
+        "The user is setting up Basic authentication and token rotation for their blog.",
+    ),
+    (
+        "prose after basic",
+        "A basic watercolour of a session musician",
+        "A basic watercolour of a session musician",
+    ),
+    (
+        "capitalised prose",
+        "Bearer Instruments and Token Economics",
+        "Bearer Instruments and Token Economics",
+    ),
     ("openai key", "key sk-abcdefghijklmnop1234 here", "key *** here"),
     ("openai project key", "sk-proj-AbCdEf0123456789_-xyz", M),
     ("anthropic key", "sk-ant-api03-AAAAAAAAAAAAAAAAAAAA", M),
