@@ -97,10 +97,25 @@ async def iter_line_batches(chunks: AsyncIterator[bytes]) -> AsyncIterator[list[
         yield tail
 
 
+def error_field_data(value: str) -> str:
+    """The ``data`` of an event for an ``error:`` field line: llama.cpp's server
+    reports a failure mid-stream as ``error: {"code":…,"message":…,"type":…}``
+    (then ``data: [DONE]``), a field the SSE standard would ignore. It becomes
+    an error object, ``{"error": …}``, as other servers send in ``data``, so
+    the adapters map it like any in-stream error."""
+    try:
+        obj = json.loads(value)
+    except ValueError:
+        obj = value
+    return json.dumps({"error": obj or value})
+
+
 class SSEParser:
     """Server-sent events from decoded lines: skips ``:`` comments, joins
     multi-line ``data:``, tracks ``event:``, dispatches on a blank line.
-    :meth:`flush` dispatches a last event not followed by a blank line."""
+    :meth:`flush` dispatches a last event not followed by a blank line. An
+    ``error:`` field line becomes an ``error`` event whose data is an error
+    object (:func:`error_field_data`)."""
 
     __slots__ = ("_data", "_event")
 
@@ -127,6 +142,9 @@ class SSEParser:
                     data.append(value)
                 elif field == "event":
                     self._event = value
+                elif field == "error" and value.strip():
+                    data.append(error_field_data(value))
+                    self._event = "error"
         return out
 
     def feed_data(self, lines: list[str]) -> list[str]:

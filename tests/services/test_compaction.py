@@ -25,6 +25,7 @@ from tests.support.loopback import (
     json_reply,
     openai_json_error,
     openai_stream,
+    raw_stream,
 )
 
 from .conftest import CHAT
@@ -233,8 +234,16 @@ LM_STUDIO_OVERFLOW = (
     [
         json_reply({"error": LM_STUDIO_OVERFLOW}, 400),  # LM Studio
         openai_json_error(500, "Context size has been exceeded.", type="server_error"),
+        # llama.cpp's server streaming: an ``error:`` field line, then [DONE]
+        raw_stream(
+            [
+                b'error: {"code":400,"message":"the request exceeds the available '
+                b'context size, try increasing it","type":"exceed_context_size_error"}\n\n',
+                b"data: [DONE]\n\n",
+            ]
+        ),
     ],
-    ids=["lm-studio-400", "llama-cpp-500"],
+    ids=["lm-studio-400", "llama-cpp-500", "llama-cpp-stream"],
 )
 async def test_servers_own_overflow_words_compact_and_retry(
     services, loopback, loop_provider, refusal
