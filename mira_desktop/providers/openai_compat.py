@@ -300,6 +300,15 @@ class OpenAIStreamParser:
         if tool_calls:
             out.extend(_tool_call_events(tool_calls))
 
+    def finish_at_end(self) -> list[StreamEvent] | None:
+        """The end of an answer whose body ended cleanly without ``[DONE]``:
+        complete when a chunk gave its ``finish_reason`` (some servers, e.g.
+        ik_llama.cpp, send no ``[DONE]``), else ``None`` (cut short)."""
+        if self._finish_reason is None:
+            return None
+        self.done = True
+        return self._finish()
+
     def _finish(self) -> list[StreamEvent]:
         events = split_events(self._splitter.flush())
         if self._usage is not None:
@@ -339,7 +348,11 @@ class OpenAIProvider(HttpProvider):
             if parser.done:
                 await drain(batches)
                 return
-        raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
+        ending = parser.finish_at_end()
+        if ending is None:
+            raise MalformedStreamError(TRUNCATED_MESSAGE, provider=self.name)
+        for event in ending:
+            yield event
 
     async def list_models(self) -> list[ModelInfo]:
         """``GET {base}/models`` → the models' ids, sorted by name."""

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from mira_desktop.core.errors import ContextOverflowError, ServerError
-from mira_desktop.core.events import StreamDone, TextDelta, merge_deltas
+from mira_desktop.core.errors import ContextOverflowError, MalformedStreamError, ServerError
+from mira_desktop.core.events import StreamDone, TextDelta, UsageReported, merge_deltas
 from mira_desktop.providers.openai_compat import OpenAIProvider
-from tests.support.loopback import LoopbackServer, raw_stream, sse
+from tests.support.loopback import LoopbackServer, Pause, raw_stream, sse
 
 from .helpers import collect
 
@@ -75,3 +75,32 @@ async def test_plain_text_error_field_is_a_server_error(loopback, openai):
     _, error = await collect(openai)
     assert isinstance(error, ServerError)
     assert str(error) == "the model crashed"
+
+
+# --------------------------------------------------------------------------- no [DONE]
+
+
+@pytest.mark.parametrize("framing", ["auto", "close"])
+async def test_clean_end_after_a_finish_reason_completes_without_done(loopback, openai, framing):
+    """ik_llama.cpp and some proxies end the body after the last chunk, with
+    no ``data: [DONE]``: the finish_reason already said the answer is whole."""
+    usage = {"prompt_tokens": 5, "completion_tokens": 7}
+    last = {**chunk({}, finish="stop"), "usage": usage}
+    body = [sse(chunk({"content": "The capital is Paris."})), sse(last)]
+    loopback.enqueue(PATH, raw_stream(body, framing=framing))
+    events, error = await collect(openai)
+    assert error is None
+    assert merge_deltas(events) == [
+        TextDelta("The capital is Paris."),
+        UsageReported(5, 7, None),
+        StreamDone("stop"),
+    ]
+
+
+async def test_cut_after_a_finish_reason_is_still_truncated(loopback, openai):
+    """A connection dropped mid-body is no clean end, finish_reason or not."""
+    body = [sse(chunk({"content": "x"}, finish="stop")), Pause(0.05)]
+    loopback.enqueue(PATH, raw_stream(body, close_after=True))
+    events, error = await collect(openai)
+    assert events == [TextDelta("x")]
+    assert isinstance(error, MalformedStreamError)
