@@ -40,6 +40,12 @@ REASONING_REFUSED_HINT = (
     "The server may not take a reasoning level for this model: set Reasoning effort to "
     "“Server's default” (the ⋯ menu, or Settings → Models)."
 )
+#: the hint of a 404 that names no model: the base URL leads nowhere (LM
+#: Studio's "Unexpected endpoint or method", Ollama's "404 page not found")
+ENDPOINT_NOT_FOUND_HINT = (
+    "Check the provider's base URL: the server has no such address "
+    "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
+)
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 
@@ -66,7 +72,8 @@ _MODEL_NOT_FOUND = re.compile(
     re.IGNORECASE,
 )
 _AUTH_TYPES = {"authentication_error", "permission_error", "invalid_api_key", "unauthorized"}
-_NOT_FOUND_TYPES = {"not_found_error", "model_not_found"}
+#: a model's own words in a refusal: "model" not inside a path ("/v1/models")
+_MODEL_WORD = re.compile(r"(?<![/\w])model\b", re.IGNORECASE)
 _RATE_TYPES = {"rate_limit_error", "rate_limit_exceeded", "insufficient_quota"}
 _SERVER_TYPES = {"overloaded_error", "api_error", "server_error", "internal_server_error"}
 _BAD_REQUEST_TYPES = {"invalid_request_error", "request_too_large", "bad_request"}
@@ -176,8 +183,15 @@ def classify_error(
         return ContextOverflowError(info.message, **kw)
     if status == 429 or kinds & _RATE_TYPES:
         return RateLimitError(info.message, retry_after=retry_after, **kw)
-    if status == 404 or kinds & _NOT_FOUND_TYPES or _MODEL_NOT_FOUND.search(info.message):
+    not_found = status == 404 or "not_found_error" in kinds
+    if (
+        "model_not_found" in kinds
+        or _MODEL_NOT_FOUND.search(info.message)
+        or (not_found and _MODEL_WORD.search(info.message))
+    ):
         return ModelNotFoundError(info.message, **kw)
+    if not_found:
+        return BadRequestError(info.message, hint=ENDPOINT_NOT_FOUND_HINT, **kw)
     if (status is not None and status >= 500) or kinds & _SERVER_TYPES:
         return ServerError(info.message, **kw)
     if (status is not None and 400 <= status < 500) or kinds & _BAD_REQUEST_TYPES:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..core.audio_formats import AUDIO_TYPES, MAX_AUDIO_BYTES
 from ..core.errors import (
+    BadRequestError,
     ConfigError,
     ModelNotFoundError,
     NotFoundError,
@@ -101,7 +102,7 @@ class TranscriptionService:
         code = (language or "").strip().lower() or None
         try:
             text = await adapter.transcribe(audio, filename, mime, model_name, code)
-        except ModelNotFoundError as exc:
+        except (ModelNotFoundError, BadRequestError) as exc:  # a 404: no model, or no endpoint
             if exc.status != 404:
                 raise
             raise worded(

@@ -44,6 +44,10 @@ def known_texts() -> tuple[str, ...]:
         _tr("Could not decode the answer of {url}: {detail}"),
         _tr("The stream ended before the answer was complete"),
         _tr(
+            "Check the provider's base URL: the server has no such address "
+            "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
+        ),
+        _tr(
             "The server may not take a reasoning level for this model: set Reasoning effort to "
             "“Server's default” (the ⋯ menu, or Settings → Models)."
         ),

@@ -1559,6 +1559,10 @@ Repair: {fix}</source>
             <source>A workspace needs a name.</source>
             <translation>工作区需要一个名称。</translation>
         </message>
+        <message>
+            <source>Check the provider's base URL: the server has no such address (OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1).</source>
+            <translation>请检查提供方的基础 URL：服务器上没有这个地址（OpenAI 兼容服务器的地址需以 /v1 结尾，例如 http://localhost:11434/v1）。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

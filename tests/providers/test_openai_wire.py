@@ -10,14 +10,33 @@ from typing import Any
 
 import pytest
 
-from mira_desktop.core.errors import ContextOverflowError, MalformedStreamError, ServerError
+from mira_desktop.core.errors import (
+    BadRequestError,
+    ContextOverflowError,
+    MalformedStreamError,
+    ModelNotFoundError,
+    ServerError,
+)
 from mira_desktop.core.events import StreamDone, TextDelta, UsageReported, merge_deltas
+from mira_desktop.core.models import Reasoning
 from mira_desktop.providers.openai_compat import OpenAIProvider
-from tests.support.loopback import LoopbackServer, Pause, raw_stream, sse
+from tests.support.loopback import (
+    LoopbackServer,
+    Pause,
+    json_reply,
+    openai_json_error,
+    raw_stream,
+    sse,
+    text_reply,
+)
 
-from .helpers import collect
+from .helpers import collect, request
 
 PATH = "/v1/chat/completions"
+ENDPOINT_NOT_FOUND_HINT = (
+    "Check the provider's base URL: the server has no such address "
+    "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
+)
 
 #: llama.cpp's server: a failure while streaming is an ``error:`` field line
 #: (not ``data:``), then ``data: [DONE]``
@@ -104,3 +123,61 @@ async def test_cut_after_a_finish_reason_is_still_truncated(loopback, openai):
     events, error = await collect(openai)
     assert events == [TextDelta("x")]
     assert isinstance(error, MalformedStreamError)
+
+
+# --------------------------------------------------------------------------- 404s
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # LM Studio, asked at an address it does not serve
+        json_reply({"error": "Unexpected endpoint or method. (POST /chat/completions)"}, 404),
+        # Ollama's root without /v1
+        text_reply(404, "404 page not found"),
+    ],
+    ids=["lm-studio", "ollama-without-v1"],
+)
+async def test_a_404_naming_no_model_points_at_the_base_url(loopback, reply):
+    loopback.enqueue("/chat/completions", reply)
+    async with OpenAIProvider("local", loopback.url, "sk-test") as provider:  # no /v1
+        events, error = await collect(provider)
+    assert events == []
+    assert type(error) is BadRequestError
+    assert error.status == 404
+    assert error.hint == ENDPOINT_NOT_FOUND_HINT
+    assert "/v1" in error.hint and "ollama pull" not in error.hint
+
+
+async def test_a_404_with_a_reasoning_level_keeps_the_base_url_hint(loopback):
+    loopback.enqueue("/chat/completions", text_reply(404, "404 page not found"))
+    async with OpenAIProvider("local", loopback.url) as provider:
+        _, error = await collect(provider, request(reasoning=Reasoning.HIGH))
+    assert error is not None and error.hint == ENDPOINT_NOT_FOUND_HINT
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        openai_json_error(404, "The model `nope` does not exist.", code="model_not_found"),
+        json_reply({"error": 'model "nope" not found, try pulling it first'}, 404),
+        json_reply({"error": {"type": "not_found_error", "message": "model: nope"}}, 404),
+        json_reply({"error": "No such model: nope"}, 404),
+    ],
+    ids=["openai-code", "ollama-words", "anthropic-type", "model-word"],
+)
+async def test_a_404_naming_the_model_is_model_not_found(loopback, openai, reply):
+    loopback.enqueue(PATH, reply)
+    _, error = await collect(openai)
+    assert type(error) is ModelNotFoundError
+    assert "ollama pull" in error.hint
+
+
+async def test_listing_models_at_a_wrong_base_url_points_at_it(loopback):
+    loopback.enqueue(
+        "/models", json_reply({"error": "Unexpected endpoint or method. (GET /models)"}, 404)
+    )
+    async with OpenAIProvider("local", loopback.url) as provider:
+        with pytest.raises(BadRequestError) as caught:
+            await provider.list_models()
+    assert caught.value.hint == ENDPOINT_NOT_FOUND_HINT

@@ -16,6 +16,7 @@ import pytest
 
 from mira_desktop.core.errors import (
     AuthenticationError,
+    BadRequestError,
     MalformedStreamError,
     ModelNotFoundError,
     ServerError,
@@ -111,7 +112,8 @@ async def test_no_key_sends_no_authorization(loopback: LoopbackServer) -> None:
     ("reply", "error", "message"),
     [
         (openai_json_error(401, "Incorrect API key provided"), AuthenticationError, "API key"),
-        (openai_json_error(404, "Not Found"), ModelNotFoundError, "Not Found"),
+        (openai_json_error(404, "Not Found"), BadRequestError, "Not Found"),
+        (openai_json_error(404, "The model 'w' does not exist"), ModelNotFoundError, "model"),
         (
             openai_json_error(500, "The decoder crashed", type="server_error"),
             ServerError,
@@ -134,7 +136,7 @@ async def test_failures_are_typed(
 
 async def test_a_404_keeps_its_status(loopback: LoopbackServer) -> None:
     async with OpenAIProvider("o", loopback.url + "/v1") as provider:  # nothing queued: 404
-        with pytest.raises(ModelNotFoundError) as caught:
+        with pytest.raises(BadRequestError) as caught:
             await provider.transcribe(b"x", "a.wav", "audio/wav", "whisper-1")
     assert caught.value.status == 404
 

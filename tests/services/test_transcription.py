@@ -16,6 +16,7 @@ from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.core.audio_formats import MAX_AUDIO_BYTES
 from mira_desktop.core.errors import (
     AuthenticationError,
+    BadRequestError,
     ConfigError,
     ModelNotFoundError,
     NotFoundError,
@@ -231,7 +232,7 @@ async def test_a_server_without_the_endpoint_names_the_provider_and_the_model(
     )
     assert error.params == {"provider": "loop", "model": "whisper-1"}
     assert (error.status, error.provider) == (404, "loop") and error.hint
-    assert isinstance(error.__cause__, ModelNotFoundError)
+    assert isinstance(error.__cause__, BadRequestError)  # no model named: no endpoint
     assert error.__cause__.message == "404 page not found"
 
 
