@@ -7,6 +7,7 @@ naming the URL (or ``MalformedStreamError`` when a stream is cut short)."""
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import math
@@ -49,6 +50,11 @@ ENDPOINT_NOT_FOUND_HINT = (
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 
+_HTML_START = re.compile(
+    r"(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _CONTEXT_PATTERNS = re.compile(
     r"context_length_exceeded|maximum context length|prompt is too long|"
     r"exceeds? the context window|context window|exceeds the available context size|"
@@ -117,7 +123,8 @@ def error_info_from_obj(obj: Any) -> ErrorInfo | None:
 
 
 def error_info_from_body(body: bytes, status: int, reason: str = "") -> ErrorInfo:
-    """Parse an error answer's body: a JSON error object, else its plain text."""
+    """Parse an error answer's body: a JSON error object, else its plain text;
+    a web page (a proxy's or Cloudflare's 502, 504, 413…) by its title."""
     text = body.decode("utf-8", errors="replace").strip()
     try:
         info = error_info_from_obj(json.loads(text)) if text else None
@@ -125,6 +132,9 @@ def error_info_from_body(body: bytes, status: int, reason: str = "") -> ErrorInf
         info = None
     if info is not None and info.message:
         return info
+    if _HTML_START.match(text):
+        title = _HTML_TITLE.search(text)
+        text = " ".join(html.unescape(title.group(1)).split()) if title else ""
     if text:
         return ErrorInfo(text[:_MESSAGE_CHARS])
     return ErrorInfo(f"HTTP {status} {reason}".strip())

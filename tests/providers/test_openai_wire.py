@@ -23,6 +23,7 @@ from mira_desktop.providers.openai_compat import OpenAIProvider
 from tests.support.loopback import (
     LoopbackServer,
     Pause,
+    Reply,
     json_reply,
     openai_json_error,
     raw_stream,
@@ -181,3 +182,45 @@ async def test_listing_models_at_a_wrong_base_url_points_at_it(loopback):
         with pytest.raises(BadRequestError) as caught:
             await provider.list_models()
     assert caught.value.hint == ENDPOINT_NOT_FOUND_HINT
+
+
+# --------------------------------------------------------------------------- web pages
+
+CLOUDFLARE_502 = (
+    '<!DOCTYPE html>\n<!--[if lt IE 7]> <html class="no-js ie6 oldie" lang="en-US"> <![endif]-->\n'
+    '<html lang="en-US">\n<head>\n<title>example.com | 502: Bad gateway</title>\n'
+    "<style>body{font-family:sans-serif}</style></head><body><h1>Bad gateway</h1>"
+    "<p>The web server reported a bad gateway error.</p></body></html>"
+)
+
+
+def html_reply(status: int, page: str) -> Reply:
+    return Reply(
+        status=status, headers={"content-type": "text/html; charset=UTF-8"}, chunks=[page.encode()]
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind", "message"),
+    [
+        (html_reply(502, CLOUDFLARE_502), ServerError, "example.com | 502: Bad gateway"),
+        (
+            html_reply(413, "<html>\r\n<head><title>413 Request Entity Too Large</title></head>"
+                       "\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>"
+                       "\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>"),
+            BadRequestError,
+            "413 Request Entity Too Large",
+        ),
+        (html_reply(504, "<html><body><h1>Gateway Timeout &amp; more</h1></body></html>"),
+         ServerError, "HTTP 504 Gateway Timeout"),
+        (html_reply(502, "<HTML><HEAD><TITLE>Bad &amp; Gateway</TITLE></HEAD></HTML>"),
+         ServerError, "Bad & Gateway"),
+    ],
+    ids=["cloudflare-502", "nginx-413", "untitled-504", "upper-case"],
+)  # fmt: skip
+async def test_an_html_error_page_is_told_by_its_title(loopback, openai, reply, kind, message):
+    loopback.enqueue(PATH, reply)
+    _, error = await collect(openai)
+    assert type(error) is kind
+    assert str(error) == message
+    assert error.status == reply.status
