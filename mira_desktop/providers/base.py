@@ -24,7 +24,13 @@ from mira_desktop.core.errors import BadRequestError, MalformedStreamError
 from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
-from .errormap import REASONING_REFUSED_HINT, error_from_response, excerpt, network_error
+from .errormap import (
+    REASONING_REFUSED_HINT,
+    blames_reasoning,
+    error_from_response,
+    excerpt,
+    network_error,
+)
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +159,8 @@ class HttpProvider(ABC):
         2xx response; raise the typed error for any other status or transport
         failure. Leaving the block (including by cancellation) closes the
         response at once. ``reasoning``: the body carries a reasoning level,
-        so a plain refusal says how to stop sending it."""
+        so a plain refusal whose words are about reasoning says how to stop
+        sending it."""
         headers = {**self._headers(streaming=True), "accept": accept}
         started = False
         try:
@@ -169,7 +176,8 @@ class HttpProvider(ABC):
                     if (
                         reasoning
                         and type(error) is BadRequestError
-                        and error.hint == (BadRequestError.default_hint)
+                        and error.hint == BadRequestError.default_hint
+                        and blames_reasoning(error.message)
                     ):
                         error.hint = REASONING_REFUSED_HINT
                     raise error

@@ -47,6 +47,10 @@ ENDPOINT_NOT_FOUND_HINT = (
     "Check the provider's base URL: the server has no such address "
     "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
 )
+#: the words of a refusal that is about the reasoning level (OpenAI's
+#: "reasoning_effort", Ollama's "does not support thinking", Anthropic's
+#: "thinking" / "budget_tokens"…)
+_REASONING_WORDS = re.compile(r"reasoning|effort|think|budget_tokens", re.IGNORECASE)
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 
@@ -138,6 +142,12 @@ def error_info_from_body(body: bytes, status: int, reason: str = "") -> ErrorInf
     if text:
         return ErrorInfo(text[:_MESSAGE_CHARS])
     return ErrorInfo(f"HTTP {status} {reason}".strip())
+
+
+def blames_reasoning(message: str) -> bool:
+    """True when a refusal's words are about reasoning (the level or thinking):
+    only then does its hint say how to stop sending a reasoning level."""
+    return bool(_REASONING_WORDS.search(message))
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> float | None:

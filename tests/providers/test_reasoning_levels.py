@@ -23,6 +23,7 @@ from tests.support.loopback import (
     json_reply,
     ollama_error,
     ollama_stream,
+    openai_json_error,
     openai_stream,
 )
 
@@ -149,6 +150,34 @@ async def test_a_refusal_of_a_request_with_a_level_says_how_to_stop_sending_it(
                 assert error.hint == BadRequestError.default_hint
     finally:
         await provider.aclose()
+
+
+@pytest.mark.parametrize(
+    ("refusal", "blamed"),
+    [
+        ("Unrecognized request argument supplied: reasoning_effort", True),
+        ("Unsupported value: 'reasoning_effort' does not support 'high' with this model.", True),
+        ("Invalid content type. image_url is only supported by certain models.", False),
+        (
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead.",
+            False,
+        ),
+    ],
+    ids=["unknown-field", "unsupported-level", "image-refused", "max-tokens-refused"],
+)
+async def test_only_a_refusal_about_reasoning_blames_the_level(
+    loopback: LoopbackServer, refusal: str, blamed: bool
+) -> None:
+    """An unrelated refusal of a request that carried a level (an image for a
+    text-only model, a parameter the model does not take) keeps the general
+    hint: setting the level to the server's default would not help."""
+    loopback.enqueue("/v1/chat/completions", openai_json_error(400, refusal))
+    async with OpenAIProvider("p", loopback.url + "/v1", "sk") as provider:
+        _, error = await collect(provider, request(reasoning=Reasoning.HIGH))
+    assert type(error) is BadRequestError and str(error) == refusal
+    expected = REASONING_REFUSED_HINT if blamed else BadRequestError.default_hint
+    assert error.hint == expected
 
 
 async def test_a_refused_key_is_not_blamed_on_the_level(loopback: LoopbackServer) -> None:
