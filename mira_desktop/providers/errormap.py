@@ -258,9 +258,13 @@ def network_error(
     exc: Exception, url: str, *, provider: str | None = None, streaming: bool = False
 ) -> ProviderError:
     """Map an httpx failure to a typed error naming ``url``. A connection cut while
-    the body streams (``RemoteProtocolError``) is a truncated answer."""
+    the body streams — closed early (``RemoteProtocolError``) or reset
+    (``ReadError``/``WriteError``, httpx's own transport for remote servers) —
+    is a truncated answer."""
     kw: dict[str, Any] = {"provider": provider}
-    if streaming and isinstance(exc, httpx.RemoteProtocolError):
+    if streaming and isinstance(
+        exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError
+    ):
         log.info("Stream from %s cut short: %s", url, exc)
         return MalformedStreamError(TRUNCATED_MESSAGE, **kw)
     fields = {"url": url, "detail": str(exc) or type(exc).__name__}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
 from mira_desktop.core.errors import (
@@ -24,6 +25,7 @@ from tests.support.loopback import (
     LoopbackServer,
     Pause,
     Reply,
+    Reset,
     json_reply,
     openai_json_error,
     raw_stream,
@@ -224,3 +226,26 @@ async def test_an_html_error_page_is_told_by_its_title(loopback, openai, reply, 
     assert type(error) is kind
     assert str(error) == message
     assert error.status == reply.status
+
+
+# --------------------------------------------------------------------------- resets
+
+
+@pytest.mark.parametrize("transport", ["local", "httpx"])
+async def test_a_connection_reset_mid_stream_is_a_truncated_answer(loopback, transport):
+    """A reset while the answer streams (a remote provider's connection
+    dropped) is a truncated answer, through aiohttp (local servers) and
+    httpx's own transport (remote ones) alike, not a "start Ollama" failure."""
+    body = [sse(chunk({"content": "Partial answer"})), Pause(0.1), Reset()]
+    loopback.enqueue(PATH, raw_stream(body))
+    client = httpx.AsyncClient() if transport == "httpx" else None
+    try:
+        async with OpenAIProvider("remote", loopback.url + "/v1", client=client) as provider:
+            events, error = await collect(provider)
+    finally:
+        if client is not None:
+            await client.aclose()
+    assert events == [TextDelta("Partial answer")]
+    assert type(error) is MalformedStreamError
+    assert str(error) == "The stream ended before the answer was complete"
+    assert error.hint == MalformedStreamError.default_hint

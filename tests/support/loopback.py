@@ -28,7 +28,8 @@ chunked transfer (``framing="close"`` ends the body by closing instead).
 ``close_after=True`` drops the connection without ending the body (truncated).
 ``Hang()`` blocks until the client disconnects (then ``disconnects`` grows and
 ``disconnected`` is set) or the server stops; ``Gate()`` holds the rest of
-the reply until the test calls ``gate.open()`` (or the server stops).
+the reply until the test calls ``gate.open()`` (or the server stops);
+``Reset()`` resets the connection (TCP RST) instead of sending the rest.
 Builders: ``openai_stream``, ``openai_tool_stream``, ``openai_json_error``, ``openai_models``,
 ``ollama_stream``, ``ollama_tool_stream``, ``ollama_tags``, ``ollama_error``,
 ``anthropic_stream``, ``anthropic_tool_stream``, ``anthropic_models``,
@@ -41,6 +42,7 @@ import json
 import logging
 import select
 import socket
+import struct
 import sys
 import threading
 from collections import defaultdict, deque
@@ -55,6 +57,7 @@ from .replies import (
     Hang,
     Pause,
     Reply,
+    Reset,
     anthropic_error,
     anthropic_models,
     anthropic_stream,
@@ -84,6 +87,7 @@ __all__ = [
     "Pause",
     "RecordedRequest",
     "Reply",
+    "Reset",
     "anthropic_error",
     "anthropic_models",
     "anthropic_stream",
@@ -199,6 +203,11 @@ class _Handler(BaseHTTPRequestHandler):
                     return False
             elif isinstance(chunk, Hang):
                 self._hang()
+                return False
+            elif isinstance(chunk, Reset):
+                linger = struct.pack("ii", 1, 0)  # close() then sends RST, not FIN
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                self.connection.close()  # now: the server's own shutdown would FIN first
                 return False
             elif isinstance(chunk, Gate):
                 while not chunk.opened.wait(_POLL):

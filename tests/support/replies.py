@@ -45,7 +45,14 @@ class Gate:
         self.opened.set()
 
 
-Chunk = bytes | Pause | Hang | Gate
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """Reset the connection (TCP RST: "connection reset by peer" on the
+    client) instead of sending the rest. Put a ``Pause`` before it so the
+    client has read what came before (a reset may discard unread data)."""
+
+
+Chunk = bytes | Pause | Hang | Gate | Reset
 
 
 @dataclass(slots=True)
@@ -99,7 +106,7 @@ def ndjson(obj: Any) -> bytes:
 
 
 def raw_stream(
-    lines_or_bytes: Iterable[str | bytes | Pause | Hang | Gate],
+    lines_or_bytes: Iterable[str | bytes | Pause | Hang | Gate | Reset],
     *,
     status: int = 200,
     content_type: str = "text/event-stream",
@@ -109,7 +116,7 @@ def raw_stream(
     headers: dict[str, str] | None = None,
 ) -> Reply:
     """A streamed reply from raw pieces: a ``str`` is a line (``"\\n"`` appended),
-    ``bytes`` are sent verbatim, ``Pause``/``Hang``/``Gate`` pass through. ``delay`` adds a
+    ``bytes`` are sent verbatim, ``Pause``/``Hang``/``Gate``/``Reset`` pass through. ``delay`` adds a
     pause between pieces."""
     chunks: list[Chunk] = []
     for item in lines_or_bytes:
