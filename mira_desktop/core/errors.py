@@ -31,6 +31,7 @@ language (``ui/error_texts.py``); everything else is English.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -163,11 +164,26 @@ class RateLimitError(ProviderError):
         self.retry_after = retry_after
 
     @staticmethod
+    def wait_words(retry_after: float | None) -> tuple[str, dict[str, int]]:
+        """The standard hint's template and its field: how long to wait,
+        rounded up to whole seconds, minutes (from 2 minutes), hours (from
+        2 hours) or days (from 2 days)."""
+        if retry_after is None:
+            return "Wait a moment and retry.", {}
+        seconds = max(1, math.ceil(retry_after))
+        if seconds < 120:
+            return "Wait {seconds} s and retry.", {"seconds": seconds}
+        if seconds < 2 * 3600:
+            return "Wait {minutes} min and retry.", {"minutes": math.ceil(seconds / 60)}
+        if seconds < 2 * 86400:
+            return "Wait {hours} h and retry.", {"hours": math.ceil(seconds / 3600)}
+        return "Wait {days} days and retry.", {"days": math.ceil(seconds / 86400)}
+
+    @staticmethod
     def standard_hint(retry_after: float | None) -> str:
         """The hint when the raiser gives none: how long to wait, if known."""
-        if retry_after is None:
-            return "Wait a moment and retry."
-        return f"Wait {retry_after:g} s and retry."
+        template, fields = RateLimitError.wait_words(retry_after)
+        return template.format(**fields)
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()

@@ -51,6 +51,13 @@ ENDPOINT_NOT_FOUND_HINT = (
 #: "reasoning_effort", Ollama's "does not support thinking", Anthropic's
 #: "thinking" / "budget_tokens"…)
 _REASONING_WORDS = re.compile(r"reasoning|effort|think|budget_tokens", re.IGNORECASE)
+#: the hint of a refusal for a used-up quota or credit (OpenAI's
+#: ``insufficient_quota``, sent with 429 like a rate limit)
+QUOTA_HINT = (
+    "The account's quota or credit is used up: check the plan and billing with the "
+    "provider (waiting will not help)."
+)
+_QUOTA_WORDS = re.compile(r"insufficient_quota|exceeded your current quota", re.IGNORECASE)
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 
@@ -85,6 +92,7 @@ _AUTH_TYPES = {"authentication_error", "permission_error", "invalid_api_key", "u
 #: a model's own words in a refusal: "model" not inside a path ("/v1/models")
 _MODEL_WORD = re.compile(r"(?<![/\w])model\b", re.IGNORECASE)
 _RATE_TYPES = {"rate_limit_error", "rate_limit_exceeded", "insufficient_quota"}
+_QUOTA_TYPES = {"insufficient_quota", "billing_hard_limit_reached"}
 _SERVER_TYPES = {"overloaded_error", "api_error", "server_error", "internal_server_error"}
 _BAD_REQUEST_TYPES = {"invalid_request_error", "request_too_large", "bad_request"}
 
@@ -202,6 +210,8 @@ def classify_error(
     if is_context_overflow(info, status):
         return ContextOverflowError(info.message, **kw)
     if status == 429 or kinds & _RATE_TYPES:
+        if kinds & _QUOTA_TYPES or _QUOTA_WORDS.search(info.message):
+            kw["hint"] = QUOTA_HINT
         return RateLimitError(info.message, retry_after=retry_after, **kw)
     not_found = status == 404 or "not_found_error" in kinds
     if (

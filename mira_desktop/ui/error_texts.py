@@ -44,6 +44,10 @@ def known_texts() -> tuple[str, ...]:
         _tr("Could not decode the answer of {url}: {detail}"),
         _tr("The stream ended before the answer was complete"),
         _tr(
+            "The account's quota or credit is used up: check the plan and billing with the "
+            "provider (waiting will not help)."
+        ),
+        _tr(
             "Check the provider's base URL: the server has no such address "
             "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
         ),
@@ -374,11 +378,25 @@ def describe_error(error: BaseException) -> str:
 def translated_hint(error: MiraError) -> str:
     """The error's hint, translated when it is the standard hint of its class."""
     if isinstance(error, RateLimitError) and error.hint == error.standard_hint(error.retry_after):
-        if error.retry_after is None:
-            return QCoreApplication.translate(HINT_CONTEXT, "Wait a moment and retry.")
-        return QCoreApplication.translate(HINT_CONTEXT, "Wait {seconds} s and retry.").format(
-            seconds=f"{error.retry_after:g}"
-        )
+        template, fields = error.wait_words(error.retry_after)
+        waits = {
+            "Wait a moment and retry.": QCoreApplication.translate(
+                HINT_CONTEXT, "Wait a moment and retry."
+            ),
+            "Wait {seconds} s and retry.": QCoreApplication.translate(
+                HINT_CONTEXT, "Wait {seconds} s and retry."
+            ),
+            "Wait {minutes} min and retry.": QCoreApplication.translate(
+                HINT_CONTEXT, "Wait {minutes} min and retry."
+            ),
+            "Wait {hours} h and retry.": QCoreApplication.translate(
+                HINT_CONTEXT, "Wait {hours} h and retry."
+            ),
+            "Wait {days} days and retry.": QCoreApplication.translate(
+                HINT_CONTEXT, "Wait {days} days and retry."
+            ),
+        }
+        return waits[template].format(**fields)
     if error.hint != type(error).default_hint:
         return error.hint
     hints = {

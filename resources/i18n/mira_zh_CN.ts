@@ -1563,6 +1563,10 @@ Repair: {fix}</source>
             <source>Check the provider's base URL: the server has no such address (OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1).</source>
             <translation>请检查提供方的基础 URL：服务器上没有这个地址（OpenAI 兼容服务器的地址需以 /v1 结尾，例如 http://localhost:11434/v1）。</translation>
         </message>
+        <message>
+            <source>The account's quota or credit is used up: check the plan and billing with the provider (waiting will not help).</source>
+            <translation>该账户的配额或额度已用完：请向提供方查看套餐和账单（等待也无济于事）。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
@@ -3162,6 +3166,18 @@ Yes keeps the key; No removes it (type the new server's key if it needs one).</s
         <message>
             <source>Wait {seconds} s and retry.</source>
             <translation>请等待 {seconds} 秒后重试。</translation>
+        </message>
+        <message>
+            <source>Wait {minutes} min and retry.</source>
+            <translation>请等待 {minutes} 分钟后重试。</translation>
+        </message>
+        <message>
+            <source>Wait {hours} h and retry.</source>
+            <translation>请等待 {hours} 小时后重试。</translation>
+        </message>
+        <message>
+            <source>Wait {days} days and retry.</source>
+            <translation>请等待 {days} 天后重试。</translation>
         </message>
     </context>
     <context>

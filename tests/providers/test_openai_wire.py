@@ -5,6 +5,7 @@ server."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from mira_desktop.core.errors import (
     ContextOverflowError,
     MalformedStreamError,
     ModelNotFoundError,
+    RateLimitError,
     ServerError,
 )
 from mira_desktop.core.events import StreamDone, TextDelta, UsageReported, merge_deltas
@@ -249,3 +251,41 @@ async def test_a_connection_reset_mid_stream_is_a_truncated_answer(loopback, tra
     assert type(error) is MalformedStreamError
     assert str(error) == "The stream ended before the answer was complete"
     assert error.hint == MalformedStreamError.default_hint
+
+
+# --------------------------------------------------------------------------- 429s
+
+
+async def test_a_used_up_quota_says_so_instead_of_wait(loopback, openai):
+    message = "You exceeded your current quota, please check your plan and billing details."
+    reply = openai_json_error(429, message, type="insufficient_quota", code="insufficient_quota")
+    loopback.enqueue(PATH, reply)
+    _, error = await collect(openai)
+    assert type(error) is RateLimitError and str(error) == message
+    assert error.hint == (
+        "The account's quota or credit is used up: check the plan and billing with the "
+        "provider (waiting will not help)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("headers", "hint"),
+    [
+        ({"retry-after-ms": "29646.9"}, "Wait 30 s and retry."),
+        ({"Retry-After": "0.2"}, "Wait 1 s and retry."),
+        ({"Retry-After": "119"}, "Wait 119 s and retry."),
+        ({"Retry-After": "300"}, "Wait 5 min and retry."),
+        ({"Retry-After": "7200"}, "Wait 2 h and retry."),
+        ({"Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"}, None),
+        ({}, "Wait a moment and retry."),
+    ],
+    ids=["ms", "fraction", "seconds", "minutes", "hours", "far-date", "none"],
+)
+async def test_a_rate_limits_wait_is_whole_and_readable(loopback, openai, headers, hint):
+    loopback.enqueue(PATH, openai_json_error(429, "slow down", headers=headers))
+    _, error = await collect(openai)
+    assert type(error) is RateLimitError
+    if hint is None:  # decades away: in days, a whole number
+        assert re.fullmatch(r"Wait \d+ days and retry\.", error.hint), error.hint
+    else:
+        assert error.hint == hint

@@ -18,13 +18,19 @@ from mira_desktop.core.errors import (
     MiraError,
     NetworkError,
     NotFoundError,
+    RateLimitError,
     ServerError,
     StorageError,
     error_from_dict,
     worded,
 )
 from mira_desktop.paths import resource_path
-from mira_desktop.providers.errormap import error_from_response, network_error
+from mira_desktop.providers.errormap import (
+    ErrorInfo,
+    classify_error,
+    error_from_response,
+    network_error,
+)
 from mira_desktop.services.readers import DocumentRefusedError, read_document
 from mira_desktop.services.run_support import unsaved_error
 from mira_desktop.ui.error_texts import (
@@ -211,3 +217,19 @@ def test_a_hint_template_with_other_fields_falls_back_to_the_hint(qapp) -> None:
     assert error.hint == "Use x."
     error.params = {}  # as if stored by an older version with other fields
     assert hint_text(error) == "Use x."
+
+
+def test_a_rate_limits_wait_and_a_used_up_quota_read_in_chinese(chinese) -> None:
+    """The wait is whole seconds, minutes, hours or days, in both languages,
+    also after a reload; a used-up quota says so instead of "wait"."""
+    waits = {29.6469: "请等待 30 秒后重试。", 300: "请等待 5 分钟后重试。",
+             7200: "请等待 2 小时后重试。", 2.30006e9: "请等待 26622 天后重试。",
+             None: "请稍等片刻再重试。"}  # fmt: skip
+    for retry_after, chinese_hint in waits.items():
+        error = RateLimitError("slow down", retry_after=retry_after)
+        reloaded = error_from_dict(error.to_dict())
+        assert hint_text(error) == hint_text(reloaded) == chinese_hint, retry_after
+    quota = classify_error(ErrorInfo("quota", code="insufficient_quota"), 429)
+    assert hint_text(error_from_dict(quota.to_dict())) == (
+        "该账户的配额或额度已用完：请向提供方查看套餐和账单（等待也无济于事）。"
+    )
