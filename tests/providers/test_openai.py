@@ -517,7 +517,7 @@ async def test_nothing_after_done_in_the_same_read_is_read_as_answer(loopback, o
 def test_batch_parse_matches_chunk_by_chunk_parse():
     # The usual chunk (plain answer text) takes a short path in feed_batch;
     # every other shape must come out exactly as the one-chunk parser gives it.
-    from mira_desktop.providers.openai_compat import OpenAIStreamParser
+    from mira_desktop.providers.openai_stream import OpenAIStreamParser
     from mira_desktop.providers.streams import SSEEvent
 
     call = {"index": 0, "id": "c1", "function": {"name": "f", "arguments": "{}"}}
