@@ -124,6 +124,25 @@ def build_body(request: ChatRequest) -> dict[str, Any]:
     return body
 
 
+async def _head(chunks: AsyncIterator[bytes]) -> bytes:
+    """The first chunks of a body: enough to tell ``data:`` from ``{`` past
+    leading whitespace, or all of it if shorter; the rest stays in ``chunks``."""
+    head = b""
+    async for chunk in chunks:
+        head += chunk
+        if len(head.lstrip()) >= 5:
+            break
+    return head
+
+
+async def _prepend(head: bytes, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``head``, then the rest of ``chunks``."""
+    if head:
+        yield head
+    async for chunk in chunks:
+        yield chunk
+
+
 class OpenAIProvider(HttpProvider):
     """A server speaking OpenAI's chat-completions API; ``base_url`` includes
     ``/v1`` (e.g. ``http://localhost:11434/v1``)."""
@@ -138,12 +157,16 @@ class OpenAIProvider(HttpProvider):
         parser = OpenAIStreamParser(self.name)
         body = await request_content(build_body, request, len(request.messages))
         async with self._open_stream(url, body, reasoning=bool(request.reasoning)) as response:
+            chunks = response.aiter_bytes()
             if response.headers.get("content-type", "").startswith("application/json"):
-                await response.aread()
-                for event in parser.feed_completion(response.text):
-                    yield event
-                return
-            batches = iter_sse_data(response.aiter_bytes())
+                head = await _head(chunks)
+                if not head.lstrip().startswith(b"data:"):  # a whole JSON answer
+                    body = head + b"".join([chunk async for chunk in chunks])
+                    for event in parser.feed_completion(body.decode("utf-8", "replace")):
+                        yield event
+                    return
+                chunks = _prepend(head, chunks)  # an SSE stream mislabelled as JSON
+            batches = iter_sse_data(chunks)
             async for batch in batches:
                 events, error = parser.feed_batch(batch)
                 for event in events:

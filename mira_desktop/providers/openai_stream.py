@@ -86,6 +86,8 @@ class OpenAIStreamParser:
 
     def feed(self, sse: SSEEvent) -> list[StreamEvent]:
         data = sse.data.strip()
+        if not data:  # a keep-alive ("data: ")
+            return []
         if data == "[DONE]":
             self.done = True
             return self._finish()
@@ -98,7 +100,8 @@ class OpenAIStreamParser:
         on, then raises). The chunks' JSON is parsed in one go
         (:func:`~.streams.loads_chunks`), and adjacent text or reasoning
         deltas come out merged (:func:`~mira_desktop.core.events.merge_deltas`)."""
-        datas = [data.strip() for data in batch]
+        # an event with empty data is a keep-alive ("data: "): skipped
+        datas = [stripped for data in batch if (stripped := data.strip())]
         end = datas.index("[DONE]") if "[DONE]" in datas else len(datas)
         out: list[StreamEvent] = []
         objs, error = loads_chunks(datas[:end], provider=self.provider)
@@ -187,6 +190,9 @@ class OpenAIStreamParser:
         content = delta.get("content")
         if content and isinstance(content, str):
             out.extend(split_events(self._splitter.feed(content)))
+        refusal = delta.get("refusal")  # OpenAI's: the model's refusal, said as its answer
+        if refusal and isinstance(refusal, str):
+            out.extend(split_events(self._splitter.feed(refusal)))
         tool_calls = delta.get("tool_calls")
         if tool_calls:
             out.extend(_tool_call_events(tool_calls))

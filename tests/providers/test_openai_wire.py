@@ -289,3 +289,67 @@ async def test_a_rate_limits_wait_is_whole_and_readable(loopback, openai, header
         assert re.fullmatch(r"Wait \d+ days and retry\.", error.hint), error.hint
     else:
         assert error.hint == hint
+
+
+# --------------------------------------------------------------------------- odd events
+
+
+async def test_an_empty_data_keep_alive_is_skipped(loopback, openai):
+    body = [sse(chunk({"content": "Hello"})), b"data: \n\n", b"data:\n\n", b"data:   \n\n",
+            sse(chunk({"content": " world"}, finish="stop")), b"data: [DONE]\n\n"]  # fmt: skip
+    loopback.enqueue(PATH, raw_stream(body))
+    events, error = await collect(openai)
+    assert error is None
+    assert merge_deltas(events) == [TextDelta("Hello world"), StreamDone("stop")]
+
+
+async def test_empty_keep_alives_in_one_read_are_skipped(loopback, openai):
+    one = sse(chunk({"content": "a"})) + b"data: \n\n" + sse(chunk({"content": "b"}, "stop"))
+    loopback.enqueue(PATH, raw_stream([one + b"data: \n\ndata: [DONE]\n\n"]))
+    events, error = await collect(openai)
+    assert error is None
+    assert merge_deltas(events) == [TextDelta("ab"), StreamDone("stop")]
+
+
+async def test_a_refusal_is_the_answer(loopback, openai):
+    """OpenAI streams a refusal in ``delta.refusal`` with ``content`` null."""
+    body = [sse(chunk({"role": "assistant", "content": None, "refusal": ""})),
+            sse(chunk({"refusal": "I can't help "})), sse(chunk({"refusal": "with that."})),
+            sse(chunk({}, finish="stop")), b"data: [DONE]\n\n"]  # fmt: skip
+    loopback.enqueue(PATH, raw_stream(body))
+    events, error = await collect(openai)
+    assert error is None
+    assert merge_deltas(events) == [TextDelta("I can't help with that."), StreamDone("stop")]
+
+
+async def test_a_whole_json_refusal_is_the_answer(loopback, openai):
+    answer = {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": None, "refusal": "I can't help with that."}}]}  # fmt: skip
+    loopback.enqueue(PATH, json_reply(answer))
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [TextDelta("I can't help with that."), StreamDone("stop")]
+
+
+@pytest.mark.parametrize("lead", [b"", b"\n", b"d"], ids=["plain", "newline-first", "split"])
+async def test_an_sse_stream_labelled_json_is_read_as_sse(loopback, openai, lead):
+    """A server that streams SSE under ``Content-Type: application/json``:
+    read as the stream it is, its text as it comes."""
+    first = sse(chunk({"content": "Hi"}))
+    # "split": the "data:" itself cut across network reads
+    pieces = [b"d", Pause(0.02), first[1:]] if lead == b"d" else [lead + first]
+    body = [*pieces, sse(chunk({"content": " there"}, finish="stop")), b"data: [DONE]\n\n"]
+    loopback.enqueue(PATH, raw_stream(body, content_type="application/json"))
+    events, error = await collect(openai)
+    assert error is None
+    assert merge_deltas(events) == [TextDelta("Hi there"), StreamDone("stop")]
+
+
+async def test_a_json_answer_in_several_reads_is_still_one_answer(loopback, openai):
+    answer = b'{"choices":[{"index":0,"finish_reason":"stop","message":{"content":"Whole"}}]}'
+    loopback.enqueue(
+        PATH, raw_stream([answer[:3], Pause(0.02), answer[3:]], content_type="application/json")
+    )
+    events, error = await collect(openai)
+    assert error is None
+    assert events == [TextDelta("Whole"), StreamDone("stop")]
