@@ -127,6 +127,8 @@ class PlainPrinter:
         sys.stdout.flush()
         for note in kb_notices(event):
             sys.stderr.write(f"[{note}]\n")
+        if event.to_dict()["cut_off"]:
+            sys.stderr.write("[The model stopped at its length limit: the answer is cut off.]\n")
         planned = plan_note(event.message)
         if planned:
             sys.stderr.write(planned + "\n")

@@ -115,8 +115,20 @@ class StreamDone:
     type: ClassVar[str] = "stream_done"
     finish_reason: str | None = None
 
+    @property
+    def cut_at_length(self) -> bool:
+        """The server stopped the answer at its length limit."""
+        return self.finish_reason in CUT_AT_LENGTH
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "finish_reason": self.finish_reason}
+
+
+#: the end reasons that say an answer was cut at its length limit (OpenAI
+#: and Ollama "length", Anthropic "max_tokens")
+CUT_AT_LENGTH = frozenset({"length", "max_tokens"})
+#: ``Message.data`` key of an answer the server cut at its length limit (its reason)
+CUT_OFF_KEY = "cut_off"
 
 
 StreamEvent = (
@@ -226,6 +238,8 @@ class _Terminal:
             "thinking": self.thinking,
             "usage": self.usage.to_dict(),
             "error": self.error,
+            # the server stopped it at its length limit ("length", "max_tokens"), or null
+            "cut_off": ((self.message.data or {}).get(CUT_OFF_KEY) if self.message else None),
         }
 
 

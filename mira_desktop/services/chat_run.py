@@ -48,6 +48,7 @@ from ..core.agent import (
 )
 from ..core.errors import ContextOverflowError, MalformedStreamError, MiraError
 from ..core.events import (
+    CUT_OFF_KEY,
     AssistantMessageStarted,
     ChatEvent,
     Compacted,
@@ -392,8 +393,9 @@ class ChatRun:
         planning = agent_loop is not None and agent_loop.planning
         if ended and agent_loop is not None:  # calls stopped after changing files
             self._cards.update(agent_loop.stopped_cards)
+        cut = {CUT_OFF_KEY: self._state.cut_off} if ended and self._state.cut_off else {}
         if not self._cards and self._progress is None and not planning:
-            return None
+            return {**(self.plan.assistant.data or {}), **self._sources, **cut} if cut else None
         cards = [expired(c) if ended else c for c in self._cards.values()]
         agent: dict[str, Any] = {"tools": [c.to_dict() for c in cards]}
         if self._progress is not None:
@@ -403,7 +405,7 @@ class ChatRun:
         largest = self._state.reported.largest_prompt_tokens
         if largest is not None:  # the context its largest round sent (the ring's peak)
             agent["context_tokens"] = largest
-        return {**(self.plan.assistant.data or {}), **self._sources, "agent": agent}
+        return {**(self.plan.assistant.data or {}), **self._sources, "agent": agent, **cut}
 
     async def _finish(self, status: MessageStatus, error: dict[str, Any] | None) -> None:
         """Write the outcome and emit the terminal event — always exactly one,

@@ -19,6 +19,8 @@ class RunState:
     reported: UsageReported = field(default_factory=UsageReported)
     persisted: bool = False
     done: bool = False
+    #: the server's end reason when it cut the answer at its length limit
+    cut_off: str | None = None
 
     def apply(self, event: ChatEvent) -> None:
         """Account for one stream event (other events are ignored)."""
@@ -34,6 +36,7 @@ class RunState:
             self.reported = event
         elif isinstance(event, StreamDone):
             self.done = True
+            self.cut_off = event.finish_reason if event.cut_at_length else None
 
     def end_thinking(self) -> None:
         """Reasoning is over (the answer began, or it was stopped): its duration."""

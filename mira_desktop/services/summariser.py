@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import ContextOverflowError, MiraError
-from ..core.events import StreamDone, TextDelta
+from ..core.events import CUT_AT_LENGTH, StreamDone, TextDelta
 from ..core.models import ChatMessage, ChatRequest, Message, Reasoning
 from ..core.ports import ChatProvider, TokenCounter
 from .context import Attachments, history_entries
@@ -89,11 +89,6 @@ def summary_request(job: SummaryJob, previous: str, lines: Sequence[str]) -> Cha
     )
 
 
-#: the end reasons that say the answer was cut at its length limit (OpenAI
-#: and Ollama "length", Anthropic "max_tokens")
-_CUT_SHORT = frozenset({"length", "max_tokens"})
-
-
 async def complete_text(provider: ChatProvider, request: ChatRequest) -> str:
     """The whole text answer of one streamed request (reasoning left out).
     An answer the server cut at its length limit raises: a summary missing
@@ -105,7 +100,7 @@ async def complete_text(provider: ChatProvider, request: ChatRequest) -> str:
             parts.append(event.text)
         elif isinstance(event, StreamDone):
             ended = event.finish_reason
-    if ended in _CUT_SHORT:
+    if ended in CUT_AT_LENGTH:
         raise MiraError(
             "The summary was cut off at the model's answer length limit; nothing was changed.",
             hint="Try again with shorter instructions, or use a model that writes longer answers.",

@@ -3639,6 +3639,10 @@ Your chats will appear here.</source>
             <source>high</source>
             <translation>高</translation>
         </message>
+        <message>
+            <source>The model stopped at its length limit: this answer is cut off. Ask it to go on, or give the thread a role with a larger maximum length.</source>
+            <translation>模型在长度上限处停止：这条回答不完整。可以让它继续，或为对话设置一个最大长度更大的角色。</translation>
+        </message>
     </context>
     <context>
         <name>TimelineView</name>

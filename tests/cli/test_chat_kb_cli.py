@@ -45,7 +45,9 @@ def test_chat_kb_json_prints_the_sources_before_the_terminal_line(
     events = json_lines(result.stdout)
     assert [e["type"] for e in events[-2:]] == ["sources", "completed"]
     sources, final = events[-2], events[-1]
-    assert set(final) == {"type", "thread_id", "message_id", "text", "thinking", "usage", "error"}
+    assert set(final) == {
+        "type", "thread_id", "message_id", "text", "thinking", "usage", "error", "cut_off"
+    }  # fmt: skip
     assert (sources["kb_name"], sources["kb_path"], sources["cited"]) == (farm, "answer", [1])
     assert (sources["thread_id"], sources["message_id"]) == (
         final["thread_id"],

@@ -169,6 +169,19 @@ def test_plain_chat_prints_answer_on_stdout_and_thinking_on_stderr(
     assert "secret musing" in result.stderr and "secret musing" not in result.stdout
 
 
+def test_a_cut_off_answer_says_so_on_stderr_and_in_its_json_line(
+    data_dir: Path, loopback: LoopbackServer, provider: str
+) -> None:
+    loopback.enqueue(CHAT, openai_stream(["Half an ans"], finish_reason="length"))
+    plain = cli(data_dir, "chat", "--provider", "loop", "--model", "m1", "Question?")
+    assert plain.returncode == 0 and plain.stdout.strip() == "Half an ans"
+    assert "[The model stopped at its length limit: the answer is cut off.]" in plain.stderr
+    loopback.enqueue(CHAT, openai_stream(["Half an ans"], finish_reason="length"))
+    as_json = cli(data_dir, "chat", "--provider", "loop", "--model", "m1", "--json", "Again?")
+    final = json_lines(as_json.stdout)[-1]
+    assert final["type"] == "completed" and final["cut_off"] == "length"
+
+
 def test_failed_chat_exits_1_with_the_providers_reason(
     data_dir: Path, loopback: LoopbackServer, provider: str
 ) -> None:
@@ -188,7 +201,9 @@ def test_failed_chat_exits_1_with_the_providers_reason(
     assert plain.returncode == 1 and "error:" in plain.stderr and "hint:" in plain.stderr
 
 
-TERMINAL_KEYS = ("type", "thread_id", "message_id", "text", "thinking", "usage", "error")
+TERMINAL_KEYS = (
+    "type", "thread_id", "message_id", "text", "thinking", "usage", "error", "cut_off"
+)  # fmt: skip
 
 
 def test_chat_json_refused_before_the_stream_still_ends_with_a_failed_line(

@@ -277,6 +277,24 @@ async def test_an_answer_that_only_reasons_fails_and_keeps_its_reasoning(
     assert message.thinking == "weighing options"
 
 
+async def test_an_answer_cut_at_the_length_limit_is_saved_saying_so(
+    services, loopback, loop_provider
+) -> None:
+    """finish_reason "length" (Anthropic: "max_tokens") was ignored: the cut
+    answer was saved as complete as any other, nothing saying its end is
+    missing. It stays complete (its words are the model's), marked cut off."""
+    thread_id = await new_thread(services, loopback, loop_provider)
+    loopback.enqueue(CHAT, openai_stream(["The list: 1. apples 2. pea"], finish_reason="length"))
+    final = (await collect(services, SendRequest("List fruit", thread_id=thread_id)))[-1]
+    assert isinstance(final, Completed) and final.to_dict()["cut_off"] == "length"
+    message = (await services.threads.get_active_messages(thread_id))[-1]
+    assert message.status is MessageStatus.COMPLETE and message.data == {"cut_off": "length"}
+    loopback.enqueue(CHAT, openai_stream(["Whole."]))
+    final = (await collect(services, SendRequest("Again", thread_id=thread_id)))[-1]
+    assert final.to_dict()["cut_off"] is None
+    assert (await services.threads.get_active_messages(thread_id))[-1].data is None
+
+
 async def test_malformed_json_in_the_stream_fails_with_a_clear_message(
     services, loopback, loop_provider
 ) -> None:

@@ -542,3 +542,25 @@ async def test_think_harder_answers_again_with_the_same_model_reasoning_high(
     assert "escalated_from" not in (branch[-1].data or {})
     info = await services.providers.get_model("Local", "m1")
     assert info is not None and info.reasoning is None
+
+
+async def test_an_answer_cut_at_the_length_limit_says_so_under_it(
+    window: MainWindow, services: Services, loopback: LoopbackServer, qapp: Any
+) -> None:
+    """Nothing told a cut answer from a whole one; its note says so now, also
+    after the thread is opened again, and in Chinese."""
+    loopback.enqueue(CHAT, openai_stream(["The list: 1. apples 2. pea"], finish_reason="length"))
+    window.composer.send_requested.emit("List fruit")
+    await until(lambda: window.timeline.message_count() == 2 and idle(window))
+    note = widget_of(window, 1).note_label
+    await until(lambda: note.isVisibleTo(note.parentWidget()))
+    assert note.text().startswith("The model stopped at its length limit")
+    thread_id = window.presenter.key
+    window.presenter.new_chat()
+    install_translator(qapp, "zh_CN")
+    try:
+        window.presenter.open_thread(thread_id)
+        await until(lambda: window.timeline.message_count() == 2)
+        assert widget_of(window, 1).note_label.text().startswith("模型在长度上限处停止")
+    finally:
+        install_translator(qapp, "en")

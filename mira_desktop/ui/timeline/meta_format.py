@@ -15,6 +15,7 @@ import logging
 from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, Qt
 
 from mira_desktop.core.errors import error_from_dict
+from mira_desktop.core.events import CUT_OFF_KEY
 from mira_desktop.core.models import Message, MessageStatus, Usage
 from mira_desktop.ui.error_texts import hint_text, message_text
 
@@ -109,7 +110,14 @@ def note_text(message: Message) -> str:
             return _tr("Retry escalated to {model} ({tier} tier) from {previous}.").format(**values)
         return _tr("Retry escalated to {model} from {previous}.").format(**values)
     note = data.get("note")
-    return note if isinstance(note, str) else ""
+    note = note if isinstance(note, str) else ""
+    if data.get(CUT_OFF_KEY):
+        cut = _tr(
+            "The model stopped at its length limit: this answer is cut off. Ask it to go on,"
+            " or give the thread a role with a larger maximum length."
+        )
+        note = f"{note} {cut}" if note else cut
+    return note
 
 
 def _tier_name(tier: str) -> str:
