@@ -1,8 +1,11 @@
 """A small JSON Schema (2020-12) validator for the subset Mira's own schemas
 use — ``type``, ``const``, ``enum``, ``required``, ``properties``,
 ``additionalProperties``, ``items``, ``minimum``, ``minLength``, ``pattern``,
-``oneOf``, ``anyOf`` and local ``$ref`` (``#/$defs/…``). ``format`` and
-descriptions are annotations only, as the specification allows.
+``oneOf``, ``anyOf``, local ``$ref`` (``#/$defs/…``) and ``format``
+``date-time`` (a time :func:`~mira_desktop.core.ids.parse_time` reads: the
+app sorts and groups by it, so a time it cannot read is an error, not an
+annotation). Other formats and descriptions are annotations only, as the
+specification allows.
 
 It exists so the importer can check a file against the published schema
 without a new dependency; an unsupported keyword raises at once instead of
@@ -16,11 +19,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...core.ids import format_time, parse_time
+
 log = logging.getLogger(__name__)
 
-_ANNOTATIONS = frozenset(
-    {"$schema", "$id", "$defs", "title", "description", "format", "default", "examples"}
-)
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "default", "examples"})
 _TYPES: dict[str, Any] = {
     "object": dict,
     "array": list,
@@ -139,6 +142,10 @@ class Validator:
         if isinstance(value, str) and not re.search(rule, value):
             found.append(f"{path}: {value[:40]!r} does not match {rule}")
 
+    def _kw_format(self, value: Any, rule: Any, schema: Any, path: str, found: list[str]) -> None:
+        if rule == "date-time" and isinstance(value, str) and not is_time(value):
+            found.append(f"{path}: {value[:40]!r} is not a date and time")
+
     def _branches(self, value: Any, rule: Any, path: str) -> int:
         return sum(1 for sub in rule if not self._sub_errors(value, sub, path))
 
@@ -154,6 +161,15 @@ class Validator:
     def _kw_anyOf(self, value: Any, rule: Any, schema: Any, path: str, found: list[str]) -> None:
         if self._branches(value, rule, path) == 0:
             found.append(f"{path}: does not match any allowed shape")
+
+
+def is_time(value: str) -> bool:
+    """Whether ``value`` is a time the app reads (and can write as UTC)."""
+    try:
+        format_time(parse_time(value))
+    except (ValueError, OverflowError):
+        return False
+    return True
 
 
 def _kind(value: Any) -> str:

@@ -8,7 +8,9 @@ they had in the exporting library; they land in the live list (a thread
 exported from the trash is not put back in the trash); an answer exported
 while streaming comes in ``stopped``; the thread's knowledge base is bound
 again when this library has it (same id, else same name). Ids are kept when
-free (storage decides)."""
+free (storage decides). Times are stored as the app writes them (UTC, ``Z``):
+the schema check refused any the app cannot read, and one written with an
+offset (``+08:00``) would otherwise sort among the others by its text."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 
 from ...core.agent import imported_cards
 from ...core.errors import InvalidImportError
+from ...core.ids import format_time, parse_time
 from ...core.models import Message, MessageRole, MessageStatus, Thread, Usage
 from ...core.transfer import AttachmentRecord, ThreadImport
 from ..export.json_format import FORMAT, VERSION
@@ -71,6 +74,15 @@ def _parent_first(messages: list[dict[str, Any]], where: str) -> list[dict[str, 
     return ordered
 
 
+def _time(value: str) -> str:
+    """A time of the file (checked by the schema) as the app stores times."""
+    return format_time(parse_time(value))
+
+
+def _optional_time(value: str | None) -> str | None:
+    return None if value is None else _time(value)
+
+
 def _usage(value: dict[str, Any] | None) -> Usage | None:
     if not value:
         return None
@@ -96,8 +108,8 @@ def _message(item: dict[str, Any], thread_id: str) -> Message:
         thread_id=thread_id,
         role=MessageRole(item["role"]),
         text=item["text"],
-        created_at=item["created_at"],
-        updated_at=item.get("updated_at") or item["created_at"],
+        created_at=_time(item["created_at"]),
+        updated_at=_time(item.get("updated_at") or item["created_at"]),
         parent_id=item.get("parent_id"),
         status=_status(item["status"]),
         thinking=item.get("thinking") or "",
@@ -107,7 +119,7 @@ def _message(item: dict[str, Any], thread_id: str) -> Message:
         usage=_usage(item.get("usage")),
         error=item.get("error"),
         data=imported_cards(item.get("data")),  # their journal stayed behind
-        deleted_at=item.get("deleted_at"),
+        deleted_at=_optional_time(item.get("deleted_at")),
     )
 
 
@@ -133,8 +145,8 @@ def _thread(info: dict[str, Any], where: str, message_ids: set[str]) -> Thread:
         id=info["id"],
         title=info["title"],
         workspace_id="",
-        created_at=info["created_at"],
-        updated_at=info["updated_at"],
+        created_at=_time(info["created_at"]),
+        updated_at=_time(info["updated_at"]),
         model=info.get("model"),
         agent_enabled=bool(info.get("agent_enabled", False)),
         mode=info.get("mode") or "chat",
