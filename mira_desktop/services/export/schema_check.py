@@ -1,6 +1,6 @@
 """A small JSON Schema (2020-12) validator for the subset Mira's own schemas
 use — ``type``, ``const``, ``enum``, ``required``, ``properties``,
-``additionalProperties``, ``items``, ``minimum``, ``minLength``, ``pattern``,
+``additionalProperties``, ``items``, ``minimum``, ``maximum``, ``minLength``, ``pattern``,
 ``oneOf``, ``anyOf``, local ``$ref`` (``#/$defs/…``) and ``format``
 ``date-time`` (a time :func:`~mira_desktop.core.ids.parse_time` reads: the
 app sorts and groups by it, so a time it cannot read is an error, not an
@@ -132,6 +132,10 @@ class Validator:
         if _type_ok(value, "number") and value < rule:
             found.append(f"{path}: {value} is less than {rule}")
 
+    def _kw_maximum(self, value: Any, rule: Any, schema: Any, path: str, found: list[str]) -> None:
+        if _type_ok(value, "number") and value > rule:
+            found.append(f"{path}: {value} is more than {rule}")
+
     def _kw_minLength(
         self, value: Any, rule: Any, schema: Any, path: str, found: list[str]
     ) -> None:
@@ -155,12 +159,32 @@ class Validator:
         return found
 
     def _kw_oneOf(self, value: Any, rule: Any, schema: Any, path: str, found: list[str]) -> None:
-        if self._branches(value, rule, path) != 1:
+        matched = self._branches(value, rule, path)
+        if matched == 0:
+            self._no_shape(value, rule, path, found)
+        elif matched > 1:
             found.append(f"{path}: does not match exactly one allowed shape")
 
     def _kw_anyOf(self, value: Any, rule: Any, schema: Any, path: str, found: list[str]) -> None:
         if self._branches(value, rule, path) == 0:
+            self._no_shape(value, rule, path, found)
+
+    def _no_shape(self, value: Any, rule: Any, path: str, found: list[str]) -> None:
+        """No branch matched: the problems of the one branch of the value's
+        type when there is one (``usage: null or an object``: the object's
+        field that is wrong), else that no shape matched."""
+        typed = [sub for sub in rule if _typed_as(value, sub)]
+        if len(typed) == 1:
+            found.extend(self._sub_errors(value, typed[0], path))
+        else:
             found.append(f"{path}: does not match any allowed shape")
+
+
+def _typed_as(value: Any, schema: dict[str, Any]) -> bool:
+    names = schema.get("type")
+    if names is None:
+        return False
+    return any(_type_ok(value, n) for n in (names if isinstance(names, list) else [names]))
 
 
 def is_time(value: str) -> bool:

@@ -108,8 +108,15 @@ def _prompt(part: dict[str, Any]) -> str:
     return " ".join(prompt.split()) if isinstance(prompt, str) else ""
 
 
+#: the largest side of a picture taken from the export (Qt's sizes are 32-bit)
+MAX_SIDE = (1 << 31) - 1
+
+
 def _size(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+    """A picture's side from the export; 0 (unknown: measured from its bytes)
+    when it is not a positive number Mira can hold."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_SIDE
+    return value if ok else 0
 
 
 def _parts(parts: Any) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 import zipfile
 from collections.abc import Callable
@@ -40,7 +39,7 @@ from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
 from ..readers.document import human_size
-from . import chatgpt, chatgpt_files, mira, zip_files
+from . import chatgpt, chatgpt_files, mira, reading, zip_files
 
 if TYPE_CHECKING:
     from ...storage.export_store import ExportStore
@@ -97,17 +96,6 @@ _TOO_LARGE_UNPACKED = (
 _TOO_LARGE_HINT = "Nothing was imported. Export fewer conversations into each file."
 
 
-def _json(raw: bytes, name: str) -> Any:
-    try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InvalidImportError(f"{name} is not UTF-8 text.") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidImportError(
-            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
-        ) from None
-
-
 def _too_large(name: str, size: int, limit: int, template: str = _TOO_LARGE) -> InvalidImportError:
     fields = {"name": name, "size": human_size(size), "limit": human_size(limit)}
     return worded(InvalidImportError, template, fields, hint=_TOO_LARGE_HINT)
@@ -137,7 +125,7 @@ def _from_zip(path: Path, limit: int) -> Any:
                 total += info.file_size
             if total > limit:
                 raise _too_large(path.name, total, limit, _TOO_LARGE_UNPACKED)
-            documents = [_json(archive.read(i), i.filename) for i in wanted]
+            documents = [reading.loads(archive.read(i), i.filename) for i in wanted]
     except zipfile.BadZipFile as exc:
         raise InvalidImportError(f"{path.name} is a damaged ZIP file ({exc}).") from None
     if not documents:
@@ -154,7 +142,7 @@ def read_file(path: Path, limit: int = MAX_IMPORT_BYTES) -> Any:
         size = path.stat().st_size
         if size > limit:
             raise _too_large(path.name, size, limit)
-        return _json(path.read_bytes(), path.name)
+        return reading.loads(path.read_bytes(), path.name)
     except OSError as exc:
         raise InvalidImportError(
             f"Cannot read {path}: {exc.strerror or exc}.", hint="Check the file's path."

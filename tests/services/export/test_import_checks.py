@@ -8,6 +8,7 @@ libraries in temp folders, real files the tests write."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,10 @@ from mira_desktop.bootstrap import Services
 from mira_desktop.core.errors import InvalidImportError
 from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, Thread
+from mira_desktop.services.importers.chatgpt_content import images_of
 
 from ..seed import sql
+from .chatgpt_fixture import Conversation
 from .test_json_export import export_doc, import_doc, thread_count
 
 
@@ -95,3 +98,84 @@ async def test_a_time_the_app_cannot_read_refuses_the_file_naming_it(
     assert "is not a date and time" in caught.value.message
     assert await thread_count(services) == before
     assert all(services.history.group_of(t) for t in await services.history.list_threads())
+
+
+def escaped(tmp_path: Path, data: Any, name: str) -> Path:
+    """``data`` written as JSON with every non-ASCII character escaped (a lone
+    surrogate as ``\\udXXX``, as ``json.dumps`` writes it)."""
+    path = tmp_path / name
+    path.write_text(json.dumps(data, ensure_ascii=True), "ascii")
+    return path
+
+
+async def test_a_lone_surrogate_in_a_chatgpt_export_becomes_a_replacement_character(
+    services: Services, tmp_path: Path
+) -> None:
+    conversation = Conversation("conv-cut", "cut emoji \ud83d")
+    conversation.say("u1", "root", "user", "truncated emoji \ud83d here", at=1)
+    conversation.say("a1", "u1", "assistant", "fine 😀 and \ude00 alone", at=2, model="gpt-4o")
+    conversation.current("a1")
+    report = await services.imports.import_file(
+        escaped(tmp_path, [conversation.data], "conversations.json")
+    )
+    (thread,) = report.imported
+    assert thread.title == "cut emoji \ufffd"
+    doc = await export_doc(services, thread.id)
+    assert [m["text"] for m in doc["messages"]] == [
+        "truncated emoji \ufffd here",
+        "fine 😀 and \ufffd alone",
+    ]
+
+
+async def test_a_lone_surrogate_in_a_mira_file_becomes_a_replacement_character(
+    services: Services, tmp_path: Path
+) -> None:
+    doc = timed(await small_doc(services), "cut", "2026-06-01T00:30:00Z")
+    doc["thread"]["title"] = "half \udc00"
+    doc["messages"][1]["text"] = "bad \ud83d"
+    doc["messages"][1]["data"] = {"note \ud83d": ["deep \ud83d", {"x": "\udfff"}]}
+    report = await services.imports.import_file(escaped(tmp_path, doc, "cut.json"))
+    (thread,) = report.imported
+    again = await export_doc(services, thread.id)
+    assert again["thread"]["title"] == "half \ufffd"
+    assert again["messages"][1]["text"] == "bad \ufffd"
+    assert again["messages"][1]["data"] == {"note \ufffd": ["deep \ufffd", {"x": "\ufffd"}]}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("prompt_tokens", 10**20), ("thinking_ms", 2**63)],
+)
+async def test_a_number_too_large_to_store_refuses_the_file_naming_it(
+    services: Services, tmp_path: Path, field: str, value: int
+) -> None:
+    doc = timed(await small_doc(services), "huge", "2026-06-01T00:30:00Z")
+    answer = doc["messages"][1]
+    if field == "thinking_ms":
+        answer["thinking_ms"] = value
+        where = "$.messages[1].thinking_ms"
+    else:
+        answer["usage"] = {"prompt_tokens": value, "completion_tokens": 1, "reasoning_tokens": 0}
+        where = "$.messages[1].usage.prompt_tokens"
+    before = await thread_count(services)
+    with pytest.raises(InvalidImportError) as caught:
+        await import_doc(services, doc, tmp_path)
+    assert f"{where}: {value} is more than 9223372036854775807" in caught.value.message
+    assert await thread_count(services) == before
+    answer.pop("thinking_ms", None)
+    answer["usage"] = {"prompt_tokens": 2**63 - 1, "completion_tokens": 1, "reasoning_tokens": 0}
+    (thread,) = (await import_doc(services, doc, tmp_path)).imported  # the largest stored
+    stored = await export_doc(services, thread.id)
+    assert stored["messages"][1]["usage"]["prompt_tokens"] == 2**63 - 1
+
+
+def test_a_chatgpt_pictures_size_too_large_to_hold_counts_as_unknown() -> None:
+    part = {"content_type": "image_asset_pointer", "asset_pointer": "file-service://file-A"}
+    content = {
+        "content_type": "multimodal_text",
+        "parts": [
+            {**part, "width": 10**20, "height": 768},
+            {**part, "width": 1024, "height": 768},
+        ],
+    }
+    assert [(ref.width, ref.height) for ref in images_of(content)] == [(0, 768), (1024, 768)]
