@@ -216,10 +216,13 @@ def known_texts() -> tuple[str, ...]:
         _tr("already imported"),
         _tr("no messages to import"),
         _tr("its messages' parents form a loop"),
-        # services/importers/service.py
+        # services/importers/reading.py
         _tr("{name} is {size}; an import file can be at most {limit}."),
         _tr("The files to import in {name} come to {size} unpacked; at most {limit} can be read."),
         _tr("Nothing was imported. Export fewer conversations into each file."),
+        _tr("{name} is nested too deeply (more than {limit} levels of objects and lists)."),
+        _tr("{name} is encrypted; unzip it first."),
+        _tr("{name} is packed in a way Mira cannot unpack ({detail}); unzip it first."),
         # services/readers: files that cannot be attached or indexed
         _tr('"{name}" is a folder, not a file.'),
         _tr("Choose a file inside it instead."),

@@ -1567,6 +1567,18 @@ Repair: {fix}</source>
             <source>The account's quota or credit is used up: check the plan and billing with the provider (waiting will not help).</source>
             <translation>该账户的配额或额度已用完：请向提供方查看套餐和账单（等待也无济于事）。</translation>
         </message>
+        <message>
+            <source>{name} is nested too deeply (more than {limit} levels of objects and lists).</source>
+            <translation>{name} 嵌套层级过深（对象和列表超过 {limit} 层）。</translation>
+        </message>
+        <message>
+            <source>{name} is encrypted; unzip it first.</source>
+            <translation>{name} 已加密；请先解压。</translation>
+        </message>
+        <message>
+            <source>{name} is packed in a way Mira cannot unpack ({detail}); unzip it first.</source>
+            <translation>{name} 的压缩方式 Mira 无法解压（{detail}）；请先解压。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

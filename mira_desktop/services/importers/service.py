@@ -24,7 +24,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import InvalidImportError, worded
+from ...core.errors import InvalidImportError
 from ...core.illustration import ImageInfo
 from ...core.media_keys import IMAGE_KEY
 from ...core.models import Message, MessageRole
@@ -38,8 +38,8 @@ from ...core.transfer import (
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
 from ..export.schema_check import Validator, load_schema
-from ..readers.document import human_size
-from . import chatgpt, chatgpt_files, mira, reading, zip_files
+from . import chatgpt, chatgpt_files, mira, zip_files
+from .reading import MAX_IMPORT_BYTES, read_file
 
 if TYPE_CHECKING:
     from ...storage.export_store import ExportStore
@@ -85,68 +85,6 @@ class ImportReport:
 
 
 ProgressCallback = Callable[[ImportProgress], Any]
-
-#: the largest import file, or ZIP entry unpacked, that is read (bytes): the
-#: whole file is parsed in memory, so a larger one would exhaust it
-MAX_IMPORT_BYTES = 1024**3
-_TOO_LARGE = "{name} is {size}; an import file can be at most {limit}."
-_TOO_LARGE_UNPACKED = (
-    "The files to import in {name} come to {size} unpacked; at most {limit} can be read."
-)
-_TOO_LARGE_HINT = "Nothing was imported. Export fewer conversations into each file."
-
-
-def _too_large(name: str, size: int, limit: int, template: str = _TOO_LARGE) -> InvalidImportError:
-    fields = {"name": name, "size": human_size(size), "limit": human_size(limit)}
-    return worded(InvalidImportError, template, fields, hint=_TOO_LARGE_HINT)
-
-
-def _from_zip(path: Path, limit: int) -> Any:
-    """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents.
-    The files under ``attachments/`` are attachments (a ``.json`` one too,
-    even a Mira export someone attached): never read as documents. No entry,
-    nor all the documents together, is read beyond ``limit`` bytes unpacked
-    (``ZipInfo.file_size``: reading never inflates an entry past it)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            entries = [
-                info
-                for info in archive.infolist()
-                if not info.is_dir() and not info.filename.startswith(zip_files.ENTRY_PREFIX)
-            ]
-            chatgpt_entries = [
-                i for i in entries if i.filename.rsplit("/", 1)[-1] == "conversations.json"
-            ]
-            wanted = chatgpt_entries[:1] or [i for i in entries if i.filename.endswith(".json")]
-            total = 0
-            for info in wanted:
-                if info.file_size > limit:
-                    raise _too_large(f"{path.name}: {info.filename}", info.file_size, limit)
-                total += info.file_size
-            if total > limit:
-                raise _too_large(path.name, total, limit, _TOO_LARGE_UNPACKED)
-            documents = [reading.loads(archive.read(i), i.filename) for i in wanted]
-    except zipfile.BadZipFile as exc:
-        raise InvalidImportError(f"{path.name} is a damaged ZIP file ({exc}).") from None
-    if not documents:
-        raise InvalidImportError(f"{path.name} holds no JSON file to import.")
-    return documents[0] if chatgpt_entries else documents
-
-
-def read_file(path: Path, limit: int = MAX_IMPORT_BYTES) -> Any:
-    """The JSON of an import file (a ZIP's: see :func:`_from_zip`); a file
-    over ``limit`` bytes is refused before it is read."""
-    try:
-        if zipfile.is_zipfile(path):
-            return _from_zip(path, limit)
-        size = path.stat().st_size
-        if size > limit:
-            raise _too_large(path.name, size, limit)
-        return reading.loads(path.read_bytes(), path.name)
-    except OSError as exc:
-        raise InvalidImportError(
-            f"Cannot read {path}: {exc.strerror or exc}.", hint="Check the file's path."
-        ) from None
 
 
 def detect(data: Any) -> ImportFormat:

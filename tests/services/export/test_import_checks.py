@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
+import struct
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from mira_desktop.core.models import Message, MessageRole, Thread
 from mira_desktop.services.importers.chatgpt_content import images_of
 
 from ..seed import sql
-from .chatgpt_fixture import Conversation
+from .chatgpt_fixture import Conversation, branching
 from .test_json_export import export_doc, import_doc, thread_count
 
 
@@ -179,3 +181,79 @@ def test_a_chatgpt_pictures_size_too_large_to_hold_counts_as_unknown() -> None:
         ],
     }
     assert [(ref.width, ref.height) for ref in images_of(content)] == [(0, 768), (1024, 768)]
+
+
+def patched_zip(tmp_path: Path, data: Any, *, flag: int = 0, method: int | None = None) -> Path:
+    """A ZIP of ``conversations.json`` whose entry is marked as an encrypted
+    one is (``flag``: general-purpose bits added; ``method``: the
+    compression method, 99 for WinZip AES), in its local and central headers."""
+    path = tmp_path / "export.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("conversations.json", json.dumps(data))
+    raw = bytearray(path.read_bytes())
+    for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        start = raw.index(signature)
+        old = struct.unpack_from("<H", raw, start + flags_at)[0]
+        struct.pack_into("<H", raw, start + flags_at, old | flag)
+        if method is not None:
+            struct.pack_into("<H", raw, start + flags_at + 2, method)
+    path.write_bytes(bytes(raw))
+    return path
+
+
+@pytest.mark.parametrize(("flag", "method"), [(0x1, None), (0, 99)], ids=["zipcrypto", "aes"])
+async def test_an_encrypted_zip_is_refused_saying_so(
+    services: Services, tmp_path: Path, flag: int, method: int | None
+) -> None:
+    path = patched_zip(tmp_path, [branching().data], flag=flag, method=method)
+    before = await thread_count(services)
+    with pytest.raises(InvalidImportError) as caught:
+        await services.imports.import_file(path)
+    assert caught.value.message == "export.zip is encrypted; unzip it first."
+    assert await thread_count(services) == before
+
+
+async def test_a_zip_packed_with_a_method_python_lacks_is_refused_saying_so(
+    services: Services, tmp_path: Path
+) -> None:
+    path = patched_zip(tmp_path, [branching().data], method=97)  # WavPack
+    with pytest.raises(InvalidImportError) as caught:
+        await services.imports.import_file(path)
+    assert caught.value.message.startswith("export.zip is packed in a way Mira cannot unpack (")
+    assert caught.value.message.endswith("); unzip it first.")
+
+
+async def test_json_nested_deeper_than_the_parser_goes_is_refused_saying_so(
+    services: Services, tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, "utf-8")
+    with pytest.raises(InvalidImportError) as caught:
+        await services.imports.import_file(path)
+    assert caught.value.message == (
+        "deep.json is nested too deeply (more than 64 levels of objects and lists)."
+    )
+
+
+def nested(levels: int) -> dict[str, Any]:
+    value: dict[str, Any] = {"end": True}
+    for _ in range(levels - 1):
+        value = {"a": value}
+    return value
+
+
+async def test_message_data_nested_too_deep_to_export_is_refused(
+    services: Services, tmp_path: Path
+) -> None:
+    doc = timed(await small_doc(services), "deep", "2026-06-01T00:30:00Z")
+    doc["messages"][1]["data"] = nested(400)  # the exports' redaction recursed on it
+    before = await thread_count(services)
+    with pytest.raises(InvalidImportError) as caught:
+        await import_doc(services, doc, tmp_path, "deep.json")
+    assert "deep.json is nested too deeply" in caught.value.message
+    assert await thread_count(services) == before
+
+    doc["messages"][1]["data"] = nested(61)  # the file: 64 levels deep, the most taken
+    (thread,) = (await import_doc(services, doc, tmp_path, "deep.json")).imported
+    for fmt in ("json", "md", "html"):
+        assert await services.exports.render(thread.id, fmt)
