@@ -120,7 +120,8 @@ def _too_large(name: str, size: int, limit: int, template: str = _TOO_LARGE) -> 
 def _from_zip(path: Path, limit: int) -> Any:
     """ChatGPT's export ZIP → its conversations; a Mira ZIP → its documents.
     The files under ``attachments/`` are attachments (a ``.json`` one too,
-    even a Mira export someone attached): never read as documents. No entry,
+    even a Mira export someone attached): never read as documents, nor is
+    what macOS Finder adds (:func:`is_mac_metadata`). No entry,
     nor all the documents together, is read beyond ``limit`` bytes unpacked
     (``ZipInfo.file_size``: reading never inflates an entry past it)."""
     try:
@@ -128,7 +129,9 @@ def _from_zip(path: Path, limit: int) -> Any:
             entries = [
                 info
                 for info in archive.infolist()
-                if not info.is_dir() and not info.filename.startswith(zip_files.ENTRY_PREFIX)
+                if not info.is_dir()
+                and not info.filename.startswith(zip_files.ENTRY_PREFIX)
+                and not is_mac_metadata(info.filename)
             ]
             chatgpt_entries = [
                 i for i in entries if i.filename.rsplit("/", 1)[-1] == "conversations.json"
@@ -147,6 +150,13 @@ def _from_zip(path: Path, limit: int) -> Any:
     if not documents:
         raise InvalidImportError(f"{path.name} holds no JSON file to import.")
     return documents[0] if chatgpt_entries else documents
+
+
+def is_mac_metadata(name: str) -> bool:
+    """Whether a ZIP entry is what macOS Finder adds beside the files it
+    compresses (``__MACOSX/…``, AppleDouble ``._name`` files): never a
+    document, though it may be named ``._thread.json``."""
+    return name.startswith("__MACOSX/") or name.rsplit("/", 1)[-1].startswith("._")
 
 
 def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> bytes:

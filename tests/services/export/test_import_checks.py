@@ -257,3 +257,29 @@ async def test_message_data_nested_too_deep_to_export_is_refused(
     (thread,) = (await import_doc(services, doc, tmp_path, "deep.json")).imported
     for fmt in ("json", "md", "html"):
         assert await services.exports.render(thread.id, fmt)
+
+
+APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02\x00\x00\x00\x09\xff\xfe"
+
+
+async def test_a_zip_made_by_macos_finder_imports_without_its_metadata_files(
+    services: Services, tmp_path: Path
+) -> None:
+    """Finder's "Compress" adds ``__MACOSX/…/._name`` (AppleDouble, not
+    JSON) beside each file, and ``._name`` beside it on some volumes."""
+    doc = timed(await small_doc(services), "from-a-mac", "2026-06-01T00:30:00Z")
+    mira_zip = tmp_path / "backup.zip"
+    with zipfile.ZipFile(mira_zip, "w") as archive:
+        archive.writestr("backup/thread.json", json.dumps(doc))
+        archive.writestr("__MACOSX/backup/._thread.json", APPLE_DOUBLE)
+        archive.writestr("backup/._thread.json", APPLE_DOUBLE)
+    report = await services.imports.import_file(mira_zip)
+    assert [t.id for t in report.imported] == ["from-a-mac"]
+
+    chatgpt_zip = tmp_path / "chatgpt.zip"
+    with zipfile.ZipFile(chatgpt_zip, "w") as archive:
+        archive.writestr("__MACOSX/export/._conversations.json", APPLE_DOUBLE)
+        archive.writestr("export/conversations.json", json.dumps([branching().data]))
+        archive.writestr("__MACOSX/export/._chat.html", APPLE_DOUBLE)
+    report = await services.imports.import_file(chatgpt_zip)
+    assert [t.source_ref for t in report.imported] == ["conv-branching"]
