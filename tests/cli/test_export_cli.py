@@ -149,7 +149,12 @@ def test_json_export_round_trips_through_the_cli(
     )
     original = json.loads(path.read_text("utf-8"))
     assert [m["text"] for m in copy["messages"]] == [m["text"] for m in original["messages"]]
-    assert copy["thread"]["source"] == "import:mira"
+    # a thread imported from ChatGPT keeps that origin through a Mira file
+    assert (copy["thread"]["source"], copy["thread"]["source_ref"]) == (
+        original["thread"]["source"],
+        original["thread"]["source_ref"],
+    )
+    assert copy["thread"]["source"] == "import:chatgpt"
     wrong = run(data_dir, "import", str(path), "--format", "chatgpt")
     assert wrong.returncode == 1 and "not a chatgpt export" in wrong.stderr
 

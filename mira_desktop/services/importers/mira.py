@@ -4,7 +4,11 @@ Schema, then for a sound tree (unique ids, parents inside the thread, no
 cycles, an active leaf that exists) — so a bad file imports nothing.
 
 Imported threads get ``source = "import:mira"`` and ``source_ref`` = the id
-they had in the exporting library; they land in the live list (a thread
+they had in the exporting library — unless the exporting library had
+imported them itself (``source`` ``import:…``): then they keep that origin
+(``import:chatgpt`` and the conversation's id), so a thread moved to another
+machine is still known there as that ChatGPT conversation, and importing
+the ChatGPT export again skips it instead of duplicating it; they land in the live list (a thread
 exported from the trash is not put back in the trash); an answer exported
 while streaming comes in ``stopped``; the thread's knowledge base is bound
 again when this library has it (same id, else same name). Ids are kept when
@@ -154,9 +158,17 @@ def _thread(info: dict[str, Any], where: str, message_ids: set[str]) -> Thread:
         image_enabled=bool(info.get("image_enabled", False)),
         pinned=bool(info.get("pinned", False)),
         archived=bool(info.get("archived", False)),
-        source=SOURCE,
+        source=_origin(info)[0],
         active_leaf_id=leaf,
     )
+
+
+def _origin(info: dict[str, Any]) -> tuple[str, str]:
+    """(``source``, ``source_ref``) of an imported thread (module docstring)."""
+    source, ref = info.get("source"), info.get("source_ref")
+    if isinstance(source, str) and source.startswith("import:") and isinstance(ref, str) and ref:
+        return source, ref
+    return SOURCE, info["id"]
 
 
 def parse_document(doc: Any, validator: Validator, where: str = "The file") -> ThreadImport:
@@ -175,7 +187,7 @@ def parse_document(doc: Any, validator: Validator, where: str = "The file") -> T
     kb = info.get("knowledge_base") or {}
     return ThreadImport(
         thread=thread,
-        source_ref=info["id"],
+        source_ref=_origin(info)[1],
         workspace_name=info["workspace"]["name"],
         provider_name=info.get("provider"),
         role_name=info.get("role"),
