@@ -82,14 +82,20 @@ def _children(mapping: dict[str, dict[str, Any]]) -> dict[str | None, list[str]]
         key = parent if isinstance(parent, str) and parent in mapping else None
         found.setdefault(key, []).append(node_id)
 
-    def order(parent: str | None, child: str) -> tuple[int, float]:
-        listed = mapping[parent].get("children") if parent else None
-        position = listed.index(child) if isinstance(listed, list) and child in listed else 1 << 30
-        message = mapping[child].get("message") or {}
-        return position, epoch_time(message.get("create_time")) or 0.0
-
     for parent, kids in found.items():
-        kids.sort(key=lambda child, p=parent: order(p, child))  # type: ignore[misc]
+        # each child's place in the parent's list, looked up once (a node with
+        # tens of thousands of children sorted in quadratic time otherwise)
+        listed = mapping[parent].get("children") if parent else None
+        places: dict[str, int] = {}
+        for place, child in enumerate(listed if isinstance(listed, list) else ()):
+            if isinstance(child, str):
+                places.setdefault(child, place)  # the first, as list.index
+
+        def order(child: str, places: dict[str, int] = places) -> tuple[int, float]:
+            message = mapping[child].get("message") or {}
+            return places.get(child, 1 << 30), epoch_time(message.get("create_time")) or 0.0
+
+        kids.sort(key=order)
     return found
 
 
