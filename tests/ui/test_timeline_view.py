@@ -332,6 +332,7 @@ def test_language_change_rebuilds_the_widgets(view, qtbot):
 
 
 def test_dark_switch_changes_code_highlighting(view, qtbot):
+    view.set_dark(False)  # whatever palette the tests before left
     view.set_messages([_msg("a1", text="```python\ndef f():\n    pass\n```")])
     light_html = view.message_widget("a1").body.toHtml()
     view.set_dark(True)
