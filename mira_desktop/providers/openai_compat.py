@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -101,21 +102,34 @@ def effort(reasoning: Reasoning) -> Reasoning:
     return Reasoning.LOW if reasoning is Reasoning.OFF else reasoning
 
 
+#: OpenAI's reasoning models (also through a router's "openai/" prefix): they
+#: refuse ``max_tokens`` for ``max_completion_tokens``, and any temperature or
+#: top_p but the default. (gpt-5-chat is not one of them.)
+_OPENAI_REASONING_MODEL = re.compile(r"^(?:openai/)?(?:o\d|gpt-5(?!-chat))(?:$|[-.:])")
+
+
 def build_body(request: ChatRequest) -> dict[str, Any]:
     """The JSON body of a streamed ``/chat/completions`` request. A reasoning
     level goes out as ``reasoning_effort`` (OpenAI's reasoning models,
     gpt-oss on LM Studio, vLLM, llama.cpp); these servers share no way to
-    turn reasoning off, so "off" asks for the least they all take, "low"."""
+    turn reasoning off, so "off" asks for the least they all take, "low".
+    OpenAI's reasoning models get their length limit as
+    ``max_completion_tokens`` and no sampling fields."""
     body: dict[str, Any] = {
         "model": request.model,
         "messages": [_message(m) for m in request.messages],
         "stream": True,
         "stream_options": {"include_usage": True},
     }
+    reasoning_model = bool(_OPENAI_REASONING_MODEL.match(request.model))
     for key in ("temperature", "top_p", "max_tokens"):
         value = getattr(request, key)
-        if value is not None:
+        if value is None:
+            continue
+        if not reasoning_model:
             body[key] = value
+        elif key == "max_tokens":  # the only limit they take; no sampling but the default
+            body["max_completion_tokens"] = value
     if request.tools:
         body["tools"] = [function_tool(spec) for spec in request.tools]
     if request.reasoning:

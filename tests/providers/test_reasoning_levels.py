@@ -296,3 +296,26 @@ async def test_the_shape_that_worked_is_asked_at_once_next_time(loopback: Loopba
         await provider.aclose()
     shapes = [r.json["thinking"]["type"] for r in loopback.requests if r.path == "/v1/messages"]
     assert shapes == ["enabled", "adaptive", "adaptive"]  # no refused request the second time
+
+
+@pytest.mark.parametrize("model", ["o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "openai/o3"])
+async def test_openais_reasoning_models_get_the_fields_they_take(
+    loopback: LoopbackServer, model: str
+) -> None:
+    """OpenAI's reasoning models refuse 'max_tokens' ("use
+    'max_completion_tokens' instead") and any temperature or top_p but the
+    default: a role with a length limit and a temperature made every send to
+    them fail. They get max_completion_tokens and no sampling fields."""
+    req = request(model=model, max_tokens=800, temperature=0.7, top_p=0.9)
+    body = await _body(loopback, "openai", req)
+    assert body["max_completion_tokens"] == 800
+    assert not {"max_tokens", "temperature", "top_p"} & set(body)
+
+
+@pytest.mark.parametrize("model", ["gpt-4o", "gpt-5-chat-latest", "qwen3:8b", "llama-o3-tune"])
+async def test_other_models_keep_max_tokens_and_their_sampling(
+    loopback: LoopbackServer, model: str
+) -> None:
+    body = await _body(loopback, "openai", request(model=model, max_tokens=800, temperature=0.7))
+    assert body["max_tokens"] == 800 and body["temperature"] == 0.7
+    assert "max_completion_tokens" not in body
