@@ -217,6 +217,8 @@ class ChatRun:
             await self._answer()
             if not self._state.done:
                 raise MalformedStreamError("The stream ended before the answer was complete.")
+            self._flush_deltas()
+            self._state.sort_unopened_think()
             if not self._state.text and not self._cards and self._progress is None:
                 # nothing to read, even if it reasoned
                 raise EmptyAnswer(thought=bool(self._state.thinking))

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core.events import ChatEvent, StreamDone, TextDelta, ThinkingDelta, UsageReported
+from ..core.unopened_think import split_unopened_think
 
 
 @dataclass
@@ -37,6 +38,15 @@ class RunState:
         elif isinstance(event, StreamDone):
             self.done = True
             self.cut_off = event.finish_reason if event.cut_at_length else None
+
+    def sort_unopened_think(self) -> None:
+        """Text before a lone ``</think>`` was reasoning (``core.unopened_think``):
+        it moves to the thinking, the answer keeps what follows the tag."""
+        split = split_unopened_think(self.text)
+        if split is None:
+            return
+        reasoning, self.text = split
+        self.thinking = f"{self.thinking}\n\n{reasoning}" if self.thinking else reasoning
 
     def end_thinking(self) -> None:
         """Reasoning is over (the answer began, or it was stopped): its duration."""

@@ -295,6 +295,26 @@ async def test_an_answer_cut_at_the_length_limit_is_saved_saying_so(
     assert (await services.threads.get_active_messages(thread_id))[-1].data is None
 
 
+async def test_reasoning_whose_opening_tag_the_server_never_sent_is_thinking(
+    services, loopback, loop_provider
+) -> None:
+    """DeepSeek-R1 distills on llama.cpp (the template writes <think> into the
+    prompt) stream their reasoning as answer text, then </think>: the whole of
+    it was saved and shown as the answer, tag and all."""
+    thread_id = await new_thread(services, loopback, loop_provider)
+    loopback.enqueue(
+        CHAT, openai_stream(["Two and two: ", "four.</th", "ink>\n\nThe answer is 4."])
+    )
+    final = (await collect(services, SendRequest("2+2?", thread_id=thread_id)))[-1]
+    assert isinstance(final, Completed) and final.text == "The answer is 4."
+    message = (await services.threads.get_active_messages(thread_id))[-1]
+    assert (message.text, message.thinking) == ("The answer is 4.", "Two and two: four.")
+    loopback.enqueue(CHAT, openai_stream(["Still weighing it up.</think>"]))
+    final = (await collect(services, SendRequest("And 3+3?", thread_id=thread_id)))[-1]
+    assert isinstance(final, Failed) and final.error["code"] == "empty_answer"
+    assert final.error["message"].startswith("The model only reasoned")
+
+
 async def test_malformed_json_in_the_stream_fails_with_a_clear_message(
     services, loopback, loop_provider
 ) -> None:

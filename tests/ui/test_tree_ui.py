@@ -564,3 +564,18 @@ async def test_an_answer_cut_at_the_length_limit_says_so_under_it(
         assert widget_of(window, 1).note_label.text().startswith("模型在长度上限处停止")
     finally:
         install_translator(qapp, "en")
+
+
+async def test_reasoning_closed_by_a_lone_tag_moves_to_the_thinking_card_at_the_end(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    """While it streams the reasoning reads as answer text (nothing can tell it
+    apart yet); once the answer ends, the window shows it as the model's
+    thinking and the answer alone below it."""
+    loopback.enqueue(CHAT, openai_stream(["Two and two: four.", "</think>\n\nThe answer is 4."]))
+    window.composer.send_requested.emit("2+2?")
+    await until(lambda: window.timeline.message_count() == 2 and idle(window))
+    await until(lambda: texts(window)[-1] == "The answer is 4.")
+    answer = widget_of(window, 1)
+    assert isinstance(answer, AssistantMessageWidget) and answer.thinking_card is not None
+    assert "</think>" not in answer.body.toPlainText()
