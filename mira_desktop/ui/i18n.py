@@ -16,6 +16,7 @@ sentence around an English weekday, nor the C locale's bare "27 11 2025 09:34".
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import sys
 from pathlib import Path
@@ -94,7 +95,12 @@ def find_or_build_qm(
         return shipped
     if not ts_file.is_file():
         return shipped if shipped.is_file() else None
-    cached = (cache_dir if cache_dir is not None else default_cache_dir()) / shipped.name
+    # one compiled file per source: two checkouts sharing the user's cache would
+    # otherwise each take the other's (newer) file for their own
+    source = hashlib.sha1(str(ts_file.resolve()).encode(), usedforsecurity=False).hexdigest()
+    cached = (cache_dir if cache_dir is not None else default_cache_dir()) / (
+        f"{shipped.stem}-{source[:10]}.qm"
+    )
     if cached.is_file() and _is_fresh(cached, ts_file):
         return cached
     from mira_desktop.ui.ts_compiler import compile_ts  # xml.etree: only when compiling
