@@ -43,7 +43,9 @@ __all__ = [
     "render_marked",
 ]
 
-_TERM = re.compile(r'"([^"]*\S[^"]*)"|(\S+)')
+# a phrase: between quotes, something not a space (nor a quote: "\S" took the
+# closing quote, so two phrases in a query became one and two stray words)
+_TERM = re.compile(r'"([^"]*[^"\s][^"]*)"|(\S+)')
 MAX_TERMS = 16
 HITS_PER_THREAD = 3
 

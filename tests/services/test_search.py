@@ -284,3 +284,11 @@ async def test_messages_are_not_read_when_titles_fill_the_list(services: Service
         search_sql.candidates, ["fig"], SearchFilters(), window=200, shown=3
     )
     assert len(titles) == 3 and messages == []
+
+
+def test_two_quoted_phrases_stay_two_terms() -> None:
+    """The phrase pattern's \\S took the closing quote: two phrases in a query
+    parsed as one phrase and two stray words, and nothing was found."""
+    assert parse_query('"ship on Friday" "on Friday"').terms == ("ship on Friday", "on Friday")
+    assert parse_query('"a b" c "d"').terms == ("a b", "c", "d")
+    assert parse_query('x " y').terms == ("x", '"', "y")
