@@ -7,13 +7,14 @@ highlighted message, on the branch that holds it; filters (today / week / month
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QApplication
 
 from mira_desktop.bootstrap import Services
@@ -352,3 +353,80 @@ def test_highlights_count_in_utf16_after_an_emoji(qapp: Any) -> None:
     assert (marked.start, marked.length) == (6, 5)
     assert text.encode("utf-16-le")[12:22].decode("utf-16-le") == "apple"
     assert layout.lineCount() == 1
+
+
+@pytest.fixture
+def app_stays(qapp: QApplication) -> Iterator[None]:
+    """As ``launch`` sets it: the chosen result closes the dialog, the only
+    window of these tests, which must not stop the test's loop."""
+    quits = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)
+    yield
+    qapp.setQuitOnLastWindowClosed(quits)
+
+
+def press_enter(dialog: SearchDialog) -> None:
+    QApplication.sendEvent(
+        dialog.query_edit,
+        QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier),
+    )
+
+
+@pytest.mark.usefixtures("app_stays")
+async def test_enter_right_after_a_new_query_opens_its_result_never_the_older_rows(
+    qtbot: Any, services: Services
+) -> None:
+    """Results for "alpha" on screen; the reader pastes "beta" and presses Enter
+    before its search ran: "Beta plans" opens, never the "Alpha plans" row still
+    shown. A query without results opens nothing, and the dialog stays."""
+    alpha = await make_thread(services, "Alpha plans", ["alpha release notes", "ok"])
+    beta = await make_thread(services, "Beta plans", ["beta rollout", "ok"])
+    dialog = SearchDialog(services.search, await services.workspaces.list_workspaces())
+    qtbot.addWidget(dialog)
+    chosen: list[str] = []
+    dialog.result_chosen.connect(lambda thread_id, _message: chosen.append(thread_id))
+    dialog.show()
+    dialog.query_edit.setText("alpha")
+    await until(lambda: dialog.model.query == "alpha")
+    assert {h.thread_id for h in dialog.hits()} == {alpha.id}
+    dialog.query_edit.setText("zzz-nothing")
+    press_enter(dialog)
+    assert chosen == []  # not "Alpha plans", still on screen
+    await until(lambda: dialog.model.query == "zzz-nothing")
+    await asyncio.sleep(0.1)
+    assert chosen == [] and dialog.isVisible()
+    dialog.query_edit.setText("alpha")
+    await until(lambda: dialog.model.query == "alpha")
+    dialog.query_edit.setText("beta")
+    press_enter(dialog)
+    await until(lambda: bool(chosen))
+    assert chosen == [beta.id]
+    assert not dialog.isVisible()
+
+
+@pytest.mark.usefixtures("app_stays")
+async def test_enter_while_the_search_runs_opens_its_first_hit_and_typing_on_forgets_it(
+    qtbot: Any,
+) -> None:
+    fake = ScriptedSearch({"slow": 0.4, "slower": 0.4, "later": 0.4})
+    dialog = SearchDialog(fake, [Workspace("w", "Mira BASE", is_default=True)])  # type: ignore[arg-type]
+    qtbot.addWidget(dialog)
+    chosen: list[str] = []
+    dialog.result_chosen.connect(lambda thread_id, _message: chosen.append(thread_id))
+    dialog.show()
+    dialog.query_edit.setText("first")
+    await until(lambda: dialog.model.query == "first")
+    dialog.query_edit.setText("slow")
+    await until(lambda: fake.queries[-1] == "slow")  # running, "first" still shown
+    press_enter(dialog)
+    assert chosen == []
+    qtbot.keyClicks(dialog.query_edit, "er")  # typing on after Enter: not done yet
+    await until(lambda: dialog.model.query == "slower")
+    await asyncio.sleep(0.1)
+    assert chosen == [] and dialog.isVisible()
+    dialog.query_edit.setText("later")
+    await until(lambda: fake.queries[-1] == "later")
+    press_enter(dialog)
+    assert chosen == []
+    await until(lambda: bool(chosen))
+    assert dialog.model.query == "later" and chosen == [dialog.hits()[0].thread_id]

@@ -9,7 +9,10 @@ to older filters, is dropped. Filters: today / this week / this month
 / this quarter (chips, none = any time), a workspace, archived threads on or off.
 
 Keys stay in the query field: ↑/↓ (and Page Up/Down) move through the results,
-Enter opens the chosen one, Esc closes. Choosing emits
+Enter opens the chosen one, Esc closes. Enter pressed while the rows on screen
+answer an older query (the newest waits on the debounce or runs) never opens
+one of them: it is kept, and the first result of the newest query opens when
+it arrives (nothing, when it has none). Choosing emits
 ``result_chosen(thread_id, message_id | None)`` and closes the dialog."""
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ class SearchDialog(QDialog):
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
         self._queued = False  # an edit or a filter came while a search ran
+        self._enter_waiting = False  # Enter came before the newest query's results
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -187,11 +191,19 @@ class SearchDialog(QDialog):
 
     def _schedule(self, *_args: object) -> None:
         self._generation += 1  # whatever is running now answers an older query
+        self._enter_waiting = False  # an edit after Enter: the reader goes on typing
         self._timer.start()
 
     def _restart(self, *_args: object) -> None:
         self._generation += 1
+        self._enter_waiting = False
         self._timer.start(0)
+
+    def is_searching(self) -> bool:
+        """Whether the rows on screen may answer an older query or older filters:
+        a search waits on the debounce, runs, or is queued behind one."""
+        running = self._task is not None and not self._task.done()
+        return self._timer.isActive() or self._queued or running
 
     def _start_search(self) -> None:
         if self._task is not None and not self._task.done():
@@ -204,6 +216,7 @@ class SearchDialog(QDialog):
         if not query:
             self.model.set_hits([], "")
             self._set_status(self.tr("Type to search titles and messages."))
+            self._enter_waiting = False  # nothing to open
             return
         self._note_timer.start()
         self._task = asyncio.ensure_future(self._search_now(generation, query))
@@ -237,6 +250,8 @@ class SearchDialog(QDialog):
             self._set_status(self.tr("Search failed: {reason}").format(reason=message))
         if self._queued:
             self._start_search()
+        elif error is not None:
+            self._enter_waiting = False  # the rows on screen answer another query
 
     def _show(self, hits: list[SearchHit], query: str) -> None:
         self.model.set_hits(hits, query)
@@ -250,6 +265,9 @@ class SearchDialog(QDialog):
         else:
             self._set_status(self.tr("No conversation matches “{query}”.").format(query=query))
         self.results_shown.emit(query, len(hits))
+        if self._enter_waiting:
+            self._enter_waiting = False
+            self._choose_index(self.results.currentIndex())  # the first hit, if any
 
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -265,6 +283,9 @@ class SearchDialog(QDialog):
         self.results.scrollTo(index)
 
     def choose_current(self) -> None:
+        if self.is_searching():
+            self._enter_waiting = True  # opened by _show, with the newest results
+            return
         self._choose_index(self.results.currentIndex())
 
     def _choose_index(self, index: QModelIndex) -> None:
@@ -298,6 +319,7 @@ class SearchDialog(QDialog):
         self._timer.stop()
         self._generation += 1
         self._queued = False
+        self._enter_waiting = False
         if self._task is not None and not self._task.done():
             self._task.cancel()
         super().done(result)
