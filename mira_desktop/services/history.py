@@ -79,10 +79,27 @@ class HistoryService:
         """One page of a view (see ``storage/history_repo.list_threads`` for the order)."""
         return await self._store.list_threads(offset, limit, workspace_id, _view(view))
 
+    async def list_threads_after(
+        self,
+        after: Thread | None,
+        limit: int = 100,
+        workspace_id: str | None = None,
+        view: ThreadView | str = ThreadView.ACTIVE,
+    ) -> list[Thread]:
+        """The page of a view after the thread ``after`` as it was listed (None:
+        the first page): paging by key, so rows removed or moved meanwhile by
+        another process never shift it (``storage/thread_pages``)."""
+        return await self._store.list_threads_after(after, limit, workspace_id, _view(view))
+
     async def count_threads(
         self, workspace_id: str | None = None, view: ThreadView | str = ThreadView.ACTIVE
     ) -> int:
         return await self._store.count_threads(workspace_id, _view(view))
+
+    async def outside_change_mark(self) -> int:
+        """A number that changes when another process (the CLI) commits to the
+        data folder's database: compare it to notice outside changes cheaply."""
+        return await self._store.outside_change_mark()
 
     async def counts(self, workspace_id: str | None = None) -> HistoryCounts:
         return await self._store.counts(workspace_id)

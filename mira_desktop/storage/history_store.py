@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.history import HistoryCounts, ThreadView
 from ..core.models import Thread, Workspace
 from . import history_repo as history
+from . import thread_pages
 from . import workspaces_repo as workspaces
 from .connection import Database
 from .worker import DatabaseWorker
@@ -37,10 +38,28 @@ class HistoryStore:
     ) -> list[Thread]:
         return await self.worker.run(history.list_threads, offset, limit, workspace_id, view)
 
+    async def list_threads_after(
+        self,
+        after: Thread | None,
+        limit: int = 100,
+        workspace_id: str | None = None,
+        view: ThreadView = ThreadView.ACTIVE,
+    ) -> list[Thread]:
+        return await self.worker.run(
+            thread_pages.list_threads_after, after, limit, workspace_id, view
+        )
+
     async def count_threads(
         self, workspace_id: str | None = None, view: ThreadView = ThreadView.ACTIVE
     ) -> int:
         return await self.worker.run(history.count_threads, workspace_id, view)
+
+    async def outside_change_mark(self) -> int:
+        """``PRAGMA data_version``: moves when another connection — the CLI, a
+        second window — commits to the database, never for this one's writes."""
+        return await self.worker.run(
+            lambda db: int(db.execute("PRAGMA data_version").fetchone()[0])
+        )
 
     async def counts(self, workspace_id: str | None = None) -> HistoryCounts:
         return await self.worker.run(history.counts, workspace_id)

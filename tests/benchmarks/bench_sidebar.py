@@ -9,7 +9,7 @@ as the window does), offscreen at 300 × 800, on 100,000 threads (quick: 2,000).
   step (fetch + paint) and p95 of the steps;
 * baseline: the same pages read straight through ``HistoryService`` with no
   Qt (what the data alone costs), and one page at the very end of the list
-  (``OFFSET`` paging grows with depth);
+  (paged by key: ``OFFSET`` paging grew with depth, ~14 ms at 100,000);
 * depth: the Qt thread's CPU time of a step that brought a page (scroll,
   the page's rows inserted and laid out, paint), the last ten pages against
   the first ten. A ``QListView`` laid every loaded row out again on each
@@ -20,7 +20,9 @@ as the window does), offscreen at 300 × 800, on 100,000 threads (quick: 2,000).
   in), the model call timed (the rows' signals and the views' work, not the
   paint after it), median of ten, with the rows loaded after the scroll
   against the first page alone. The grouped rows were all built again on
-  each move (~1.5 µs a loaded thread); now only the rows around it are."""
+  each move (~1.5 µs a loaded thread); now only the rows around it are;
+* a sync: what noticing an outside change (the CLI) costs with the rows
+  loaded after the scroll — all of them read again and compared."""
 
 from __future__ import annotations
 
@@ -54,14 +56,14 @@ async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
     history = services.history
     fetches: list[float] = []
 
-    async def page(offset: int, limit: int) -> list[Any]:
+    async def page(after: Any, limit: int) -> list[Any]:
         started = time.perf_counter()
-        threads = await history.list_threads(offset, limit)
+        threads = await history.list_threads_after(after, limit)
         fetches.append(time.perf_counter() - started)
         return threads
 
     try:
-        model = ThreadListModel(page, history.count_threads)
+        model = ThreadListModel(page, history.count_threads)  # paged by key, as the window
         sidebar = ThreadSidebar(model)
         sidebar.set_grouping(lambda thread: history.group_of(thread, use_pins=True))
         sidebar.resize(*SIZE)
@@ -79,6 +81,7 @@ async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
         steps, page_cpu, scrolled = await _page_down(view, model, rows)
         loaded = len(model.threads())
         move_deep = await _live_moves(model, 1000)
+        sync_s, sync_cpu = await _syncs(model)
         sidebar.close()
         sidebar.deleteLater()
         baseline = await _data_only(history, model.total() or loaded, loaded)
@@ -99,6 +102,8 @@ async def _scroll(folder: Path, rows: int) -> dict[str, Any]:
         "fetch_last_s": fetches[-1],
         "move_first_s": move_first,
         "move_deep_s": move_deep,
+        "sync_s": sync_s,
+        "sync_cpu_s": sync_cpu,
         **baseline,
     }
 
@@ -153,17 +158,36 @@ async def _live_moves(model: Any, first: int, count: int = 10) -> float:
     return median(timings)
 
 
+async def _syncs(model: Any, count: int = 5) -> tuple[float, float]:
+    """Median time of ``sync()`` (what an outside change costs: the loaded
+    rows read again on the database thread, the difference applied on the Qt
+    thread), and the Qt thread's CPU time of it."""
+    timings: list[float] = []
+    cpu: list[float] = []
+    for _ in range(count):
+        started, cpu_started = time.perf_counter(), time.thread_time()
+        model.sync()
+        await model.wait_idle()
+        timings.append(time.perf_counter() - started)
+        cpu.append(time.thread_time() - cpu_started)
+    return median(timings), median(cpu)
+
+
 async def _data_only(history: Any, total: int, rows: int) -> dict[str, float]:
-    """The same pages through the service alone, and a page at the end."""
+    """The same pages through the service alone (by key), and a page at the
+    end: after the thread 100 rows before the end (found untimed)."""
     started = time.perf_counter()
-    for offset in range(0, rows, 100):
-        await history.list_threads(offset, 100)
+    after = None
+    for _ in range(0, rows, 100):
+        page = await history.list_threads_after(after, 100)
+        after = page[-1] if page else None
     pages = time.perf_counter() - started
     first = time.perf_counter()
-    await history.list_threads(0, 100)
+    await history.list_threads_after(None, 100)
     first_page = time.perf_counter() - first
+    last = await history.list_threads(max(0, total - 101), 1)
     deep = time.perf_counter()
-    await history.list_threads(max(0, total - 100), 100)
+    await history.list_threads_after(last[0] if last else None, 100)
     deep_page = time.perf_counter() - deep
     return {"data_only_s": pages, "first_page_s": first_page, "deepest_page_s": deep_page}
 
@@ -210,12 +234,20 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             note="a thread four rows down bumped to the top: flat when only the rows around it are built",
         ),
         Figure(
+            f"sidebar sync with outside changes, at {result['rows_loaded']:,} rows",
+            result["sync_s"] * ms,
+            "ms",
+            result["sync_cpu_s"] * ms,
+            "Qt-thread CPU",
+            note="the loaded rows read again (database thread) and compared (Qt thread)",
+        ),
+        Figure(
             f"page at the end of {threads:,} threads",
             result["deepest_page_s"] * ms,
             "ms",
             result["first_page_s"] * ms,
             "first page",
-            note="LIMIT/OFFSET paging: the cost grows with depth",
+            note="paging by key (the last row's sort key): flat at any depth",
         ),
     ]
     details = {k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}

@@ -17,6 +17,7 @@ from mira_desktop.core.models import Thread
 from mira_desktop.ui.sidebar import ThreadListModel, ThreadSidebar
 from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_delegate import relative_time
+from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
 from tests.support.qt_async import until
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -35,21 +36,33 @@ def make_thread(n: int, *, pinned: bool = False, minutes_ago: int | None = None)
 
 
 class FakeThreadSource:
-    """An async page source over an in-memory list, counting every call."""
+    """An async page source over an in-memory list (in the list's order),
+    paged by key as the database is, counting every call."""
 
     def __init__(self, count: int, delay: float = 0.005) -> None:
         self.threads = [make_thread(n) for n in range(count)]
         self.delay = delay
-        self.page_calls: list[tuple[int, int]] = []
+        self.page_calls: list[tuple[str | None, int]] = []  # (after's id, limit)
         self.count_calls = 0
         self.fail = False
 
-    async def fetch_page(self, offset: int, limit: int) -> list[Thread]:
-        self.page_calls.append((offset, limit))
+    async def fetch_page(self, after: Thread | None, limit: int) -> list[Thread]:
+        self.page_calls.append((after.id if after else None, limit))
         await asyncio.sleep(self.delay)
         if self.fail:
             raise RuntimeError("database is locked")
-        return self.threads[offset : offset + limit]
+        start = 0
+        if after is not None:  # after its row; gone: after where it would sort
+            ids = [t.id for t in self.threads]
+            start = (
+                ids.index(after.id) + 1
+                if after.id in ids
+                else next(
+                    (n for n, t in enumerate(self.threads) if ThreadFilter().before(after, t)),
+                    len(self.threads),
+                )
+            )
+        return self.threads[start : start + limit]
 
     async def count(self) -> int:
         self.count_calls += 1
@@ -81,7 +94,7 @@ async def test_pages_are_fetched_only_as_the_view_scrolls(qtbot) -> None:
     await until(lambda: model.rowCount() == 20)
     await settle(model)
     assert source.count_calls == 1
-    assert source.page_calls == [(0, 20)]  # one page fills the viewport; nothing more
+    assert source.page_calls == [(None, 20)]  # one page fills the viewport; nothing more
     assert model.total() == 10_000
 
     bar = sidebar.list_view.verticalScrollBar()
@@ -89,7 +102,7 @@ async def test_pages_are_fetched_only_as_the_view_scrolls(qtbot) -> None:
         bar.setValue(bar.maximum())
         await until(lambda n=expected_rows: model.rowCount() == n)
         await settle(model)
-    assert source.page_calls == [(0, 20), (20, 20), (40, 20), (60, 20)]
+    assert source.page_calls == [(None, 20), ("t00019", 20), ("t00039", 20), ("t00059", 20)]
     assert model.data(model.index(79), ThreadListModel.IdRole) == "t00079"
 
 
@@ -104,7 +117,7 @@ async def test_nothing_is_fetched_before_the_first_refresh(qtbot) -> None:
     model.refresh()
     await until(lambda: model.rowCount() == 20)
     await settle(model)
-    assert (source.page_calls, source.count_calls) == ([(0, 20)], 1)
+    assert (source.page_calls, source.count_calls) == ([(None, 20)], 1)
 
 
 async def test_the_first_page_is_asked_before_the_count_and_shown_without_it(qtbot) -> None:
@@ -114,9 +127,9 @@ async def test_the_first_page_is_asked_before_the_count_and_shown_without_it(qtb
     gate = asyncio.Event()
 
     class Source(FakeThreadSource):
-        async def fetch_page(self, offset: int, limit: int) -> list[Thread]:
+        async def fetch_page(self, after: Thread | None, limit: int) -> list[Thread]:
             order.append("page")
-            return await super().fetch_page(offset, limit)
+            return await super().fetch_page(after, limit)
 
         async def count(self) -> int:
             order.append("count")

@@ -10,6 +10,7 @@ most recently active; the archive by activity; the trash by deletion time."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mira_desktop.core.models import Thread
@@ -47,6 +48,28 @@ class ThreadFilter:
                 return key_a < key_b
         return a.updated_at >= b.updated_at
 
+    def position(
+        self, rows: Sequence[Thread], thread: Thread, skip: int = -1, *, loaded_all: bool
+    ) -> int | None:
+        """Row where ``thread`` belongs in ``rows`` without row ``skip`` (its
+        own, when it is there); None when it sorts after every row and
+        ``rows`` are not ``loaded_all`` (its place is on a later page)."""
+        for row, other in enumerate(rows):
+            if row != skip and self.before(thread, other):
+                return row - (0 <= skip < row)
+        return len(rows) - (skip >= 0) if loaded_all else None
+
     @property
     def uses_pins(self) -> bool:
         return self.view == "active"
+
+
+def same_place(old: Thread, new: Thread) -> bool:
+    """Whether ``new`` sorts where ``old`` did in every list (only its other
+    fields changed)."""
+    return (old.updated_at, old.pinned, old.pin_order, old.deleted_at) == (
+        new.updated_at,
+        new.pinned,
+        new.pin_order,
+        new.deleted_at,
+    )

@@ -1,6 +1,8 @@
 """The sidebar's list of threads as a lazy Qt item model.
 
-Rows arrive a page at a time from an injected coroutine ``fetch_page(offset, limit)``;
+Rows arrive a page at a time from an injected coroutine ``fetch_page(after, limit)``
+(the page after the last thread of the page before, as it was listed: paging by
+key, so a row another process removed never shifts the next page);
 ``canFetchMore``/``fetchMore`` let the view ask for the next page only when its last
 row comes into sight, so 100,000 threads cost one page of work at start-up. Fetching
 runs as an asyncio task on the running (qasync) loop: the model never blocks the Qt
@@ -9,14 +11,13 @@ Nothing is fetched before the first ``refresh()``: the window sets the saved
 view and workspace first, and a page of the default list fetched meanwhile
 would only be thrown away.
 
-Live changes (a new thread, an answer moving a thread to the top, a pin, an
-archive or deletion, a background stream) are applied in place with
-``upsert_thread``/``set_pins``/``remove_thread``/``set_running``: a
-:class:`ThreadFilter` says whether a thread still belongs and where the database
-would list it. The server-side offset is adjusted so later pages neither skip
-nor repeat rows (any repeat is dropped by id as well); a thread that now sorts
-after the loaded rows waits for its page. ``set_source`` switches the list to
-another view or workspace.
+Live changes of this window's own writes are applied in place by the base,
+:class:`~.live_rows.LiveThreadRows`; a thread they move up is not repeated by a
+later page (pages start after the key; any repeat is dropped by id as well).
+Changes made elsewhere (the CLI on the same data folder) come in through
+``sync()``: the loaded span read again and applied as the rows that went, came,
+moved or changed, so the selection and the rows in sight stay.
+``set_source`` switches the list to another view or workspace.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
     QByteArray,
     QModelIndex,
     QPersistentModelIndex,
@@ -37,30 +37,26 @@ from PySide6.QtCore import (
 
 from mira_desktop.core.models import Thread
 from mira_desktop.ui.plain_text import plain_tooltip
+from mira_desktop.ui.sidebar.live_rows import LiveThreadRows
 from mira_desktop.ui.sidebar.thread_filter import ThreadFilter
 
 log = logging.getLogger(__name__)
 
-PageFetcher = Callable[[int, int], Awaitable[list[Thread]]]
+PageFetcher = Callable[[Thread | None, int], Awaitable[list[Thread]]]
 CountFetcher = Callable[[], Awaitable[int]]
 _Index = QModelIndex | QPersistentModelIndex
 
 DEFAULT_PAGE_SIZE = 100
 
 
-class ThreadListModel(QAbstractListModel):
+class ThreadListModel(LiveThreadRows):
     """Lazy, paged list of threads (pinned first, as the fetcher orders them)."""
-
-    IdRole = Qt.ItemDataRole.UserRole + 1
-    TitleRole = Qt.ItemDataRole.UserRole + 2
-    UpdatedRole = Qt.ItemDataRole.UserRole + 3
-    PinnedRole = Qt.ItemDataRole.UserRole + 4
-    RunningRole = Qt.ItemDataRole.UserRole + 5
-    ThreadRole = Qt.ItemDataRole.UserRole + 6
 
     loading_changed = Signal(bool)
     load_failed = Signal(str)
-    page_loaded = Signal(int, int)  # offset, number of rows received
+    page_loaded = Signal(int, int)  # rows loaded before it, number of rows received
+    sync_started = Signal()  # outside changes are about to be applied (see sync())
+    synced = Signal()  # ... and were
 
     def __init__(
         self,
@@ -71,21 +67,15 @@ class ThreadListModel(QAbstractListModel):
         thread_filter: ThreadFilter | None = None,
         parent: Any = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(thread_filter or ThreadFilter(), parent)
         self._fetch_page = fetch_page
         self._count_threads = count_threads
-        self._filter = thread_filter or ThreadFilter()
         self._page_size = page_size
-        self._rows: list[Thread] = []
-        self._ids: set[str] = set()
-        self._running: set[str] = set()
-        self._total: int | None = None
-        self._server_offset = 0
-        self._exhausted = False
+        self._after: Thread | None = None  # the last row of the last page, as listed
         self._failed = False
         self._generation = 0  # 0: not started; the first refresh() loads
-        self._changes = 0  # live changes applied (see _load_total)
         self._closed = False  # aclose() ran: no new loads
+        self._sync_wanted = False  # sync() asked while a page loaded
         self._pending: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -127,7 +117,7 @@ class ThreadListModel(QAbstractListModel):
             return False
         if self._generation == 0:  # before the first refresh(): its source may change
             return False
-        return self._total is None or self._server_offset < self._total
+        return self._total is None or len(self._rows) < self._total
 
     def fetchMore(self, parent: _Index = QModelIndex()) -> None:  # noqa: B008
         if not self.canFetchMore(parent):
@@ -144,16 +134,6 @@ class ThreadListModel(QAbstractListModel):
         self._filter = thread_filter
         self.refresh()
 
-    def thread_filter(self) -> ThreadFilter:
-        return self._filter
-
-    def threads(self) -> list[Thread]:
-        """The loaded rows in order (read-only: a view of the model's own list)."""
-        return self._rows
-
-    def is_running(self, thread_id: str) -> bool:
-        return thread_id in self._running
-
     def refresh(self) -> None:
         """Forget every row and load again from the first page."""
         self._generation += 1
@@ -164,11 +144,25 @@ class ThreadListModel(QAbstractListModel):
         self._rows.clear()
         self._ids.clear()
         self._total = None
-        self._server_offset = 0
+        self._after = None
         self._exhausted = False
         self._failed = False
+        self._sync_wanted = False
         self.endResetModel()
         self._start(self._load_first(self._generation))
+
+    def sync(self) -> None:
+        """Show what changed elsewhere (another process wrote to the database):
+        the loaded span is read again and the difference applied — rows gone,
+        new, moved or changed — between ``sync_started`` and ``synced``; then
+        the count is asked again. Asked while a page loads, it follows it."""
+        if self._generation == 0 or self._closed:
+            return  # nothing shown yet: the first refresh() reads it all
+        if self._pending is not None:
+            self._sync_wanted = True
+            return
+        self._sync_wanted = False
+        self._start(self._sync(self._generation))
 
     def total(self) -> int | None:
         """Number of threads on the server, when known."""
@@ -193,92 +187,6 @@ class ThreadListModel(QAbstractListModel):
         """Wait until no page is being fetched (for controllers and tests)."""
         while self._pending is not None:
             await asyncio.shield(self._pending)
-
-    def thread_at(self, row: int) -> Thread | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def row_of(self, thread_id: str) -> int:
-        for row, thread in enumerate(self._rows):
-            if thread.id == thread_id:
-                return row
-        return -1
-
-    def upsert_thread(self, thread: Thread) -> None:
-        """Insert or update ``thread`` where the list's order puts it; a thread the
-        filter no longer accepts leaves the list."""
-        self._changes += 1
-        if not self._filter.accepts(thread):
-            self.remove_thread(thread.id)
-            return
-        row = self.row_of(thread.id)
-        if row >= 0 and self._same_place(self._rows[row], thread):
-            self._rows[row] = thread
-            index = self.index(row)
-            self.dataChanged.emit(index, index)
-            return
-        target = self._position(thread, skip=row)
-        if target is None:  # it sorts after the loaded rows: its page brings it
-            if row >= 0:
-                self._take(row)
-                self._server_offset = max(0, self._server_offset - 1)
-            elif self._total is not None:
-                self._total += 1
-            return
-        if row >= 0:
-            self._move(row, target, thread)
-            return
-        self._insert(target, thread)
-        self._server_offset += 1  # the server now lists it before our offset
-        if self._total is not None:
-            self._total += 1
-
-    def set_pins(self, pinned: list[Thread]) -> None:
-        """Replace the block of pinned threads at the top (after a reorder)."""
-        pinned = [t for t in pinned if t.pinned and self._filter.accepts(t)]
-        count = 0
-        while count < len(self._rows) and self._rows[count].pinned:
-            count += 1
-        if count:
-            self.beginRemoveRows(QModelIndex(), 0, count - 1)
-            removed = self._rows[:count]
-            del self._rows[:count]
-            self._ids.difference_update(t.id for t in removed)
-            self.endRemoveRows()
-        for thread in pinned:  # a pin that was further down moves up
-            if thread.id in self._ids:
-                self._take(self.row_of(thread.id))
-                count += 1
-        if pinned:
-            self.beginInsertRows(QModelIndex(), 0, len(pinned) - 1)
-            self._rows[0:0] = pinned
-            self._ids.update(t.id for t in pinned)
-            self.endInsertRows()
-        self._server_offset = max(0, self._server_offset + len(pinned) - count)
-
-    def remove_thread(self, thread_id: str) -> None:
-        self._changes += 1
-        row = self.row_of(thread_id)
-        self._running.discard(thread_id)
-        if row < 0:
-            return
-        self._take(row)
-        self._server_offset = max(0, self._server_offset - 1)
-        if self._total is not None:
-            self._total = max(0, self._total - 1)
-
-    def set_running(self, thread_id: str, running: bool) -> None:
-        """Mark a thread as streaming in the background (the delegate shows a spinner)."""
-        if running:
-            self._running.add(thread_id)
-        else:
-            self._running.discard(thread_id)
-        row = self.row_of(thread_id)
-        if row >= 0:
-            index = self.index(row)
-            self.dataChanged.emit(index, index, [self.RunningRole])
-
-    def running_ids(self) -> frozenset[str]:
-        return frozenset(self._running)
 
     # ---- loading ------------------------------------------------------------
     def _start(self, coro: Awaitable[None]) -> None:
@@ -319,6 +227,8 @@ class ThreadListModel(QAbstractListModel):
             log.error("loading threads failed: %s", error, exc_info=error)
             self._failed = True
             self.load_failed.emit(str(error))
+        elif self._sync_wanted and self._pending is None:
+            self.sync()
 
     async def _load_first(self, generation: int) -> None:
         """The first page, then the count in a task of its own: the rows are
@@ -339,14 +249,15 @@ class ThreadListModel(QAbstractListModel):
                 self._total = total
 
     async def _load_page(self, generation: int) -> None:
-        offset = self._server_offset
-        threads = await self._fetch_page(offset, self._page_size)
+        loaded = len(self._rows)
+        threads = await self._fetch_page(self._after, self._page_size)
         if generation != self._generation:
             return  # refreshed meanwhile: this page belongs to an old list
         # Not loading any more *before* the rows land: the view asks canFetchMore()
         # right after the insert, while this task has not formally finished yet.
         self._clear_pending()
-        self._server_offset = offset + len(threads)
+        if threads:
+            self._after = threads[-1]
         if len(threads) < self._page_size:
             self._exhausted = True
         fresh = [t for t in threads if t.id not in self._ids]
@@ -356,52 +267,26 @@ class ThreadListModel(QAbstractListModel):
             self._rows.extend(fresh)
             self._ids.update(t.id for t in fresh)
             self.endInsertRows()
-        log.debug("threads page at %d: %d rows (%d new)", offset, len(threads), len(fresh))
-        self.page_loaded.emit(offset, len(threads))
+        log.debug("threads page after %d rows: %d rows (%d new)", loaded, len(threads), len(fresh))
+        self.page_loaded.emit(loaded, len(threads))
 
-    def _insert(self, row: int, thread: Thread) -> None:
-        self.beginInsertRows(QModelIndex(), row, row)
-        self._rows.insert(row, thread)
-        self._ids.add(thread.id)
-        self.endInsertRows()
-
-    def _move(self, row: int, target: int, thread: Thread) -> None:
-        """The thread of ``row``, updated, to ``target`` (a row of the list
-        without it): one move, not a removal and an insertion, so the grouped
-        model above rebuilds once."""
-        if target == row:  # its place is where it is
-            self._rows[row] = thread
-            index = self.index(row)
-            self.dataChanged.emit(index, index)
-            return
-        # Qt counts the destination in the rows before the move
-        self.beginMoveRows(QModelIndex(), row, row, QModelIndex(), target + (target > row))
-        del self._rows[row]
-        self._rows.insert(target, thread)
-        self.endMoveRows()
-
-    def _take(self, row: int) -> None:
-        self.beginRemoveRows(QModelIndex(), row, row)
-        thread = self._rows.pop(row)
-        self._ids.discard(thread.id)
-        self.endRemoveRows()
-
-    def _same_place(self, old: Thread, new: Thread) -> bool:
-        return (old.updated_at, old.pinned, old.pin_order, old.deleted_at) == (
-            new.updated_at,
-            new.pinned,
-            new.pin_order,
-            new.deleted_at,
-        )
-
-    def _position(self, thread: Thread, skip: int = -1) -> int | None:
-        """Row where ``thread`` belongs in the list without row ``skip`` (its
-        own, when it is there); None when it sorts after every loaded row
-        while more pages remain on the server."""
-        for row, other in enumerate(self._rows):
-            if row != skip and self._filter.before(thread, other):
-                return row - (0 <= skip < row)
-        loaded_all = self._exhausted or (
-            self._total is not None and self._server_offset >= self._total
-        )
-        return len(self._rows) - (skip >= 0) if loaded_all else None
+    async def _sync(self, generation: int) -> None:
+        """``sync()``: the rows up to as many as are loaded, read again until no
+        live change of this window landed during the read (the read may have
+        been taken before or after its write), at most a few times."""
+        for _attempt in range(3):
+            changes, limit = self._changes, max(len(self._rows), self._page_size)
+            threads = await self._fetch_page(None, limit)
+            if generation != self._generation:
+                return
+            if changes == self._changes:
+                break
+        self._clear_pending()
+        self.sync_started.emit()
+        self._apply_rows(threads)
+        self._after = threads[-1] if threads else None
+        self._exhausted = len(threads) < limit
+        self._failed = False
+        self.synced.emit()
+        self._total = None
+        self._spawn(self._load_total(generation))

@@ -104,6 +104,7 @@ class ThreadListView(QTableView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         #: True while the view itself moves the selection (not the user)
         self.silent = False
+        self._anchor: tuple[str, int] | None = None  # see hold_top_row()
 
     def _fit_row_height(self) -> None:
         self.verticalHeader().setDefaultSectionSize(row_height(self.font()))
@@ -147,6 +148,27 @@ class ThreadListView(QTableView):
         finally:
             self.setAutoScroll(auto)
             self.silent = False
+
+    def hold_top_row(self) -> None:
+        """Remember the first thread in sight and where it stands, so that rows
+        coming or going above it (a sync with outside changes) leave it there
+        (``restore_top_row``): a list scrolled down does not jump."""
+        self._anchor = None
+        model, row = self.grouped(), max(0, self.rowAt(0))
+        while 0 <= row < model.rowCount():
+            thread = model.thread_at(row)
+            if thread is not None:
+                self._anchor = (thread.id, self.rowViewportPosition(row))
+                return
+            row += 1
+
+    def restore_top_row(self) -> None:
+        anchor, self._anchor = self._anchor, None
+        row = self.grouped().row_of(anchor[0]) if anchor else -1
+        if anchor is None or row < 0:
+            return
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.value() + self.rowViewportPosition(row) - anchor[1])
 
     # ---- mouse ---------------------------------------------------------------------
     def _act_on_mark(self, event: QMouseEvent) -> bool:

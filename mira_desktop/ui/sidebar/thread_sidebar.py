@@ -197,6 +197,8 @@ class ThreadSidebar(QWidget):
         g.rowsInserted.connect(self._update_empty)
         self._model.dataChanged.connect(self._update_spinner)
         self._model.loading_changed.connect(self._update_empty)
+        self._model.sync_started.connect(view.hold_top_row)
+        self._model.synced.connect(view.restore_top_row)
 
     # ---- public API ---------------------------------------------------------
     def model(self) -> ThreadListModel:

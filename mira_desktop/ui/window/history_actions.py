@@ -103,8 +103,8 @@ class HistoryActions(WindowActions):
         sidebar, history = self._w.sidebar, self._services.history
         view, workspace = sidebar.view(), sidebar.workspace_id()
 
-        async def page(offset: int, limit: int) -> list[Thread]:
-            return await history.list_threads(offset, limit, workspace, view)
+        async def page(after: Thread | None, limit: int) -> list[Thread]:
+            return await history.list_threads_after(after, limit, workspace, view)
 
         async def count() -> int:
             return await history.count_threads(workspace, view)
@@ -292,13 +292,13 @@ class HistoryActions(WindowActions):
             return list(selection.ids)
         sidebar, history = self._w.sidebar, self._services.history
         view, workspace = sidebar.view(), sidebar.workspace_id()
-        excluded, ids, offset = set(selection.excluded), [], 0
-        while True:
-            page = await history.list_threads(offset, PAGE, workspace, view)
+        excluded, ids, after = set(selection.excluded), [], None
+        while True:  # by key: a thread trashed meanwhile elsewhere skips none
+            page = await history.list_threads_after(after, PAGE, workspace, view)
             ids += [t.id for t in page if t.id not in excluded]
-            offset += len(page)
             if len(page) < PAGE:
                 return ids
+            after = page[-1]
 
     # ---- automatic titles ------------------------------------------------------------------
     def _on_run_started(self, key: str, event: RunStarted) -> None:

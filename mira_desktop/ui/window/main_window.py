@@ -42,6 +42,7 @@ from .history_actions import HistoryActions
 from .image_actions import ImageActions
 from .meter_actions import MeterActions
 from .notice_bar import NoticeBar
+from .outside_changes import OutsideChanges
 from .reasoning_actions import ReasoningActions
 from .search_actions import SearchActions
 from .speech_actions import SpeechActions
@@ -75,6 +76,7 @@ class MainWindow(QMainWindow):
         self.presenter = ConversationPresenter(self, services, self.chat, self.tasks)
         self.tree = TreeActions(self, services, self.chat, self.tasks, self.presenter)
         self.history_actions = HistoryActions(self, services, self.chat, self.tasks, self.presenter)
+        self.outside_changes = OutsideChanges(self, services, self.tasks, self.presenter)
         self.workspace_actions = WorkspaceActions(
             self, services, self.tasks, self.presenter, self.history_actions
         )
@@ -108,7 +110,7 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         # made under their final parents: moving a styled tree re-polishes all of it
         h = self.services.history
-        self.thread_model = ThreadListModel(h.list_threads, h.count_threads, parent=self)
+        self.thread_model = ThreadListModel(h.list_threads_after, h.count_threads, parent=self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("MainSplitter")
         self.sidebar = ThreadSidebar(self.thread_model, self.splitter)
@@ -225,6 +227,7 @@ class MainWindow(QMainWindow):
         """Load what the window shows first (off the paint path, awaited by launch)."""
         await self.presenter.reload_models()
         await self.history_actions.start()  # collapsed groups, workspaces, grouping
+        await self.outside_changes.start()  # what the CLI writes meanwhile shows
         self.thread_model.refresh()
         if thread_id:  # as a click on it would: opened and highlighted
             self.history_actions.open_thread(thread_id)
