@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
-from ..core.errors import ConfigError, MiraError
+from ..core.errors import ConfigError, MiraError, worded
 from ..core.history import HistoryCounts, ThreadGroup, ThreadView
 from ..core.ids import format_time
 from ..core.models import Thread
@@ -30,7 +30,10 @@ log = logging.getLogger(__name__)
 COLLAPSED_GROUPS_KEY = "sidebar.collapsed_groups"
 PURGE_DAYS_KEY = "trash.purge_days"
 DEFAULT_PURGE_DAYS = 30
+#: automatic titles (a model's suggestion, the first words) stay short
 TITLE_LIMIT = 60
+#: a title the user typed is kept whole up to this hard cap (drawn elided)
+USER_TITLE_LIMIT = 500
 
 
 def _view(view: ThreadView | str) -> ThreadView:
@@ -42,12 +45,20 @@ def _view(view: ThreadView | str) -> ThreadView:
         ) from None
 
 
-def clean_title(title: str, limit: int = TITLE_LIMIT) -> str:
-    """One line, single spaces, at most ``limit`` characters."""
+def clean_title(title: str, limit: int = USER_TITLE_LIMIT) -> str:
+    """A title the user typed as one line with single spaces, never cut: one
+    longer than ``limit`` characters is refused (ConfigError), not shortened."""
     title = " ".join(title.split())
     if not title:
         raise ConfigError("A title cannot be empty.")
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+    if len(title) > limit:
+        raise worded(
+            ConfigError,
+            "A title holds at most {limit} characters; this one has {count}.",
+            {"limit": limit, "count": len(title)},
+            hint="Shorten it.",
+        )
+    return title
 
 
 class HistoryService:

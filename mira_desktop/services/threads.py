@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.errors import ConfigError
 from ..core.models import Message, Thread, Workspace
+from .history import clean_title
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -32,9 +32,7 @@ class ThreadService:
         return await self._store.active_branch(thread_id)
 
     async def rename(self, thread_id: str, title: str) -> Thread:
-        title = " ".join(title.split())
-        if not title:
-            raise ConfigError("A title cannot be empty.")
+        title = clean_title(title)  # whole, up to the cap
         # a title the user chose: automatic titles (services/titles.py) keep off it
         return await self._store.update_thread(thread_id, title=title, title_source="manual")
 

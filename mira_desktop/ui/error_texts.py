@@ -195,6 +195,8 @@ def known_texts() -> tuple[str, ...]:
         _tr('No provider named "{name}".'),
         # services/threads.py, history.py, providers.py, kb/manager.py
         _tr("A title cannot be empty."),
+        _tr("A title holds at most {limit} characters; this one has {count}."),
+        _tr("Shorten it."),
         _tr("A provider needs a name."),
         _tr("A knowledge base needs a name."),
         # services/data_folder.py

@@ -1579,6 +1579,14 @@ Repair: {fix}</source>
             <source>{name} is packed in a way Mira cannot unpack ({detail}); unzip it first.</source>
             <translation>{name} 的压缩方式 Mira 无法解压（{detail}）；请先解压。</translation>
         </message>
+        <message>
+            <source>A title holds at most {limit} characters; this one has {count}.</source>
+            <translation>标题最多 {limit} 个字符，这个有 {count} 个。</translation>
+        </message>
+        <message>
+            <source>Shorten it.</source>
+            <translation>请缩短一些。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

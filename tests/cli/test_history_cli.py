@@ -125,3 +125,14 @@ def test_output_cut_short_by_its_reader_ends_quietly(data_dir: Path) -> None:
         errors = process.stderr.read().decode()
     assert process.wait(timeout=60) == 141
     assert "Traceback" not in errors and "BrokenPipeError" not in errors
+
+
+def test_rename_keeps_a_long_title_whole(data_dir: Path) -> None:
+    (thread_id,) = seed(data_dir, ("first", ["hello"]))
+    words = [f"word{n:03d}" for n in range(30)]  # 239 characters: once cut to 60
+    renamed = cli(data_dir, "thread", "rename", thread_id, *words, "--json")
+    assert renamed.returncode == 0, renamed.stderr
+    assert json.loads(renamed.stdout)["title"] == " ".join(words)
+    assert [r["title"] for r in listed(data_dir)] == [" ".join(words)]
+    refused = cli(data_dir, "thread", "rename", thread_id, "x" * 501)
+    assert refused.returncode == 1 and "at most 500 characters" in refused.stderr

@@ -244,3 +244,27 @@ async def test_purging_a_very_long_conversation(services: Services) -> None:
     await services.history.trash(thread.id)
     assert await services.history.empty_trash() == 1
     assert await sql(services, "SELECT COUNT(*) FROM messages") == [(0,)]
+
+
+async def test_a_title_the_user_typed_is_kept_whole_up_to_the_cap(services: Services) -> None:
+    """Renames kept 60 characters and cut the rest silently; a typed title is
+    now kept whole up to USER_TITLE_LIMIT, and a longer one is refused, not
+    cut. Exports take the whole title; their file names stay short."""
+    from mira_desktop.services.history import USER_TITLE_LIMIT
+
+    thread = await make_thread(services, "short", ["hello", "hi"])
+    long_title = " ".join(f"word{n:03d}" for n in range(40))  # 319 characters
+    assert (await services.history.rename(thread.id, long_title)).title == long_title
+    assert (await services.threads.get_thread(thread.id)).title == long_title
+    most = "x" * USER_TITLE_LIMIT
+    assert (await services.threads.rename(thread.id, most)).title == most
+    with pytest.raises(ConfigError, match="at most 500 characters; this one has 501"):
+        await services.history.rename(thread.id, most + "y")
+    assert (await services.threads.get_thread(thread.id)).title == most
+    await services.history.rename(thread.id, long_title)
+    markdown = await services.exports.render(thread.id, "md")
+    assert f"# {long_title}\n" in markdown
+    html = await services.exports.render(thread.id, "html")
+    assert f"<h1>{long_title}</h1>" in html and "overflow-wrap: anywhere" in html
+    name = await services.exports.suggested_filename(thread.id, "md")
+    assert name.startswith("word000") and len(name) < 100

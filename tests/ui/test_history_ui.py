@@ -32,6 +32,7 @@ from tests.ui.history_support import (  # noqa: F401 (fixtures)
     CHAT,
     ago,
     click,
+    not_blank,
     open_window,
     pin_point,
     refresh,
@@ -223,6 +224,32 @@ async def test_inline_rename_saves_on_enter_and_cancels_on_escape(
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     await asyncio.sleep(0.1)
     assert await scalar(services, "SELECT title FROM threads") == "A better name"
+
+
+async def test_a_long_title_typed_inline_is_kept_whole_and_drawn_elided(
+    qtbot: Any, window: MainWindow, services: Services
+) -> None:
+    (thread_id,) = await seed(services, [{"title": "Old name", "updated_at": ago(hours=1)}])
+    await refresh(window)
+    view, g = window.sidebar.list_view, window.sidebar.grouped
+    click(qtbot, view.viewport(), row_center(window, g.row_of(thread_id)))
+    await until(lambda: window.header.title() == "Old name")
+    qtbot.keyClick(view, Qt.Key.Key_F2)
+    editor = view.findChild(QLineEdit, "RenameEditor")
+    assert editor is not None
+    title = " ".join(f"word{n:03d}" for n in range(30))  # 239 characters
+    editor.setText(title)
+    assert editor.text() == title  # the editor takes it all (it stopped at 60)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    await until(lambda: g.thread_at(g.row_of(thread_id)).title == title)
+    assert await scalar(services, "SELECT title FROM threads") == title
+    await until(lambda: window.header.title() == title)
+    shown = window.header.title_label.text()  # drawn elided, whole in the tooltip
+    assert shown.endswith("…") and len(shown) < len(title)
+    index = g.index(g.row_of(thread_id))
+    for tooltip in (window.header.title_label.toolTip(), index.data(Qt.ItemDataRole.ToolTipRole)):
+        assert title in tooltip and tooltip.startswith("<p>")  # rich text: Qt wraps it
+    not_blank(view.grab().toImage())  # the row paints (its title elided by the delegate)
 
 
 async def test_archive_view_and_unarchive(window: MainWindow, services: Services) -> None:

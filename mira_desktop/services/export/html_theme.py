@@ -119,7 +119,7 @@ body { margin: 0 auto; max-width: 860px; padding: 24px 16px 48px;
   font: 16px/1.6 system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC",
   "Microsoft YaHei", sans-serif; background: var(--page-bg); color: var(--text-fg); }
 a { color: var(--link-fg); }
-h1 { font-size: 1.6em; margin: 0 0 12px; line-height: 1.3; }
+h1 { font-size: 1.6em; margin: 0 0 12px; line-height: 1.3; overflow-wrap: anywhere; }
 h2 { font-size: 1.25em; margin: 32px 0 12px; }
 h3.branch { font-size: 1.05em; color: var(--muted-fg); }
 table { border-collapse: collapse; margin: 12px 0; display: block; overflow-x: auto; }

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mira_desktop.services.history import USER_TITLE_LIMIT
 from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.row_painting import paint_check, paint_chevron, paint_dot, paint_pin
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
@@ -55,7 +56,7 @@ _H_PAD = 10
 _ROW_HEIGHT_LINES = 2.1
 _PIN = 16.0
 _CHECK = 15.0
-RENAME_LIMIT = 60
+RENAME_LIMIT = USER_TITLE_LIMIT  # typed whole; drawn elided
 # flags combined once: each ``|`` or ``&`` of Qt's enums is Python code
 _LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 _RIGHT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
