@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 
 from mira_desktop import __version__
-from mira_desktop.core.errors import BadRequestError, MalformedStreamError
+from mira_desktop.core.api_keys import BAD_KEY_MESSAGE, is_clean_api_key
+from mira_desktop.core.errors import BadRequestError, ConfigError, MalformedStreamError
 from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
@@ -69,7 +70,7 @@ class HttpProvider(ABC):
     ) -> None:
         self.name = name
         self.base_url = base_url.strip().rstrip("/")
-        self._api_key = api_key or None
+        self._api_key = (api_key or "").strip() or None
         self._timeout = make_timeout(timeout) if timeout is not None else None
         self._owns_client = client is None
         self._client = client if client is not None else self._new_client()
@@ -137,6 +138,10 @@ class HttpProvider(ABC):
         return {}
 
     def _headers(self, *, streaming: bool = False) -> dict[str, str]:
+        if self._api_key is not None and not is_clean_api_key(self._api_key):
+            # a key saved before keys were checked: never sent, never quoted
+            # (the transports' errors repeat a header value they refuse)
+            raise ConfigError(BAD_KEY_MESSAGE)
         headers = {"content-type": "application/json", "user-agent": USER_AGENT}
         headers["accept"] = "text/event-stream" if streaming else "application/json"
         headers.update(self._auth_headers())

@@ -58,6 +58,15 @@ QUOTA_HINT = (
     "provider (waiting will not help)."
 )
 _QUOTA_WORDS = re.compile(r"insufficient_quota|exceeded your current quota", re.IGNORECASE)
+#: a header value a transport quotes when it refuses it (h11: "Illegal header
+#: value b'Bearer sk-…\\n'"), and credentials however else they appear: never
+#: repeated in an error or a log line
+_HEADER_VALUE = re.compile(r"(header value)\s*b?(['\"]).*?(?<!\\)\2", re.IGNORECASE | re.DOTALL)
+_CREDENTIAL = re.compile(
+    r"\b(x-api-key|api[-_]key|authorization)(['\"]?\s*[:=]\s*['\"]?)(?:(?:Bearer|Basic)\s+)?\S+"
+    r"|\b(Bearer|Basic)\s+\S+",
+    re.IGNORECASE,
+)
 _EXCERPT_CHARS = 80
 _MESSAGE_CHARS = 500
 
@@ -109,6 +118,15 @@ def excerpt(text: str, limit: int = _EXCERPT_CHARS) -> str:
     """A short, single-line quote of ``text`` for error messages."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def scrub(text: str) -> str:
+    """``text`` (a transport's error) without the header values or
+    credentials it may quote."""
+    text = _HEADER_VALUE.sub(r"\1 (not shown)", text)
+    return _CREDENTIAL.sub(
+        lambda m: f"{m.group(1)}{m.group(2)}***" if m.group(1) else f"{m.group(3)} ***", text
+    )
 
 
 def error_info_from_obj(obj: Any) -> ErrorInfo | None:
@@ -275,9 +293,9 @@ def network_error(
     if streaming and isinstance(
         exc, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError
     ):
-        log.info("Stream from %s cut short: %s", url, exc)
+        log.info("Stream from %s cut short: %s", url, scrub(str(exc)))
         return MalformedStreamError(TRUNCATED_MESSAGE, **kw)
-    fields = {"url": url, "detail": str(exc) or type(exc).__name__}
+    fields = {"url": url, "detail": scrub(str(exc)) or type(exc).__name__}
     if isinstance(exc, httpx.DecodingError):
         return worded(
             MalformedStreamError, "Could not decode the answer of {url}: {detail}", fields, **kw

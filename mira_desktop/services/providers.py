@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core.api_keys import clean_api_key
 from ..core.errors import ConfigError, MiraError
 from ..core.models import ModelInfo, ModelTier, ProviderConfig, ProviderKind, Reasoning
 from ..core.ports import ChatProvider
@@ -104,6 +105,7 @@ class ProviderService:
             raise ConfigError("A provider needs a name.")
         provider_kind = _kind(kind)
         url = normalise_base_url(provider_kind, base_url)
+        api_key = clean_api_key(api_key) if api_key else None
         config = await self._store.add_provider(name, str(provider_kind), url, bool(api_key))
         if api_key:
             try:
@@ -125,6 +127,8 @@ class ProviderService:
         base_url: str | None = None,
         api_key: str | None = None,
     ) -> ProviderConfig:
+        if api_key:  # only blank: the saved key is kept, as an empty field keeps it
+            api_key = clean_api_key(api_key) or None
         current = await self._store.get_provider(name)
         fields: dict[str, Any] = {}
         provider_kind = _kind(kind) if kind else current.kind

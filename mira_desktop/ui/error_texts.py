@@ -18,6 +18,7 @@ import logging
 from PySide6.QtCore import QCoreApplication
 
 from mira_desktop.core.errors import MiraError, RateLimitError
+from mira_desktop.ui.provider_error_texts import provider_texts
 
 log = logging.getLogger(__name__)
 
@@ -35,26 +36,7 @@ def known_texts() -> tuple[str, ...]:
     ``packaging/extract_strings.py``; a test checks each is still written by
     the code it translates)."""
     return (
-        # providers/errormap.py
-        _tr("Timed out connecting to {url}"),
-        _tr("Timed out waiting for {url}"),
-        _tr("Could not connect to {url}: {detail}"),
-        _tr("Invalid server URL {url}: {detail}"),
-        _tr("The connection to {url} failed: {detail}"),
-        _tr("Could not decode the answer of {url}: {detail}"),
-        _tr("The stream ended before the answer was complete"),
-        _tr(
-            "The account's quota or credit is used up: check the plan and billing with the "
-            "provider (waiting will not help)."
-        ),
-        _tr(
-            "Check the provider's base URL: the server has no such address "
-            "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
-        ),
-        _tr(
-            "The server may not take a reasoning level for this model: set Reasoning effort to "
-            "“Server's default” (the ⋯ menu, or Settings → Models)."
-        ),
+        *provider_texts(),
         # storage/database.py
         _tr("The disk is full; nothing was lost, but this change was not saved ({detail})."),
         _tr("The database is busy in another Mira window or command ({detail})."),
@@ -177,11 +159,6 @@ def known_texts() -> tuple[str, ...]:
         # storage/database.py
         _tr("Cannot use the data folder {folder}: {reason}"),
         _tr("Check that the folder can be written, or start with --data-dir to use another one."),
-        # storage/secrets.py
-        _tr("Cannot read the API key file {file}: {reason}"),
-        _tr("Could not read the API key from the system keyring ({reason})."),
-        _tr("The system keyring did not take the API key ({reason})."),
-        _tr("Unlock the system keyring (logging in again often does), then try again."),
         # services/kb/rag.py
         _tr("The knowledge base chosen for this chat no longer exists."),
         _tr("Pick another one, or none, above the conversation."),
@@ -191,13 +168,10 @@ def known_texts() -> tuple[str, ...]:
         _tr('A workspace named "{name}" already exists.'),
         _tr("Choose another name."),
         _tr("A workspace needs a name."),
-        # storage/providers_repo.py
-        _tr('No provider named "{name}".'),
-        # services/threads.py, history.py, providers.py, kb/manager.py
+        # services/threads.py, history.py, kb/manager.py
         _tr("A title cannot be empty."),
         _tr("A title holds at most {limit} characters; this one has {count}."),
         _tr("Shorten it."),
-        _tr("A provider needs a name."),
         _tr("A knowledge base needs a name."),
         # services/data_folder.py
         _tr("Mira already uses this folder."),

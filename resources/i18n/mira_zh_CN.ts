@@ -1587,6 +1587,10 @@ Repair: {fix}</source>
             <source>Shorten it.</source>
             <translation>请缩短一些。</translation>
         </message>
+        <message>
+            <source>The API key contains characters a key cannot have (a line break, a space or an invisible character): paste it again.</source>
+            <translation>API 密钥中含有密钥不能包含的字符（换行、空格或不可见字符）：请重新粘贴。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

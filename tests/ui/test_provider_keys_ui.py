@@ -148,3 +148,25 @@ async def test_a_cleared_name_is_refused(qtbot: Any, services: Services) -> None
     assert tab.status.status() == "error"
     assert "needs a name" in tab.status.text()
     assert [p.name for p in await services.providers.list_providers()] == ["Cloud"]
+
+
+async def test_a_key_pasted_with_an_invisible_character_is_refused_in_plain_words(
+    qtbot: Any, services: Services, loopback: LoopbackServer
+) -> None:
+    """Test connection with a key copied from a web page (a zero-width space
+    inside): the form says to paste it again, never "'ascii' codec…", and the
+    saved key stays."""
+    dialog = await open_dialog(qtbot, services)
+    tab = dialog.providers_tab
+    tab.form.key_edit.insert("  sk-or-v1-abc\u200bdef  ")  # as typed: textEdited
+    tab.status.clear_status()
+    qtbot.mouseClick(tab.test_button, Qt.MouseButton.LeftButton)
+    await until(lambda: tab.status.status() in ("ok", "error"))
+
+    assert tab.status.status() == "error"
+    assert "paste it again" in tab.status.text()
+    assert "codec" not in tab.status.text() and "sk-or" not in tab.status.text()
+    assert loopback.requests == []
+    saved = await services.providers.get_provider("Cloud")
+    assert services.secrets.get(saved.id) == "sk-old"
+    tab.form.key_edit.clear()  # nothing left unsaved: the dialog closes without asking
