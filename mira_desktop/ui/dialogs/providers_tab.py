@@ -156,8 +156,11 @@ class ProvidersTab(QWidget):
             target = names[0]
         if target in names:
             self._select(target)
-        elif not names:
-            self._show_new_form()
+        elif not names and (current is not None or not self.form.has_user_edits()):
+            # the provider shown is gone, or an untouched form: a fresh one of
+            # its kind. A form typed into or pre-filled ("Add a provider…" on
+            # the first-start screen opens it before this load ends) stays.
+            self._show_new_form(self.form.kind() if current is None else "openai")
         self._update_buttons()
 
     def start_new(self, *, kind: str = "openai", name: str = "", base_url: str = "") -> None:
