@@ -352,6 +352,10 @@
             <source>Dictate</source>
             <translation>语音输入</translation>
         </message>
+        <message>
+            <source>No models to chat with yet: fetch them in Settings → Providers</source>
+            <translation>还没有可用于对话的模型：请在“设置 → 模型服务”中获取模型</translation>
+        </message>
     </context>
     <context>
         <name>ContextActions</name>
@@ -2287,6 +2291,10 @@ Quit anyway and lose them?</source>
             <source>{provider} · {model} (unavailable)</source>
             <translation>{provider} · {model}（不可用）</translation>
         </message>
+        <message>
+            <source>No models — fetch them in Settings → Providers</source>
+            <translation>没有模型 — 请在“设置 → 模型服务”中获取</translation>
+        </message>
     </context>
     <context>
         <name>ModelsTab</name>
@@ -2607,6 +2615,14 @@ Yes keeps the key; No removes it (type the new server's key if it needs one).</s
         <message>
             <source>the new provider</source>
             <translation>新的模型服务</translation>
+        </message>
+        <message>
+            <source>“{name}” has no models yet. Pull one in a terminal (for example `ollama pull llama3.2`), then click Fetch models.</source>
+            <translation>“{name}”还没有模型。请在终端中拉取一个（例如 `ollama pull llama3.2`），然后点击“获取模型”。</translation>
+        </message>
+        <message>
+            <source>“{name}” lists no models. Load or enable a model on the server, then click Fetch models.</source>
+            <translation>“{name}”没有列出任何模型。请在服务器上加载或启用一个模型，然后点击“获取模型”。</translation>
         </message>
     </context>
     <context>

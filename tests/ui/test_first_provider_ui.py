@@ -1,7 +1,10 @@
 """A first start, as a new user meets it: no provider yet. "Add a provider…"
 on the first-start screen opens Settings with the Ollama form pre-filled, and
-the form stays pre-filled once Settings has loaded. Real services on a fresh
-data folder, the loopback server as the model server."""
+the form stays pre-filled once Settings has loaded. Saving a new provider
+fetches its models at once, so the model picker offers them; a server that
+lists none says what to do, and the picker and composer say "no models",
+not "add a provider". Real services on a fresh data folder, the loopback
+server as the model server."""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from mira_desktop.bootstrap import Services, build_services
 from mira_desktop.services.ollama_host import ollama_url
 from mira_desktop.ui.dialogs.settings_dialog import SettingsDialog
 from mira_desktop.ui.window.main_window import MainWindow
-from tests.support.loopback import LoopbackServer
+from tests.support.loopback import LoopbackServer, ollama_tags, openai_models
+from tests.support.qt_async import until
 
 
 @pytest.fixture
@@ -60,3 +64,59 @@ async def test_add_a_provider_keeps_the_ollama_form_pre_filled_once_settings_loa
         ollama_url(),
     )
     form.set_provider(None)  # nothing unsaved: the dialog closes without asking
+
+
+async def open_providers(window: MainWindow) -> SettingsDialog:
+    window.open_settings()
+    dialog = settings_dialog(window)
+    await dialog.load()
+    return dialog
+
+
+def fill_new(dialog: SettingsDialog, kind: str, name: str, url: str) -> None:
+    tab = dialog.providers_tab
+    tab.start_new(kind=kind)
+    tab.form.name_edit.insert(name)  # as typed: textEdited
+    tab.form.url_edit.insert(url)
+
+
+async def test_saving_a_new_provider_fetches_its_models_for_the_picker(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    loopback.set_default("/v1/models", openai_models(["m1", "m2"]))
+    dialog = await open_providers(window)
+    tab = dialog.providers_tab
+    fill_new(dialog, "openai", "LM Studio", loopback.url + "/v1")
+    tab.save_button.click()
+    await until(lambda: tab.status.text() == "Fetched 2 models.")
+    picker = window.header.model_picker
+    await until(lambda: picker.isEnabled() and picker.currentText() == "LM Studio · m1")
+    assert window.composer.enabled_reason() is None
+    assert [r.path for r in loopback.requests] == ["/v1/models"]
+
+
+async def test_a_new_ollama_with_no_model_pulled_says_what_to_do(
+    window: MainWindow, loopback: LoopbackServer
+) -> None:
+    loopback.set_default("/api/tags", ollama_tags([]))
+    dialog = await open_providers(window)
+    tab = dialog.providers_tab
+    fill_new(dialog, "ollama", "Ollama", loopback.url)
+    tab.save_button.click()
+    await until(lambda: "ollama pull" in tab.status.text())
+    assert tab.status.text() == (
+        "“Ollama” has no models yet. Pull one in a terminal (for example "
+        "`ollama pull llama3.2`), then click Fetch models."
+    )
+    picker = window.header.model_picker
+    await until(lambda: "fetch them" in picker.currentText())
+    assert picker.currentText() == "No models — fetch them in Settings → Providers"
+    assert window.composer.enabled_reason() == (
+        "No models to chat with yet: fetch them in Settings → Providers"
+    )
+
+    loopback.set_default("/api/tags", ollama_tags(["llama3.2"]))  # pulled meanwhile
+    tab.fetch_button.click()
+    await until(lambda: tab.status.text() == "Fetched 1 model.")
+    await until(lambda: picker.currentText() == "Ollama · llama3.2")
+    assert window.composer.enabled_reason() is None

@@ -133,6 +133,7 @@ def click(qtbot, button) -> None:
 
 async def test_add_provider_with_default_url(qtbot) -> None:
     service = FakeProviderService()
+    service.models = [ModelInfo(name="m1", provider_name="Local")]
     dialog = await open_dialog(qtbot, service)
     tab = dialog.providers_tab
     changed: list[bool] = []
@@ -146,9 +147,13 @@ async def test_add_provider_with_default_url(qtbot) -> None:
     assert tab.form.key_edit.echoMode() == tab.form.key_edit.EchoMode.Password
     qtbot.keyClicks(tab.form.key_edit, "sk-test")
     click(qtbot, tab.save_button)
-    await until(lambda: tab.status.status() == "ok")
+    await until(lambda: tab.status.text() == "Fetched 1 model.")
 
-    assert service.calls == [("add", "Local", "openai", "http://localhost:11434/v1", "sk-test")]
+    # saved, then its models fetched for the model picker
+    assert service.calls == [
+        ("add", "Local", "openai", "http://localhost:11434/v1", "sk-test"),
+        ("fetch", "Local"),
+    ]
     assert tab.provider_list.count() == 1
     assert tab.provider_list.currentItem().text() == "Local"
     assert tab.form.key_edit.text() == ""  # never shown again

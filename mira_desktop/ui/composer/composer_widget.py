@@ -86,13 +86,18 @@ QToolButton#AttachButton:hover, QToolButton#MicButton:hover { background: palett
 def standard_reason(kind: str) -> str:
     """Translated explanation for a common reason to disable the composer.
 
-    ``kind``: "no_provider", "no_model" or "question_pending"."""
+    ``kind``: "no_provider", "no_model", "no_models" (providers, but no
+    model listed) or "question_pending"."""
     texts = {
         "no_provider": QCoreApplication.translate(
             "ComposerWidget", "Add a provider in Settings to start chatting"
         ),
         "no_model": QCoreApplication.translate(
             "ComposerWidget", "Choose a model above to start chatting"
+        ),
+        "no_models": QCoreApplication.translate(
+            "ComposerWidget",
+            "No models to chat with yet: fetch them in Settings → Providers",
         ),
         "question_pending": QCoreApplication.translate(
             "ComposerWidget", "Answer the questions above to continue"

@@ -23,18 +23,18 @@ import qasync
 from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from mira_desktop.core.models import ModelInfo, ProviderConfig
 from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.model_count import model_count_text, no_models_text
 from mira_desktop.ui.dialogs.provider_form import ProviderForm
+from mira_desktop.ui.dialogs.providers_layout import lay_out
 from mira_desktop.ui.dialogs.saved_key import settle_saved_key
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 from mira_desktop.ui.dialogs.unsaved import Choice, ask_to_save, soon
@@ -51,6 +51,11 @@ class ProvidersTab(QWidget):
     """Signal ``providers_changed()`` after any successful change or model fetch."""
 
     providers_changed = Signal()
+    # built by ``providers_layout.lay_out``
+    confirm_bar: QFrame
+    confirm_label: QLabel
+    confirm_remove_button: QPushButton
+    cancel_remove_button: QPushButton
 
     def __init__(self, service: ProviderService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,8 +76,7 @@ class ProvidersTab(QWidget):
         self.empty_hint = QLabel(self)
         self.empty_hint.setProperty("muted", True)
         self.empty_hint.setWordWrap(True)
-        self._build_confirm_bar()
-        self._build_layout()
+        lay_out(self)
         self._connect()
         self._retranslate()
         secrets_file = service.secrets_file
@@ -85,44 +89,6 @@ class ProvidersTab(QWidget):
                 ).format(path=secrets_file)
             )
         self._show_new_form()
-
-    def _build_confirm_bar(self) -> None:
-        self.confirm_bar = QFrame(self)
-        self.confirm_label = QLabel(self.confirm_bar)
-        self.confirm_label.setWordWrap(True)
-        self.confirm_remove_button = QPushButton(self.confirm_bar)
-        self.cancel_remove_button = QPushButton(self.confirm_bar)
-        row = QHBoxLayout(self.confirm_bar)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.confirm_label, 1)
-        row.addWidget(self.confirm_remove_button)
-        row.addWidget(self.cancel_remove_button)
-        self.confirm_bar.hide()
-
-    def _build_layout(self) -> None:
-        left = QVBoxLayout()
-        left.addWidget(self.provider_list, 1)
-        list_buttons = QHBoxLayout()
-        list_buttons.addWidget(self.add_button)
-        list_buttons.addWidget(self.remove_button)
-        left.addLayout(list_buttons)
-        actions = QHBoxLayout()
-        actions.addWidget(self.save_button)
-        actions.addWidget(self.test_button)
-        actions.addWidget(self.fetch_button)
-        actions.addStretch(1)
-        right = QVBoxLayout()
-        right.addWidget(self.empty_hint)
-        right.addWidget(self.form)
-        right.addLayout(actions)
-        right.addWidget(self.status)
-        right.addWidget(self.confirm_bar)
-        right.addStretch(1)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(12, 12, 12, 12)
-        layout.setSpacing(16)
-        layout.addLayout(left)
-        layout.addLayout(right, 1)
 
     def _connect(self) -> None:
         self.provider_list.currentItemChanged.connect(self._on_current_changed)
@@ -171,8 +137,11 @@ class ProvidersTab(QWidget):
             self.form.fill(name=name, kind=kind, base_url=base_url)
         self.form.name_edit.setFocus()
 
-    async def save(self) -> ProviderConfig | None:
-        """Add or update the provider in the form; ``None`` (error shown) on failure."""
+    async def save(self, *, fetch_new: bool = True) -> ProviderConfig | None:
+        """Add or update the provider in the form; ``None`` (error shown) on
+        failure. A provider just added has its models fetched at once (unless
+        ``fetch_new`` is False: Test connection and Fetch models fetch anyway),
+        so the model picker has something to offer."""
         values = self.form.values()
         original = self.form.original()
         with self._busy(self.tr("Saving…")):
@@ -195,6 +164,8 @@ class ProvidersTab(QWidget):
                 return None
         self.status.show_ok(self.tr("Saved “{name}”.").format(name=saved.name))
         self.providers_changed.emit()
+        if original is None and fetch_new:
+            await self.fetch_models()
         return saved
 
     async def test_connection(self) -> list[ModelInfo] | None:
@@ -207,11 +178,7 @@ class ProvidersTab(QWidget):
             except Exception as exc:
                 self.status.show_error(exc)
                 return None
-        if len(models) == 1:
-            text = self.tr("Connected — 1 model available.")
-        else:
-            text = self.tr("Connected — {count} models available.").format(count=len(models))
-        self.status.show_ok(text)
+        self._show_model_count(name, models, connected=True)
         self.providers_changed.emit()
         return models
 
@@ -225,10 +192,7 @@ class ProvidersTab(QWidget):
             except Exception as exc:
                 self.status.show_error(exc)
                 return None
-        if len(models) == 1:
-            self.status.show_ok(self.tr("Fetched 1 model."))
-        else:
-            self.status.show_ok(self.tr("Fetched {count} models.").format(count=len(models)))
+        self._show_model_count(name, models, connected=False)
         self.providers_changed.emit()
         return models
 
@@ -353,8 +317,16 @@ class ProvidersTab(QWidget):
         original = self.form.original()
         if original is not None and not self.form.is_dirty():
             return original.name
-        saved = await self.save()
+        saved = await self.save(fetch_new=False)
         return saved.name if saved is not None else None
+
+    def _show_model_count(self, name: str, models: list[ModelInfo], *, connected: bool) -> None:
+        if models:
+            self.status.show_ok(model_count_text(len(models), connected=connected))
+            return
+        config = next((c for c in self._providers if c.name == name), None)
+        kind = str(config.kind) if config is not None else ""
+        self.status.show_error(no_models_text(name, kind))
 
     def _select(self, name: str) -> None:
         for row in range(self.provider_list.count()):

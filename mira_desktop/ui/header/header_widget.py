@@ -80,6 +80,7 @@ class ModelPickerWidget(QComboBox):
         self.setMinimumContentsLength(24)
         self._models: list[ModelInfo] = []
         self._current: tuple[str, str] | None = None
+        self._has_providers = False
         self.activated.connect(self._on_activated)
         self._rebuild()
 
@@ -89,9 +90,12 @@ class ModelPickerWidget(QComboBox):
         hint = super().minimumSizeHint()
         return QSize(min(hint.width(), MODEL_PICKER_MIN_WIDTH), hint.height())
 
-    def set_models(self, models: list[ModelInfo]) -> None:
-        """Replace the list; the current choice is kept (or shown as unavailable)."""
+    def set_models(self, models: list[ModelInfo], *, has_providers: bool = False) -> None:
+        """Replace the list; the current choice is kept (or shown as unavailable).
+        ``has_providers``: providers are set up (an empty list then means
+        their models are still to be fetched, not that a provider is missing)."""
         self._models = list(models)
+        self._has_providers = has_providers
         self._rebuild()
 
     def set_current(self, provider: str, model: str) -> None:
@@ -126,7 +130,10 @@ class ModelPickerWidget(QComboBox):
 
     def _select_current(self) -> None:
         if not self._models and self._current is None:
-            self.addItem(self.tr("No models — add a provider in Settings"))
+            if self._has_providers:
+                self.addItem(self.tr("No models — fetch them in Settings → Providers"))
+            else:
+                self.addItem(self.tr("No models — add a provider in Settings"))
             self.setEnabled(False)
             return
         self.setEnabled(True)
@@ -208,8 +215,8 @@ class HeaderWidget(QWidget):
     def title(self) -> str:
         return self.title_label.full_text()
 
-    def set_models(self, models: list[ModelInfo]) -> None:
-        self.model_picker.set_models(models)
+    def set_models(self, models: list[ModelInfo], *, has_providers: bool = False) -> None:
+        self.model_picker.set_models(models, has_providers=has_providers)
 
     def set_current_model(self, provider: str, model: str) -> None:
         self.model_picker.set_current(provider, model)

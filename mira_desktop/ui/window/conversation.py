@@ -230,7 +230,7 @@ class ConversationPresenter(QObject):
         self._has_providers = bool(providers)
         self._provider_names = {p.name for p in providers}
         self.models = await self._services.providers.list_models()
-        self._w.header.set_models(self.models)
+        self._w.header.set_models(self.models, has_providers=self._has_providers)
         if self.choice is None:
             self._apply_choice(await self._services.settings.get("chat.last_model"))
         if self.is_draft and not self.choice_available():
@@ -485,7 +485,7 @@ class ConversationPresenter(QObject):
         if not self._has_providers:
             composer.set_enabled_reason("no_provider")
         elif self.choice is None:
-            composer.set_enabled_reason("no_model")
+            composer.set_enabled_reason("no_model" if self.models else "no_models")
         elif not self.choice_available():
             composer.set_enabled_reason(
                 self.tr(
