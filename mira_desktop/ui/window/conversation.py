@@ -26,7 +26,7 @@ from ...core.agent_keys import PLAN_MODE
 from ...core.errors import MiraError, error_from_dict
 from ...core.ids import new_id
 from ...core.media_keys import IMAGE_KEY, SPEECH_KEY
-from ...core.models import Message, ModelInfo, Thread
+from ...core.models import Message, ModelInfo, ProviderConfig, Thread
 from ..error_texts import error_line
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ class ConversationPresenter(QObject):
         self._has_providers = True
         #: the configured providers' names (None until the models are loaded)
         self._provider_names: set[str] | None = None
+        self._provider_ids: dict[str, str] = {}  # name → id, as last loaded
         #: the knowledge base chosen for the welcome draft (``ui/kb/kb_actions.py``),
         #: bound to the thread by its first send (``SendRequest.kb_id``)
         self.draft_kb_id: str | None = None
@@ -229,6 +230,7 @@ class ConversationPresenter(QObject):
         providers = await self._services.providers.list_providers()
         self._has_providers = bool(providers)
         self._provider_names = {p.name for p in providers}
+        self._follow_renames(providers)
         self.models = await self._services.providers.list_models()
         self._w.header.set_models(self.models, has_providers=self._has_providers)
         if self.choice is None:
@@ -244,6 +246,17 @@ class ConversationPresenter(QObject):
         self._refresh_composer()
         if self.is_draft:
             self.view_changed.emit("welcome" if self._has_providers else "empty")
+
+    def _follow_renames(self, providers: list[ProviderConfig]) -> None:
+        """The choice names its provider by name: a provider renamed since the
+        last load (the same id, another name) keeps it, under the new name."""
+        known, self._provider_ids = self._provider_ids, {p.name: p.id for p in providers}
+        if self.choice is None or self.choice[0] in self._provider_ids:
+            return
+        was = known.get(self.choice[0])
+        renamed = next((p.name for p in providers if was is not None and p.id == was), None)
+        if renamed is not None:
+            self.choice = (renamed, self.choice[1])
 
     def _last_choice(self) -> tuple[str, str] | None:
         """The model a new chat starts on: the last chosen, else (its provider
