@@ -36,7 +36,12 @@ from mira_desktop.core.models import (
 )
 
 from .base import HttpProvider
-from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .errormap import (
+    ANTHROPIC_ENDPOINT_NOT_FOUND_HINT,
+    TRUNCATED_MESSAGE,
+    error_from_stream_obj,
+    excerpt,
+)
 from .request_body import request_content
 from .streams import SSEEvent, as_dict, drain, iter_sse_batches, loads_chunk
 
@@ -331,6 +336,8 @@ class AnthropicStreamParser:
 
 class AnthropicProvider(HttpProvider):
     """Anthropic's Messages API (or a server imitating it)."""
+
+    endpoint_not_found_hint = ANTHROPIC_ENDPOINT_NOT_FOUND_HINT
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

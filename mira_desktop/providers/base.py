@@ -21,11 +21,17 @@ import httpx
 
 from mira_desktop import __version__
 from mira_desktop.core.api_keys import BAD_KEY_MESSAGE, is_clean_api_key
-from mira_desktop.core.errors import BadRequestError, ConfigError, MalformedStreamError
+from mira_desktop.core.errors import (
+    BadRequestError,
+    ConfigError,
+    MalformedStreamError,
+    ProviderError,
+)
 from mira_desktop.core.events import StreamEvent
 from mira_desktop.core.models import ChatRequest, ModelInfo
 
 from .errormap import (
+    ENDPOINT_NOT_FOUND_HINT,
     REASONING_REFUSED_HINT,
     blames_reasoning,
     error_from_response,
@@ -58,6 +64,10 @@ class HttpProvider(ABC):
     """Base of the adapters: an ``httpx.AsyncClient`` (injected, or created and
     then owned and closed by :meth:`aclose`), header building, streamed requests
     with error mapping and JSON GETs."""
+
+    #: what a 404 that names no model asks to check (the base URL, as this
+    #: kind of server wants it)
+    endpoint_not_found_hint = ENDPOINT_NOT_FOUND_HINT
 
     def __init__(
         self,
@@ -130,6 +140,11 @@ class HttpProvider(ABC):
     async def list_models(self) -> list[ModelInfo]:
         """The models the server offers; implemented by each adapter."""
 
+    def _error_from(self, response: httpx.Response) -> ProviderError:
+        return error_from_response(
+            response, provider=self.name, endpoint_hint=self.endpoint_not_found_hint
+        )
+
     def _url(self, path: str) -> str:
         return f"{self.base_url}/{path.lstrip('/')}"
 
@@ -177,7 +192,7 @@ class HttpProvider(ABC):
             ):
                 if not response.is_success:
                     await response.aread()
-                    error = error_from_response(response, provider=self.name)
+                    error = self._error_from(response)
                     if (
                         reasoning
                         and type(error) is BadRequestError
@@ -208,7 +223,7 @@ class HttpProvider(ABC):
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:
-            raise error_from_response(response, provider=self.name)
+            raise self._error_from(response)
         try:
             return response.json()
         except ValueError:
@@ -251,7 +266,7 @@ class HttpProvider(ABC):
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:
-            raise error_from_response(response, provider=self.name)
+            raise self._error_from(response)
         try:
             return response.json()
         except ValueError:
@@ -267,7 +282,7 @@ class HttpProvider(ABC):
         except (httpx.RequestError, httpx.InvalidURL) as exc:
             raise network_error(exc, url, provider=self.name) from exc
         if not response.is_success:
-            raise error_from_response(response, provider=self.name)
+            raise self._error_from(response)
         return response.content
 
 

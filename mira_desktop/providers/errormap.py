@@ -47,6 +47,16 @@ ENDPOINT_NOT_FOUND_HINT = (
     "Check the provider's base URL: the server has no such address "
     "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
 )
+#: the same for Ollama's own API and Anthropic's, whose base URLs end without
+#: /v1 (their adapters add the paths)
+OLLAMA_ENDPOINT_NOT_FOUND_HINT = (
+    "Check the provider's base URL: the server has no such address (Ollama's own API "
+    "is at the server's root, without /v1, e.g. http://localhost:11434)."
+)
+ANTHROPIC_ENDPOINT_NOT_FOUND_HINT = (
+    "Check the provider's base URL: the server has no such address (Anthropic's API "
+    "is at https://api.anthropic.com, without /v1)."
+)
 #: the words of a refusal that is about the reasoning level (OpenAI's
 #: "reasoning_effort", Ollama's "does not support thinking", Anthropic's
 #: "thinking" / "budget_tokens"…)
@@ -219,8 +229,10 @@ def classify_error(
     *,
     retry_after: float | None = None,
     provider: str | None = None,
+    endpoint_hint: str = ENDPOINT_NOT_FOUND_HINT,
 ) -> ProviderError:
-    """The typed error for an HTTP status (``None`` inside a stream) and error info."""
+    """The typed error for an HTTP status (``None`` inside a stream) and error info;
+    ``endpoint_hint``: what to check when the address is not found (per kind)."""
     kinds = {info.type, info.code} - {None}
     kw: dict[str, Any] = {"status": status, "provider": provider}
     if status in (401, 403) or kinds & _AUTH_TYPES:
@@ -239,7 +251,7 @@ def classify_error(
     ):
         return ModelNotFoundError(info.message, **kw)
     if not_found:
-        return BadRequestError(info.message, hint=ENDPOINT_NOT_FOUND_HINT, **kw)
+        return BadRequestError(info.message, hint=endpoint_hint, **kw)
     if (status is not None and status >= 500) or kinds & _SERVER_TYPES:
         return ServerError(info.message, **kw)
     if (status is not None and 400 <= status < 500) or kinds & _BAD_REQUEST_TYPES:
@@ -259,8 +271,14 @@ def error_from_stream_obj(obj: Any, *, provider: str | None = None) -> ProviderE
     return classify_error(info, status, provider=provider)
 
 
-def error_from_response(response: httpx.Response, *, provider: str | None = None) -> ProviderError:
-    """The typed error for a non-success answer whose body has been read."""
+def error_from_response(
+    response: httpx.Response,
+    *,
+    provider: str | None = None,
+    endpoint_hint: str = ENDPOINT_NOT_FOUND_HINT,
+) -> ProviderError:
+    """The typed error for a non-success answer whose body has been read
+    (``endpoint_hint``: see :func:`classify_error`)."""
     if response.is_redirect:
         location = response.headers.get("location", "?")
         return BadRequestError(
@@ -271,7 +289,13 @@ def error_from_response(response: httpx.Response, *, provider: str | None = None
         )
     info = error_info_from_body(response.content, response.status_code, response.reason_phrase)
     retry_after = parse_retry_after(response.headers)
-    error = classify_error(info, response.status_code, retry_after=retry_after, provider=provider)
+    error = classify_error(
+        info,
+        response.status_code,
+        retry_after=retry_after,
+        provider=provider,
+        endpoint_hint=endpoint_hint,
+    )
     log.info(
         "%s answered HTTP %s: %s (%s)",
         provider,

@@ -27,7 +27,12 @@ from mira_desktop.core.models import ChatMessage, ChatRequest, ModelInfo, Reason
 
 from .base import HttpProvider
 from .embeddings import batches, ollama_embedding_body, parse_ollama_embeddings
-from .errormap import TRUNCATED_MESSAGE, error_from_stream_obj, excerpt
+from .errormap import (
+    OLLAMA_ENDPOINT_NOT_FOUND_HINT,
+    TRUNCATED_MESSAGE,
+    error_from_stream_obj,
+    excerpt,
+)
 from .openai_compat import function_tool
 from .request_body import request_content
 from .streams import (
@@ -215,6 +220,8 @@ class OllamaStreamParser:
 
 class OllamaProvider(HttpProvider):
     """An Ollama server reached through its native ``/api`` endpoints."""
+
+    endpoint_not_found_hint = OLLAMA_ENDPOINT_NOT_FOUND_HINT
 
     def _auth_headers(self) -> dict[str, str]:
         # Ollama needs no key; one set anyway (e.g. behind a proxy) goes as Bearer.

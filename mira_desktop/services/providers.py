@@ -39,13 +39,31 @@ class SecretStoreLike(Protocol):
     def file_in_use(self) -> Path | None: ...
 
 
+#: endings pasted with a base URL that the adapters add themselves: an
+#: endpoint copied from the server's documentation (OpenAI's
+#: .../v1/chat/completions), or /v1 where the kind has none in its base URL
+#: (Ollama's own API is at the root; Anthropic's adapter adds /v1/messages)
+_EXTRA_ENDINGS = {
+    ProviderKind.OPENAI: ("/chat/completions", "/completions", "/models"),
+    ProviderKind.OLLAMA: ("/api/chat", "/api/tags", "/api", "/v1"),
+    ProviderKind.ANTHROPIC: ("/v1/messages", "/v1/models", "/v1"),
+}
+
+
 def normalise_base_url(kind: ProviderKind, base_url: str) -> str:
+    """``base_url`` as the adapter of ``kind`` wants it: no trailing slash,
+    nor an ending the adapter adds itself."""
     url = base_url.strip().rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise ConfigError(
             f"The base URL must start with http:// or https:// (got {base_url!r}).",
             hint="For example http://localhost:11434/v1 for an OpenAI-compatible server.",
         )
+    for ending in _EXTRA_ENDINGS[kind]:
+        if url.lower().endswith(ending) and "://" in url[: -len(ending)]:
+            host_and_path = url[: -len(ending)].split("://", 1)[1]
+            if host_and_path:  # never cut the address down to a bare scheme
+                return url[: -len(ending)].rstrip("/")
     return url
 
 

@@ -33,6 +33,14 @@ def provider_texts() -> tuple[str, ...]:
             "(OpenAI-compatible servers need /v1 at its end, e.g. http://localhost:11434/v1)."
         ),
         _tr(
+            "Check the provider's base URL: the server has no such address (Ollama's own API "
+            "is at the server's root, without /v1, e.g. http://localhost:11434)."
+        ),
+        _tr(
+            "Check the provider's base URL: the server has no such address (Anthropic's API "
+            "is at https://api.anthropic.com, without /v1)."
+        ),
+        _tr(
             "The server may not take a reasoning level for this model: set Reasoning effort to "
             "“Server's default” (the ⋯ menu, or Settings → Models)."
         ),

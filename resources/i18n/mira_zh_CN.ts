@@ -1595,6 +1595,14 @@ Repair: {fix}</source>
             <source>The API key contains characters a key cannot have (a line break, a space or an invisible character): paste it again.</source>
             <translation>API 密钥中含有密钥不能包含的字符（换行、空格或不可见字符）：请重新粘贴。</translation>
         </message>
+        <message>
+            <source>Check the provider's base URL: the server has no such address (Ollama's own API is at the server's root, without /v1, e.g. http://localhost:11434).</source>
+            <translation>请检查提供方的基础 URL：服务器上没有这个地址（Ollama 自己的 API 位于服务器根地址，不带 /v1，例如 http://localhost:11434）。</translation>
+        </message>
+        <message>
+            <source>Check the provider's base URL: the server has no such address (Anthropic's API is at https://api.anthropic.com, without /v1).</source>
+            <translation>请检查提供方的基础 URL：服务器上没有这个地址（Anthropic 的 API 位于 https://api.anthropic.com，不带 /v1）。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
