@@ -82,6 +82,7 @@ class ProviderService:
         self._live: dict[str, ChatProvider] = {}
         self._building = asyncio.Lock()  # one adapter per provider, even when asked twice at once
         self._listeners: list[Callable[[], None]] = []
+        self._adding_ollama = asyncio.Lock()
 
     @property
     def keyring_description(self) -> str:
@@ -135,6 +136,23 @@ class ProviderService:
                 raise
         self._changed()
         return config
+
+    async def ollama_provider(self, base_url: str) -> str:
+        """The name of the Ollama provider at ``base_url`` ("Add Ollama" on the
+        first-start screen): one of kind ollama already there (the command line
+        may have added it meanwhile) is reused, else one is added as "Ollama"
+        (or "Ollama (2)"… when the name is taken)."""
+        url = normalise_base_url(ProviderKind.OLLAMA, base_url)
+        async with self._adding_ollama:  # two clicks in a row add one
+            configured = await self._store.list_providers()
+            for config in configured:
+                if config.kind == ProviderKind.OLLAMA and config.base_url == url:
+                    return config.name
+            taken = {config.name for config in configured}
+            names = ("Ollama", *(f"Ollama ({i})" for i in range(2, 100)))
+            name = next(n for n in names if n not in taken)
+            await self.add_provider(name, str(ProviderKind.OLLAMA), url)
+            return name
 
     async def update_provider(
         self,

@@ -1,6 +1,7 @@
 """A first start, as a new user meets it: no provider yet. "Add a provider…"
 on the first-start screen opens Settings with the Ollama form pre-filled, and
-the form stays pre-filled once Settings has loaded. Saving a new provider
+the form stays pre-filled once Settings has loaded; "Add Ollama" reuses an
+Ollama the command line added meanwhile. Saving a new provider
 fetches its models at once, so the model picker offers them; a server that
 lists none says what to do, and the picker and composer say "no models",
 not "add a provider". Real services on a fresh data folder, the loopback
@@ -9,6 +10,7 @@ server as the model server."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,8 @@ from mira_desktop.ui.dialogs.settings_dialog import SettingsDialog
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer, ollama_tags, openai_models
 from tests.support.qt_async import until
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -120,3 +124,50 @@ async def test_a_new_ollama_with_no_model_pulled_says_what_to_do(
     await until(lambda: tab.status.text() == "Fetched 1 model.")
     await until(lambda: picker.currentText() == "Ollama · llama3.2")
     assert window.composer.enabled_reason() is None
+
+
+async def test_add_ollama_reuses_the_ollama_the_command_line_added_meanwhile(
+    window: MainWindow,
+    services: Services,
+    data_dir: Path,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first-start screen is open; `mira-desktop provider add` adds this
+    Ollama in a terminal; then "Add Ollama" (clicked twice): it is reused, not
+    added again, and its model is chosen."""
+    monkeypatch.setenv("OLLAMA_HOST", loopback.url.removeprefix("http://"))
+    loopback.set_default("/api/tags", ollama_tags(["llama3:8b"]))
+    assert await window.empty_state.run_detection()
+    added = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "mira_desktop", "--data-dir", str(data_dir),
+        "provider", "add", "Local Ollama", "--kind", "ollama", "--base-url", loopback.url + "/",
+        cwd=REPO, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, stderr = await added.communicate()
+    assert added.returncode == 0, stderr
+
+    window.empty_state.add_ollama_button.click()
+    window.empty_state.add_ollama_button.click()
+    await until(lambda: window.presenter.choice == ("Local Ollama", "llama3:8b"))
+    await asyncio.sleep(0.3)  # the second click's work too
+    providers = await services.providers.list_providers()
+    assert [(p.name, p.base_url) for p in providers] == [("Local Ollama", loopback.url)]
+    assert window.header.model_picker.currentText() == "Local Ollama · llama3:8b"
+
+
+async def test_add_ollama_clicked_twice_adds_one_ollama(
+    window: MainWindow,
+    services: Services,
+    loopback: LoopbackServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", loopback.url.removeprefix("http://"))
+    loopback.set_default("/api/tags", ollama_tags(["llama3:8b"]))
+    assert await window.empty_state.run_detection()
+    window.empty_state.add_ollama_button.click()
+    window.empty_state.add_ollama_button.click()
+    await until(lambda: window.presenter.choice == ("Ollama", "llama3:8b"))
+    await until(lambda: [r.path for r in loopback.requests].count("/api/tags") == 3)
+    providers = await services.providers.list_providers()
+    assert [(p.name, p.base_url) for p in providers] == [("Ollama", loopback.url)]

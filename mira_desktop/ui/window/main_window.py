@@ -271,13 +271,7 @@ class MainWindow(QMainWindow):
 
         async def add() -> None:
             providers = self.services.providers
-            existing = {p.name for p in await providers.list_providers()}
-            name = next(
-                n
-                for n in ("Ollama", *(f"Ollama ({i})" for i in range(2, 100)))
-                if n not in existing
-            )
-            await providers.add_provider(name, "ollama", ollama_url())
+            name = await providers.ollama_provider(ollama_url())
             models = await providers.fetch_models(name)
             if models:
                 self.presenter.choose_model(name, models[0].name)
