@@ -13,7 +13,6 @@ import asyncio
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -34,17 +33,6 @@ async def services(data_dir: Path) -> AsyncIterator[Services]:
     await built.settings.set("chat.auto_title", False)
     yield built
     await built.aclose()
-
-
-@pytest.fixture
-async def window(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
-    win = MainWindow(services)
-    qtbot.addWidget(win, before_close_func=lambda w: w.close_without_asking())
-    win.show()
-    await win.start()
-    yield win
-    await win.tasks.cancel_all()
-    await win.thread_model.aclose()
 
 
 def settings_dialog(window: MainWindow) -> SettingsDialog:
