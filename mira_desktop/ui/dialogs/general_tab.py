@@ -165,13 +165,18 @@ class GeneralTab(QWidget):
         self.change_folder.clicked.connect(self._choose_data_folder)
 
     async def load(self) -> None:
-        """Show the stored values (without saving them back)."""
+        """Show the stored values (without saving them back). Everything is
+        read before any widget is touched: the dialog may have been closed
+        (and its widgets deleted) while the reads were awaited."""
         values = (
             bool(await self._settings.get(AUTO_TITLE_KEY, True)),
             int(await self._settings.get(MAX_MB_KEY, 8)),
             int(await self._settings.get(PURGE_DAYS_KEY, 30)),
             int(await self._settings.get(SUMMARY_TURNS_KEY, 0)),
         )
+        send_dictation = bool(await self._settings.get(SEND_DICTATION_KEY, False))
+        if not shiboken6.isValid(self):
+            return
         widgets = (self.auto_title, self.max_mb, self.purge_days, self.summary_turns)
         blockers = [QSignalBlocker(w) for w in widgets]
         self.auto_title.setChecked(values[0])
@@ -180,9 +185,7 @@ class GeneralTab(QWidget):
         self.summary_turns.setValue(values[3])
         del blockers
         with QSignalBlocker(self.send_dictation):
-            self.send_dictation.setChecked(
-                bool(await self._settings.get(SEND_DICTATION_KEY, False))
-            )
+            self.send_dictation.setChecked(send_dictation)
         pending = self._data_folder.pending() if self._data_folder else None
         if pending is not None:
             self._show_pending(pending)
@@ -203,6 +206,8 @@ class GeneralTab(QWidget):
         combo, field = self._choices[key]
         shown = (str(combo.currentData() or ""), field.text())
         chosen = await self._settings.get(key)
+        if not shiboken6.isValid(self):  # closed while the setting was read
+            return
         chosen = chosen if isinstance(chosen, dict) else {}
         provider = str(chosen.get("provider") or "")
         model = str(chosen.get("model") or "")
