@@ -66,3 +66,10 @@ def closed_port_url() -> str:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     return f"http://127.0.0.1:{port}"
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """One chat.completion.chunk with ``delta`` (and a finish reason)."""
+    return {"id": "c", "object": "chat.completion.chunk", "choices": [
+        {"index": 0, "delta": delta, "finish_reason": finish}
+    ]}  # fmt: skip

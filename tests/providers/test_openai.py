@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
@@ -31,7 +29,6 @@ from mira_desktop.providers.openai_compat import OpenAIProvider
 from tests.support.loopback import (
     Gate,
     Hang,
-    LoopbackServer,
     json_reply,
     openai_json_error,
     openai_models,
@@ -41,22 +38,9 @@ from tests.support.loopback import (
     text_reply,
 )
 
-from .helpers import PNG_B64, closed_port_url, collect, request, rich_request, text, thinking
+from .helpers import PNG_B64, chunk, closed_port_url, collect, request, rich_request, text, thinking
 
 PATH = "/v1/chat/completions"
-
-
-def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"id": "c", "object": "chat.completion.chunk", "choices": [
-        {"index": 0, "delta": delta, "finish_reason": finish}
-    ]}  # fmt: skip
-
-
-@pytest.fixture
-async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
-    provider = OpenAIProvider("local", loopback.url + "/v1", "sk-test")
-    yield provider
-    await provider.aclose()
 
 
 # --------------------------------------------------------------------------- streaming

@@ -6,8 +6,6 @@ server."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from typing import Any
 
 import httpx
 import pytest
@@ -24,7 +22,6 @@ from mira_desktop.core.events import StreamDone, TextDelta, UsageReported, merge
 from mira_desktop.core.models import Reasoning
 from mira_desktop.providers.openai_compat import OpenAIProvider
 from tests.support.loopback import (
-    LoopbackServer,
     Pause,
     Reply,
     Reset,
@@ -35,7 +32,7 @@ from tests.support.loopback import (
     text_reply,
 )
 
-from .helpers import collect, request
+from .helpers import chunk, collect, request
 
 PATH = "/v1/chat/completions"
 ENDPOINT_NOT_FOUND_HINT = (
@@ -52,19 +49,6 @@ LLAMACPP_OVERFLOW = (
 LLAMACPP_DECODE_FAILED = (
     b'error: {"code":500,"message":"Failed to decode the batch","type":"server_error"}\n\n'
 )
-
-
-def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    return {"id": "c", "object": "chat.completion.chunk", "choices": [
-        {"index": 0, "delta": delta, "finish_reason": finish}
-    ]}  # fmt: skip
-
-
-@pytest.fixture
-async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
-    provider = OpenAIProvider("local", loopback.url + "/v1", "sk-test")
-    yield provider
-    await provider.aclose()
 
 
 async def test_llamacpp_error_field_overflow_is_context_overflow(loopback, openai):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -62,13 +61,6 @@ async def test_a_long_body_is_encoded_the_same_off_the_loop() -> None:
     body = _random_body(random.Random(3), 5 * SLICE)
     off_the_loop = await request_content(lambda b: b, body, len(body["messages"]))
     assert off_the_loop == encode_body(body)
-
-
-@pytest.fixture
-async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
-    provider = OpenAIProvider("local", loopback.url + "/v1", "sk-test")
-    yield provider
-    await provider.aclose()
 
 
 async def test_a_long_history_reaches_the_server_whole(

@@ -98,12 +98,6 @@ def decoded_arguments(message: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def openai(loopback: LoopbackServer) -> AsyncIterator[OpenAIProvider]:
-    async with OpenAIProvider("local", loopback.url + "/v1", "sk-test") as provider:
-        yield provider
-
-
-@pytest.fixture
 async def ollama_provider(loopback: LoopbackServer) -> AsyncIterator[OllamaProvider]:
     async with OllamaProvider("ollama", loopback.url) as provider:
         yield provider
