@@ -182,6 +182,14 @@ def rank(
     return hits
 
 
+def candidates_per_thread(window: int, limit: int) -> int:
+    """The most message candidates one thread may take in a window: few
+    enough that a full window spans the threads to fill the list (``limit``
+    hits, :data:`HITS_PER_THREAD` a thread), never fewer than a thread shows.
+    Without it one chatty thread filled the window and hid every other."""
+    return max(HITS_PER_THREAD, window * HITS_PER_THREAD // max(limit, 1))
+
+
 class SearchService:
     def __init__(
         self,
@@ -221,11 +229,13 @@ class SearchService:
             workspace_id=workspace_id,
             include_archived=include_archived,
         )
+        window = max(self._window, limit * 2)
         titles, messages = await self._store.search(
             parsed.terms,
             filters,
-            window=max(self._window, limit * 2),
+            window=window,
             scan_rows=self._scan_rows,
             shown=limit,  # titles that fill the list leave messages unread
+            per_thread=candidates_per_thread(window, limit),
         )
         return rank(parsed.terms, titles, messages, limit=limit)

@@ -20,6 +20,9 @@ class Database:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        #: per-connection state of helpers that register SQL functions once
+        #: (``search_match.row_checks``), keyed by the helper's class
+        self.helpers: dict[type, object] = {}
 
     def execute(self, sql: str, parameters: Params | None = None) -> sqlite3.Cursor:
         """Run one statement; ``parameters`` for ``?`` or ``:name`` placeholders."""

@@ -30,7 +30,7 @@ from ..core.transfer import (
     ThreadImport,
     ThreadSnapshot,
 )
-from . import media_repo, rows
+from . import media_repo, rows, search_order
 from .connection import Database
 from .database import write
 from .threads_repo import insert, thread_insert_values
@@ -277,6 +277,7 @@ def insert_imports(
         batch = _Batch(conn, workspace_id)
         if workspace_id is not None:
             _require_workspace(conn, workspace_id)
+        before = search_order.newest_before(conn)
         for index, item in enumerate(imports):
             if skip_duplicates and batch.is_duplicate(item.thread.source, item.source_ref):
                 skipped.append(
@@ -286,6 +287,7 @@ def insert_imports(
                 imported.append(_insert_one(batch, item))
             if progress is not None:
                 progress(index + 1, len(imports))
+        search_order.record_late(conn, before)  # old history: searched by its time
     return imported, skipped
 
 

@@ -136,10 +136,14 @@ class HistoryStore:
         window: int,
         scan_rows: int,
         shown: int | None = None,
+        per_thread: int | None = None,
     ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
         """(title candidates, message candidates), in one trip to the database;
-        ``shown``: the most hits the search shows (``search_sql.candidates``)."""
-        return await self.worker.run(self._search, list(terms), filters, window, scan_rows, shown)
+        ``shown``: the most hits the search shows; ``per_thread``: the most
+        message candidates of one thread (``search_sql.candidates``)."""
+        return await self.worker.run(
+            self._search, list(terms), filters, window, scan_rows, shown, per_thread
+        )
 
     def _search(
         self,
@@ -149,12 +153,20 @@ class HistoryStore:
         window: int,
         scan_rows: int,
         shown: int | None,
+        per_thread: int | None,
     ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
         from . import search_sql as search
 
         floor = self._since_floor(db, filters.since) if filters.since else 0
         return search.candidates(
-            db, terms, filters, window=window, scan_rows=scan_rows, floor=floor, shown=shown
+            db,
+            terms,
+            filters,
+            window=window,
+            scan_rows=scan_rows,
+            floor=floor,
+            shown=shown,
+            per_thread=per_thread,
         )
 
     def _since_floor(self, db: Database, since: str) -> int:

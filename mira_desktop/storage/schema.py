@@ -334,6 +334,33 @@ M0008_TRASHED_MESSAGES = """
 CREATE INDEX messages_trashed ON messages(deleted_at) WHERE deleted_at IS NOT NULL;
 """
 
+#: The seq ranges of messages that arrived late (imports), which search walks
+#: by their time instead of their place (``search_order.py``), and those
+#: already here.
+M0009_SEARCH_RANGES = """
+CREATE TABLE search_ranges (
+    lo INTEGER PRIMARY KEY,
+    hi INTEGER NOT NULL,
+    newest TEXT NOT NULL
+);
+
+INSERT INTO search_ranges(lo, hi, newest)
+SELECT MIN(seq), MAX(seq), MAX(created_at) FROM (
+    SELECT seq, created_at, late,
+        ROW_NUMBER() OVER (ORDER BY seq) - ROW_NUMBER() OVER (PARTITION BY late ORDER BY seq)
+            AS island
+    FROM (
+        SELECT seq, created_at,
+            julianday(created_at) < julianday(MAX(created_at) OVER (
+                ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            )) - 1.0 AS late
+        FROM messages
+    )
+)
+WHERE late
+GROUP BY island;
+"""
+
 #: (version, name, sql) — append only.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial", M0001_INITIAL),
@@ -344,4 +371,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "model_reasoning", M0006_MODEL_REASONING),
     (7, "pending_owner", M0007_PENDING_OWNER),
     (8, "trashed_messages", M0008_TRASHED_MESSAGES),
+    (9, "search_ranges", M0009_SEARCH_RANGES),
 )

@@ -3,14 +3,16 @@
 The FTS5 tables use the ``trigram`` tokenizer, so a term of three or more
 characters — an English word or a Chinese substring alike — is a ``MATCH``
 (each term quoted as an FTS5 string, so no user text can change the query's
-syntax; several terms must all match). Shorter terms cannot be matched by a
+syntax; several terms must all match; ``search_match.py`` builds the
+expression and the row checks of quoted phrases and threads). Shorter terms cannot be matched by a
 trigram index (and SQLite 3.40's ``LIKE`` on a trigram table wrongly returns
 nothing for them), so they become ``LIKE`` conditions on the content table:
 alongside a ``MATCH`` when the query has a long term too, or as a bounded scan
 of the newest rows when it has none.
 
 Speed (issue 5 asks for < 30 ms at 1M messages): candidates come back newest
-first and bounded (``window``). Walking the FTS index in rowid order lets SQLite
+first and bounded (``window``; an import's old history walked by its time,
+``search_order.py``; each thread at most ``per_thread`` of them). Walking the FTS index in rowid order lets SQLite
 stop after ``window`` matches; FTS5's ``bm25()`` is deliberately not used here,
 because its IDF counts every match of every phrase (a full doclist scan, 20–60
 ms for a common word at 200k messages) — the service scores the window itself.
@@ -21,38 +23,13 @@ orders are pinned (``CROSS JOIN``, ``NOT INDEXED``) because without
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.search import SearchCandidate, SearchFilters
 from .connection import Database
-
-MIN_MATCH_CHARS = 3
-
-
-def fts_string(term: str) -> str:
-    """An FTS5 string literal: the term between double quotes, quotes doubled."""
-    return '"' + term.replace('"', '""') + '"'
-
-
-def match_expression(terms: Sequence[str]) -> str | None:
-    """``"a" AND "b"`` over the terms long enough for the trigram index."""
-    long_terms = [fts_string(t) for t in terms if len(t) >= MIN_MATCH_CHARS]
-    return " AND ".join(long_terms) or None
-
-
-def like_pattern(term: str) -> str:
-    """``%term%`` with LIKE's wildcards in the term escaped (``ESCAPE '\\'``)."""
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _scan_conditions(column: str, terms: Sequence[str]) -> tuple[list[str], list[Any]]:
-    """``LIKE`` conditions for the short terms, on the content table (where
-    LIKE works, unlike on the trigram table in 3.40). LIKE folds ASCII case,
-    like the trigram index, and reads faster than ``instr(lower(…))``."""
-    short = [t for t in terms if len(t) < MIN_MATCH_CHARS]
-    return [f"{column} LIKE ? ESCAPE '\\'" for _ in short], [like_pattern(t) for t in short]
+from .search_match import match_expression, row_checks, scan_conditions
+from .search_order import Segment, walk_ranges
 
 
 def _thread_conditions(filters: SearchFilters) -> tuple[list[str], list[Any]]:
@@ -88,6 +65,48 @@ def since_floor(db: Database, since: str) -> int:
     return int(top or 0) + 1
 
 
+#: runs one statement: (expression, extra conditions, limit, lowest seq,
+#: highest seq or None) → candidates
+_Run = Callable[[str, list[str], int, int, int | None], list[SearchCandidate]]
+
+
+def _walk(
+    db: Database,
+    terms: Sequence[str],
+    run: _Run,
+    window: int,
+    segments: Sequence[Segment],
+    per_thread: int | None,
+    columns: tuple[str, str, str],
+) -> list[SearchCandidate]:
+    """The candidates of a ``MATCH``, segment by segment
+    (``search_order.walk_ranges``: newest first) until the window is full.
+    In each, quoted phrases are matched as typed first (the index's own
+    phrase search, as fast as it gets); when that leaves room in the window,
+    again across whitespace (``search_match``), for the rows the first
+    statement could not find. ``columns``: the text, thread and seq columns
+    the row checks read."""
+    text, thread, seq = columns
+    checks = row_checks(db, per_thread)
+    exact = match_expression(terms)
+    loose = match_expression(terms, loose=True)
+    if exact is None or loose is None:
+        return []
+    take = [f"mira_take({thread}, {seq})"]
+    rows: list[SearchCandidate] = []
+    for lo, hi in segments:
+        room = window - len(rows)
+        if room <= 0:
+            break
+        checks.tighten()
+        found = run(exact, take if per_thread or loose != exact else [], room, lo, hi)
+        rows += found
+        if loose != exact and len(found) < room:
+            checks.loosen(terms)
+            rows += run(loose, [f"mira_phrases({text})", *take], window - len(rows), lo, hi)
+    return rows
+
+
 def _newest_floor(db: Database, table: str, scan_rows: int) -> int:
     row = db.execute(f"SELECT MAX(seq) FROM {table}").fetchone()
     return int(row[0] or 0) - max(0, scan_rows) + 1
@@ -107,36 +126,76 @@ def message_candidates(
     window: int = 200,
     scan_rows: int = 50_000,
     floor: int = 0,
+    per_thread: int | None = None,
 ) -> list[SearchCandidate]:
     """Messages (user and assistant, not deleted, in a thread outside the
-    trash) containing every term, newest first, at most ``window``, with
-    ``seq >= floor``. Without a long term only the newest ``scan_rows``
-    messages are scanned."""
+    trash) containing every term, newest first, at most ``window`` and at
+    most ``per_thread`` of one thread, with ``seq >= floor``. Without a long
+    term only the newest ``scan_rows`` messages are scanned."""
     where, params = _thread_conditions(filters)
     where += ["m.deleted_at IS NULL", "m.role IN ('user', 'assistant')"]
     if filters.since is not None:
         where.append("m.created_at >= ?")
         params.append(filters.since)
-    scan, scan_params = _scan_conditions("m.text", terms)
+    scan, scan_params = scan_conditions("m.text", terms)
     where += scan
     params += scan_params
-    match = match_expression(terms)
-    if match is not None:
+    segments = walk_ranges(db, floor)
+    if match_expression(terms) is not None:
+
+        def run(
+            match: str, checks: list[str], limit: int, lo: int, hi: int | None
+        ) -> list[SearchCandidate]:
+            sql = (
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages_fts"
+                " CROSS JOIN messages m ON m.seq = messages_fts.rowid"
+                " CROSS JOIN threads t ON t.id = m.thread_id"
+                " WHERE messages_fts MATCH ? AND messages_fts.rowid >= ?"
+                + ("" if hi is None else " AND messages_fts.rowid <= ?")
+                + f" AND {' AND '.join(where + checks)}"
+                " ORDER BY messages_fts.rowid DESC LIMIT ?"
+            )
+            bounds = [lo] if hi is None else [lo, hi]
+            return _candidates(db, sql, [match, *bounds, *params, limit])
+
+        return _walk(db, terms, run, window, segments, per_thread, ("m.text", "t.id", "m.seq"))
+    return _scan(db, where, params, segments, window, scan_rows, per_thread)
+
+
+def _scan(
+    db: Database,
+    where: list[str],
+    params: list[Any],
+    segments: Sequence[Segment],
+    window: int,
+    scan_rows: int,
+    per_thread: int | None,
+) -> list[SearchCandidate]:
+    """Messages without a term the index can match: a scan of the newest
+    ``scan_rows`` seqs, segment by segment (newest first), until the window
+    is full."""
+    row_checks(db, per_thread)
+    if per_thread:
+        where = [*where, "mira_take(t.id, m.seq)"]
+    top = _newest_floor(db, "messages", 0)  # the highest seq + 1
+    rows: list[SearchCandidate] = []
+    budget = max(0, scan_rows)
+    for lo, hi in segments:
+        high = top - 1 if hi is None else hi
+        low = max(lo, high - budget + 1)
+        if budget <= 0 or len(rows) >= window:
+            break
+        if low > high:
+            continue
+        budget -= high - low + 1
         sql = (
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages_fts"
-            " CROSS JOIN messages m ON m.seq = messages_fts.rowid"
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m NOT INDEXED"
             " CROSS JOIN threads t ON t.id = m.thread_id"
-            f" WHERE messages_fts MATCH ? AND messages_fts.rowid >= ? AND {' AND '.join(where)}"
-            " ORDER BY messages_fts.rowid DESC LIMIT ?"
+            f" WHERE m.seq BETWEEN ? AND ? AND {' AND '.join(where)}"
+            " ORDER BY m.seq DESC LIMIT ?"
         )
-        return _candidates(db, sql, [match, floor, *params, window])
-    floor = max(floor, _newest_floor(db, "messages", scan_rows))
-    sql = (
-        f"SELECT {_MESSAGE_COLUMNS} FROM messages m NOT INDEXED"
-        " CROSS JOIN threads t ON t.id = m.thread_id"
-        f" WHERE m.seq >= ? AND {' AND '.join(where)} ORDER BY m.seq DESC LIMIT ?"
-    )
-    return _candidates(db, sql, [floor, *params, window])
+        rows += _candidates(db, sql, [low, high, *params, window - len(rows)])
+    return rows
 
 
 def title_candidates(
@@ -153,21 +212,27 @@ def title_candidates(
     if filters.since is not None:
         where.append("t.updated_at >= ?")
         params.append(filters.since)
-    scan, scan_params = _scan_conditions("t.title", terms)
+    scan, scan_params = scan_conditions("t.title", terms)
     where += scan
     params += scan_params
     columns = (
         "t.id AS thread_id, t.title AS thread_title, t.workspace_id AS workspace_id,"
         " NULL AS message_id, t.title AS text, t.updated_at AS created_at"
     )
-    match = match_expression(terms)
-    if match is not None:
-        sql = (
-            f"SELECT {columns} FROM threads_fts CROSS JOIN threads t ON t.seq = threads_fts.rowid"
-            f" WHERE threads_fts MATCH ? AND {' AND '.join(where)}"
-            " ORDER BY threads_fts.rowid DESC LIMIT ?"
-        )
-        return _candidates(db, sql, [match, *params, window])
+    if match_expression(terms) is not None:
+
+        def run(
+            match: str, checks: list[str], limit: int, _lo: int, _hi: int | None
+        ) -> list[SearchCandidate]:
+            sql = (
+                f"SELECT {columns} FROM threads_fts"
+                " CROSS JOIN threads t ON t.seq = threads_fts.rowid"
+                f" WHERE threads_fts MATCH ? AND {' AND '.join(where + checks)}"
+                " ORDER BY threads_fts.rowid DESC LIMIT ?"
+            )
+            return _candidates(db, sql, [match, *params, limit])
+
+        return _walk(db, terms, run, window, [(0, None)], None, ("t.title", "t.id", "t.seq"))
     sql = (
         f"SELECT {columns} FROM threads t NOT INDEXED"
         f" WHERE t.seq >= ? AND {' AND '.join(where)} ORDER BY t.seq DESC LIMIT ?"
@@ -184,6 +249,7 @@ def candidates(
     scan_rows: int = 50_000,
     floor: int = 0,
     shown: int | None = None,
+    per_thread: int | None = None,
 ) -> tuple[list[SearchCandidate], list[SearchCandidate]]:
     """Title candidates and message candidates of one search. When the titles
     fill the list no message is read: every title hit ranks above every
@@ -193,6 +259,12 @@ def candidates(
     if len(titles) >= (window if shown is None else min(window, shown)):
         return titles, []
     messages = message_candidates(
-        db, terms, filters, window=window, scan_rows=scan_rows, floor=floor
+        db,
+        terms,
+        filters,
+        window=window,
+        scan_rows=scan_rows,
+        floor=floor,
+        per_thread=per_thread,
     )
     return titles, messages
