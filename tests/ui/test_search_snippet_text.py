@@ -27,6 +27,14 @@ def marked(text: str, spans) -> list[str]:  # type: ignore[no-untyped-def]
         ("~~old~~ new and snake_case stays", "old new and snake_case stays"),
         ("2 * 3 = 6, a*b", "2 * 3 = 6, a*b"),
         ("数据库 **索引** 🙂 ok", "数据库 索引 🙂 ok"),
+        # code shows as written: underscores and stars inside are not marks
+        ("edit `__init__` and `a**b**c`", "edit __init__ and a**b**c"),
+        (
+            "```py\nclass A:\n    def __init__(self): ...\n```",
+            "py\nclass A:\n    def __init__(self): ...\n",
+        ),
+        ("my__var and __bold__ text", "my__var and bold text"),
+        ("a cut fence ```python def f", "a cut fence python def f"),
     ],
 )
 def test_markdown_marks_are_removed(source: str, shown: str) -> None:
