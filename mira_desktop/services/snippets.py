@@ -12,6 +12,8 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 
+from ..core.apostrophes import escape, has_apostrophe
+
 log = logging.getLogger(__name__)
 
 SNIPPET_WIDTH = 80
@@ -42,13 +44,13 @@ def term_patterns(terms: Sequence[str]) -> list[re.Pattern[str]]:
     first when there are several terms, then each term."""
     patterns = [_term_pattern(t) for t in terms if t]
     if len(patterns) > 1:
-        phrase = r"\s+".join(re.escape(part) for t in terms for part in t.split())
+        phrase = r"\s+".join(escape(part) for t in terms for part in t.split())
         patterns.insert(0, re.compile(phrase, re.IGNORECASE))
     return patterns
 
 
 def _term_pattern(term: str) -> re.Pattern[str]:
-    return re.compile(r"\s+".join(re.escape(part) for part in term.split()), re.IGNORECASE)
+    return re.compile(r"\s+".join(escape(part) for part in term.split()), re.IGNORECASE)
 
 
 def phrase_found(text: str, terms: Sequence[str]) -> bool:
@@ -64,8 +66,8 @@ class _Finder:
     __slots__ = ("pattern", "word")
 
     def __init__(self, parts: Sequence[str]) -> None:
-        self.word = parts[0] if len(parts) == 1 else None
-        self.pattern = re.compile(r"\s+".join(re.escape(part) for part in parts))
+        self.word = parts[0] if len(parts) == 1 and not has_apostrophe(parts[0]) else None
+        self.pattern = re.compile(r"\s+".join(escape(part) for part in parts))
 
     def find(self, folded: str) -> Span | None:
         if self.word is not None:

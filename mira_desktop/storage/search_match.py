@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..core import apostrophes
 from .connection import Database
 
 MIN_MATCH_CHARS = 3
@@ -37,16 +38,29 @@ def fts_string(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
+def _literal(term: str) -> str:
+    """The term as an FTS5 string; with an apostrophe, either way of writing
+    it (``("don't" OR "don’t")``)."""
+    forms = apostrophes.variants(term)
+    if len(forms) == 1:
+        return fts_string(term)
+    return "(" + " OR ".join(map(fts_string, forms)) + ")"
+
+
 def _term_match(term: str, loose: bool) -> str:
     """The FTS5 expression of one term of three or more characters: the term
     as a string; with ``loose``, a phrase as ``NEAR`` of its words that the
     index can match, wide enough for whitespace runs up to
     :data:`PHRASE_SPACE` between them (a superset: rows must then pass
-    ``mira_phrases``)."""
+    ``mira_phrases``). Words with an apostrophe are left to that check."""
     parts = term.split()
-    long_parts = [i for i, part in enumerate(parts) if len(part) >= MIN_MATCH_CHARS]
+    long_parts = [
+        i
+        for i, part in enumerate(parts)
+        if len(part) >= MIN_MATCH_CHARS and not apostrophes.has_apostrophe(part)
+    ]
     if not loose or len(parts) == 1 or not long_parts:
-        return fts_string(term)  # a word, the phrase as typed, or only short words
+        return _literal(term)  # a word, the phrase as typed, or no word to NEAR
     if len(long_parts) == 1:
         return fts_string(parts[long_parts[0]])
     first, last = long_parts[0], long_parts[-1]
@@ -75,13 +89,21 @@ def scan_conditions(column: str, terms: Sequence[str]) -> tuple[list[str], list[
     """``LIKE`` conditions for the short terms, on the content table (where
     LIKE works, unlike on the trigram table in 3.40). LIKE folds ASCII case,
     like the trigram index, and reads faster than ``instr(lower(…))``."""
-    short = [t for t in terms if len(t) < MIN_MATCH_CHARS]
-    return [f"{column} LIKE ? ESCAPE '\\'" for _ in short], [like_pattern(t) for t in short]
+    conditions: list[str] = []
+    params: list[Any] = []
+    for term in terms:
+        if len(term) >= MIN_MATCH_CHARS:
+            continue
+        forms = apostrophes.variants(term)
+        like = f"{column} LIKE ? ESCAPE '\\'"
+        conditions.append(like if len(forms) == 1 else "(" + " OR ".join([like] * len(forms)) + ")")
+        params += map(like_pattern, forms)
+    return conditions, params
 
 
 def phrase_pattern(term: str) -> re.Pattern[str]:
     """The words of a phrase with any whitespace between them, any case."""
-    return re.compile(r"\s+".join(map(re.escape, term.split())), re.IGNORECASE)
+    return re.compile(r"\s+".join(map(apostrophes.escape, term.split())), re.IGNORECASE)
 
 
 class RowChecks:

@@ -163,3 +163,27 @@ async def test_phrases_as_typed_that_fill_the_window_end_the_search(services: Se
     assert not any("NEAR" in sql for sql in statements)
     assert await candidates(3) == ["big sky two", "big sky one", "big\nsky country"]
     assert any("NEAR" in sql for sql in statements)
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [
+        ("don't", "I don’t know"),
+        ("don’t", "I don't know"),
+        ('"can\'t stop"', "you can’t\nstop it"),
+        ("it's ok", "It’s ok by me"),
+        ("'s", "the user’s file"),  # a short term: the scan
+    ],
+)
+async def test_straight_and_typographic_apostrophes_find_each_other(
+    services: Services, query: str, text: str
+) -> None:
+    """Models, ChatGPT's history and smart quotes write U+2019; people type
+    the straight apostrophe (and the other way round)."""
+    await make_thread(services, "notes", [text, "nothing here at all"])
+    hits = await services.search.search(query)
+    assert [h.thread_title for h in hits] == ["notes"]
+    hit = hits[0]
+    assert hit.highlights  # the highlight found it too
+    marked = [hit.snippet[a:b] for a, b in hit.highlights]
+    assert any("’" in m or "'" in m for m in marked)
