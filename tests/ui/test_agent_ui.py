@@ -146,12 +146,8 @@ async def test_deny_leaves_the_file_and_the_card_says_so_in_chinese(
         loopback.enqueue(CHAT, openai_stream(["好的，我没有修改。"]))
         answer_id = await ask_agent(window, loopback, qtbot, "改成法语")
         await until(lambda: window.timeline.message_widget(answer_id) is not None)
-        await until(
-            lambda: (
-                card_view(window, answer_id).card is not None
-                and card_view(window, answer_id).card.status is ToolStatus.WAITING
-            )
-        )
+        # shown_status: None until the card is there (card_view asserts it is)
+        await until(lambda: shown_status(window, answer_id) is ToolStatus.WAITING)
         view = card_view(window, answer_id)
         assert view.approve.text() == "批准" and view.deny.text() == "拒绝"
         assert view.title.text() == "编辑 app.py（1 处替换）"
