@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import re
+import ssl
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
@@ -306,6 +307,50 @@ def error_from_response(
     return error
 
 
+#: OpenSSL's reasons for a handshake answered in plain text: a server that
+#: speaks HTTP, not HTTPS, at that address (WRONG_VERSION_NUMBER up to OpenSSL
+#: 3.1, RECORD_LAYER_FAILURE from 3.2, PACKET_LENGTH_TOO_LONG for some answers)
+_PLAIN_HTTP_REASONS = frozenset(
+    {"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG"}
+)
+PLAIN_HTTP_MESSAGE = "The server at {address} does not speak HTTPS: it answers in plain HTTP."
+PLAIN_HTTP_HINT = (
+    "Start the provider's base URL with http://{address} instead of https://{address}."
+)
+
+
+def _answers_plain_http(exc: BaseException) -> bool:
+    """True when ``exc`` (or what caused it) is a TLS handshake that met a
+    plain-HTTP answer."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if (
+            isinstance(current, ssl.SSLError)
+            and getattr(current, "reason", None) in _PLAIN_HTTP_REASONS
+        ):
+            return True
+        # aiohttp keeps the system's (or OpenSSL's) error as ``os_error``
+        pending += [current.__cause__, current.__context__, getattr(current, "os_error", None)]
+    return False
+
+
+def _https_address(url: str) -> str | None:
+    """``host:port`` of an https ``url`` (443 when it names none), else None."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return None
+    if parsed.scheme != "https" or not parsed.host:
+        return None
+    host = f"[{parsed.host}]" if ":" in parsed.host else parsed.host
+    return f"{host}:{parsed.port or 443}"
+
+
 def network_error(
     exc: Exception, url: str, *, provider: str | None = None, streaming: bool = False
 ) -> ProviderError:
@@ -319,6 +364,19 @@ def network_error(
     ):
         log.info("Stream from %s cut short: %s", url, scrub(str(exc)))
         return MalformedStreamError(TRUNCATED_MESSAGE, **kw)
+    address = _https_address(url) if isinstance(exc, httpx.ConnectError) else None
+    if address is not None and _answers_plain_http(exc):
+        # https:// typed for a local server (LM Studio, Ollama) that speaks
+        # HTTP: OpenSSL's "wrong version number" tells people nothing
+        error = worded(
+            NetworkError,
+            PLAIN_HTTP_MESSAGE,
+            {"address": address},
+            hint_template=PLAIN_HTTP_HINT,
+            **kw,
+        )
+        log.info("%s (%s)", error.message, scrub(str(exc)))
+        return error
     fields = {"url": url, "detail": scrub(str(exc)) or type(exc).__name__}
     if isinstance(exc, httpx.DecodingError):
         return worded(

@@ -58,9 +58,14 @@ def _map_error(exc: BaseException) -> httpx.TransportError | None:
         return httpx.ReadTimeout(message)
     if isinstance(exc, aiohttp.ClientConnectorError):
         # aiohttp's own words name "ssl:default" even for plain http; the
-        # system's reason is what people need ("Connection refused")
+        # system's reason is what people need ("Connection refused"). A TLS
+        # failure's number is OpenSSL's, not an errno (1 read "Operation not
+        # permitted"): its own words say what went wrong, and ``errormap``
+        # reads the chain for a plain-HTTP server reached by https://
         reason = exc.os_error
-        if reason.errno:
+        if isinstance(reason, ssl.SSLError):
+            message = str(reason)
+        elif reason.errno:
             message = os.strerror(reason.errno)
         return httpx.ConnectError(message)
     if isinstance(exc, aiohttp.ClientPayloadError | aiohttp.ServerDisconnectedError):

@@ -23,6 +23,8 @@ def provider_texts() -> tuple[str, ...]:
         _tr("Invalid server URL {url}: {detail}"),
         _tr("The connection to {url} failed: {detail}"),
         _tr("Could not decode the answer of {url}: {detail}"),
+        _tr("The server at {address} does not speak HTTPS: it answers in plain HTTP."),
+        _tr("Start the provider's base URL with http://{address} instead of https://{address}."),
         _tr("The stream ended before the answer was complete"),
         _tr(
             "The account's quota or credit is used up: check the plan and billing with the "

@@ -1603,6 +1603,14 @@ Repair: {fix}</source>
             <source>Check the provider's base URL: the server has no such address (Anthropic's API is at https://api.anthropic.com, without /v1).</source>
             <translation>请检查提供方的基础 URL：服务器上没有这个地址（Anthropic 的 API 位于 https://api.anthropic.com，不带 /v1）。</translation>
         </message>
+        <message>
+            <source>The server at {address} does not speak HTTPS: it answers in plain HTTP.</source>
+            <translation>{address} 上的服务器不支持 HTTPS：它以普通 HTTP 应答。</translation>
+        </message>
+        <message>
+            <source>Start the provider's base URL with http://{address} instead of https://{address}.</source>
+            <translation>请将该提供方的基础 URL 改为以 http://{address} 开头，而不是 https://{address}。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
