@@ -148,9 +148,10 @@ class ProviderService:
             for config in configured:
                 if config.kind == ProviderKind.OLLAMA and config.base_url == url:
                     return config.name
-            taken = {config.name for config in configured}
+            # names differing only in case are refused (``add_provider``)
+            taken = {config.name.casefold() for config in configured}
             names = ("Ollama", *(f"Ollama ({i})" for i in range(2, 100)))
-            name = next(n for n in names if n not in taken)
+            name = next(n for n in names if n.casefold() not in taken)
             await self.add_provider(name, str(ProviderKind.OLLAMA), url)
             return name
 

@@ -40,13 +40,38 @@ def get_provider_by_id(db: Database, provider_id: str) -> ProviderConfig | None:
     return rows.provider(row) if row else None
 
 
+def _check_name_free(conn: sqlite3.Connection, name: str, own_name: str | None = None) -> None:
+    """Refuse ``name`` when another provider has it, or has it but for upper
+    and lower case ("Ollama" beside "ollama": which one ``--provider ollama``
+    or a saved choice meant would be unclear). Checked in the write
+    transaction, so another process cannot add the twin meanwhile; a database
+    that already holds such a pair keeps it (lookups take exact names)."""
+    folded = name.casefold()
+    for (existing,) in conn.execute("SELECT name FROM providers"):
+        if existing == own_name or existing.casefold() != folded:
+            continue
+        if existing == name:
+            raise worded(
+                ConfigError,
+                'A provider named "{name}" already exists.',
+                {"name": name},
+                hint="Choose another name.",
+            )
+        raise worded(
+            ConfigError,
+            'A provider named "{existing}" already exists; names that differ only in upper '
+            "and lower case would be mixed up.",
+            {"existing": existing},
+            hint="Choose another name.",
+        )
+
+
 def add_provider(
     db: Database, name: str, kind: str, base_url: str, has_key: bool
 ) -> ProviderConfig:
     now = utc_now()
     with write(db) as conn:
-        if conn.execute("SELECT 1 FROM providers WHERE name = ?", [name]).fetchone():
-            raise ConfigError(f'A provider named "{name}" already exists.')
+        _check_name_free(conn, name)
         insert(
             conn,
             "providers",
@@ -72,8 +97,7 @@ def update_provider(db: Database, name: str, /, **fields: Any) -> ProviderConfig
     assignments = ", ".join(f"{k} = ?" for k in values)
     with write(db) as conn:
         if "name" in values and values["name"] != name:
-            if conn.execute("SELECT 1 FROM providers WHERE name = ?", [values["name"]]).fetchone():
-                raise ConfigError(f'A provider named "{values["name"]}" already exists.')
+            _check_name_free(conn, str(values["name"]), own_name=name)
         cursor = conn.execute(
             f"UPDATE providers SET {assignments} WHERE name = ?", (*values.values(), name)
         )

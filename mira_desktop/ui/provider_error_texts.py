@@ -49,6 +49,11 @@ def provider_texts() -> tuple[str, ...]:
         # storage/providers_repo.py, services/providers.py
         _tr('No provider named "{name}".'),
         _tr("A provider needs a name."),
+        _tr('A provider named "{name}" already exists.'),
+        _tr(
+            'A provider named "{existing}" already exists; names that differ only in upper '
+            "and lower case would be mixed up."
+        ),
         # core/api_keys.py
         _tr(
             "The API key contains characters a key cannot have (a line break, a space or an "

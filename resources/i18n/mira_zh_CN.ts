@@ -1611,6 +1611,14 @@ Repair: {fix}</source>
             <source>Start the provider's base URL with http://{address} instead of https://{address}.</source>
             <translation>请将该提供方的基础 URL 改为以 http://{address} 开头，而不是 https://{address}。</translation>
         </message>
+        <message>
+            <source>A provider named "{name}" already exists.</source>
+            <translation>已有名为“{name}”的提供方。</translation>
+        </message>
+        <message>
+            <source>A provider named "{existing}" already exists; names that differ only in upper and lower case would be mixed up.</source>
+            <translation>已有名为“{existing}”的提供方；仅大小写不同的名称会被混淆。</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>
