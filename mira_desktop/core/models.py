@@ -150,6 +150,9 @@ class ProviderConfig:
     base_url: str
     has_key: bool = False
     created_at: str = ""
+    #: changes with every edit (address, kind, key, name): a client built
+    #: for an older version of the row is stale (``ProviderService``)
+    updated_at: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,7 +79,11 @@ class ProviderService:
         self._secrets = secrets
         self._factory = factory
         self._probe = ollama_probe
-        self._live: dict[str, ChatProvider] = {}
+        #: built adapters by provider name, with the row they were built
+        #: from: another process (the CLI on the same data folder) may have
+        #: replaced the provider since (removed and added again, a new
+        #: address or key), which changes the row (its id or ``updated_at``)
+        self._live: dict[str, tuple[ProviderConfig, ChatProvider]] = {}
         self._building = asyncio.Lock()  # one adapter per provider, even when asked twice at once
         self._listeners: list[Callable[[], None]] = []
         self._adding_ollama = asyncio.Lock()
@@ -210,11 +214,17 @@ class ProviderService:
         self._changed()
 
     async def chat_provider(self, name: str) -> tuple[ProviderConfig, ChatProvider]:
-        """The live adapter for a configured provider (built once, reused)."""
+        """The live adapter for a configured provider: built once, reused
+        while its row is unchanged (compared with the row read here anyway,
+        once per request: no extra query), rebuilt when it changed."""
         config = await self._store.get_provider(name)
+        stale: ChatProvider | None = None
         async with self._building:
-            live = self._live.get(name)
-            if live is None:
+            built = self._live.get(name)
+            if built is not None and built[0] == config:
+                live = built[1]
+            else:
+                stale = built[1] if built is not None else None
                 key = (
                     await asyncio.to_thread(self._secrets.get, config.id)
                     if config.has_key
@@ -224,7 +234,12 @@ class ProviderService:
                 # server) builds an SSL context: 100-200 ms, in a worker thread
                 # rather than on the loop's (the Qt) thread.
                 live = await asyncio.to_thread(self._factory, config, key)
-                self._live[name] = live
+                self._live[name] = (config, live)
+        if stale is not None:
+            # changed by another process: answers streaming through the old
+            # client finish there (``aclose`` waits for them)
+            log.info("provider %r changed on disk: its client is rebuilt", name)
+            await stale.aclose()
         return config, live
 
     async def fetch_models(self, name: str) -> list[ModelInfo]:
@@ -289,14 +304,14 @@ class ProviderService:
 
     async def aclose(self) -> None:
         live, self._live = self._live, {}
-        for provider in live.values():
+        for _config, provider in live.values():
             await provider.aclose()
 
     async def _forget(self, name: str) -> None:
         async with self._building:
-            live = self._live.pop(name, None)
-        if live is not None:
-            await live.aclose()
+            built = self._live.pop(name, None)
+        if built is not None:
+            await built[1].aclose()
 
 
 def _kind(kind: str | ProviderKind) -> ProviderKind:

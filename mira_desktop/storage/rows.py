@@ -228,6 +228,7 @@ def provider(row: dict[str, Any]) -> ProviderConfig:
         base_url=row["base_url"],
         has_key=bool(row["has_key"]),
         created_at=row["created_at"],
+        updated_at=row["updated_at"],
     )
 
 
