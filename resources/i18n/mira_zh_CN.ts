@@ -796,6 +796,14 @@ Repair: {fix}</source>
             <source>Could not check for Ollama: {error}</source>
             <translation>无法检测 Ollama：{error}</translation>
         </message>
+        <message>
+            <source>Looking for Ollama at {address}…</source>
+            <translation>正在 {address} 查找 Ollama…</translation>
+        </message>
+        <message>
+            <source>Ollama was not found at {address}. Install it from ollama.com and start it, or add another provider.</source>
+            <translation>在 {address} 未找到 Ollama。请从 ollama.com 安装并启动它，或添加其他模型服务。</translation>
+        </message>
     </context>
     <context>
         <name>ErrorTexts</name>

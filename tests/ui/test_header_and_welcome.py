@@ -109,7 +109,7 @@ def test_welcome_view_chips_fill_prompts(qtbot) -> None:
 async def test_empty_state_detects_ollama_and_offers_to_add(qtbot) -> None:
     calls: list[int] = []
 
-    async def detect() -> bool:
+    async def detect(_url: str) -> bool:
         calls.append(1)
         await asyncio.sleep(0.05)
         return True
@@ -140,10 +140,10 @@ async def test_empty_state_detects_ollama_and_offers_to_add(qtbot) -> None:
 
 
 async def test_empty_state_reports_missing_and_failing_probe(qtbot) -> None:
-    async def missing() -> bool:
+    async def missing(_url: str) -> bool:
         return False
 
-    async def broken() -> bool:
+    async def broken(_url: str) -> bool:
         raise OSError("permission denied")
 
     panel = EmptyStateWidget(missing)

@@ -102,7 +102,7 @@ class FakeProviderService:
                 return self.models[i]
         raise AssertionError("unknown model")
 
-    async def detect_ollama(self) -> bool:
+    async def detect_ollama(self, base_url: str | None = None) -> bool:
         return False
 
 

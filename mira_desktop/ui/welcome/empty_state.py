@@ -1,6 +1,7 @@
 """First-start panel shown while no provider is configured: a short welcome, a button
-that looks for Ollama on this computer (through an injected async probe) and one that
-opens the provider form.
+that looks for Ollama on this computer (through an injected async probe, asked for the
+address ``OLLAMA_HOST`` names, which the status line shows) and one that opens the
+provider form.
 
 Emits intents only — ``detect_requested()``, ``add_provider_requested()`` and, after a
 successful detection, ``add_ollama_requested()`` — the window decides what they do.
@@ -16,11 +17,13 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from mira_desktop.services.ollama_host import ollama_address, ollama_url
 from mira_desktop.ui.theme import set_style_property
 
 log = logging.getLogger(__name__)
 
-DetectOllama = Callable[[], Awaitable[bool]]
+#: the probe: whether Ollama answers at the base URL given
+DetectOllama = Callable[[str], Awaitable[bool]]
 
 
 class EmptyStateWidget(QWidget):
@@ -31,10 +34,18 @@ class EmptyStateWidget(QWidget):
     add_provider_requested = Signal()
     add_ollama_requested = Signal()
 
-    def __init__(self, detect: DetectOllama | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        detect: DetectOllama | None = None,
+        parent: QWidget | None = None,
+        *,
+        locate: Callable[[], str] = ollama_url,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("EmptyState")
         self._detect = detect
+        self._locate = locate  # where Ollama listens (OLLAMA_HOST, read at each look)
+        self._address = ollama_address(locate())
         self._state = "idle"  # idle | busy | found | missing | error
         self._error = ""
         self._tasks: set[asyncio.Task[bool]] = set()
@@ -87,9 +98,11 @@ class EmptyStateWidget(QWidget):
         self.detect_requested.emit()
         if self._detect is None:
             return False
+        url = self._locate()
+        self._address = ollama_address(url)  # the status line names what is tried
         self._set_state("busy")
         try:
-            found = await self._detect()
+            found = await self._detect(url)
         except Exception as exc:  # a probe failure is an answer for the user, not a crash
             log.warning("Ollama detection failed: %s", exc)
             self._error = str(exc)
@@ -124,13 +137,16 @@ class EmptyStateWidget(QWidget):
         busy = self._state == "busy"
         self.detect_button.setEnabled(not busy)
         messages = {
-            "busy": (self.tr("Looking for Ollama at localhost:11434…"), "busy"),
+            "busy": (
+                self.tr("Looking for Ollama at {address}…").format(address=self._address),
+                "busy",
+            ),
             "found": (self.tr("Ollama is running on this computer."), "ok"),
             "missing": (
                 self.tr(
-                    "Ollama was not found at localhost:11434. Install it from ollama.com and "
+                    "Ollama was not found at {address}. Install it from ollama.com and "
                     "start it, or add another provider."
-                ),
+                ).format(address=self._address),
                 "error",
             ),
             "error": (
