@@ -270,6 +270,7 @@ async def test_pinned_stay_above_and_remove_and_running(qtbot) -> None:
     model = ThreadListModel(source.fetch_page, source.count, page_size=10)
     model.refresh()
     await until(lambda: model.rowCount() == 3)
+    await until(lambda: model.total() == 3)  # counted after the first page, in the background
 
     model.upsert_thread(make_thread(3, minutes_ago=0))
     assert [model.thread_at(r).id for r in range(3)] == ["t00001", "t00003", "t00002"]
