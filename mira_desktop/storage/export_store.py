@@ -1,5 +1,5 @@
-"""``ExportStore``: the async face of ``export_repo`` for the export and import
-services. It shares the one ``DatabaseWorker`` with ``Store``; ``*_sync``
+"""``ExportStore``: the async face of ``export_repo`` and ``import_repo`` for
+the export and import services. It shares the one ``DatabaseWorker`` with ``Store``; ``*_sync``
 variants are for a background thread (a ZIP export) that must read batches
 without going through the event loop."""
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ..core.models import Message
 from ..core.transfer import ImportedThread, SkippedThread, ThreadImport, ThreadSnapshot
 from . import export_repo as repo
-from . import messages_repo
+from . import import_repo, messages_repo
 from .worker import DatabaseWorker
 
 log = logging.getLogger(__name__)
@@ -64,10 +64,10 @@ class ExportStore:
         *,
         workspace_id: str | None = None,
         skip_duplicates: bool = False,
-        progress: repo.Progress | None = None,
+        progress: import_repo.Progress | None = None,
     ) -> tuple[list[ImportedThread], list[SkippedThread]]:
         return await self.worker.run(
-            repo.insert_imports,
+            import_repo.insert_imports,
             list(imports),
             workspace_id=workspace_id,
             skip_duplicates=skip_duplicates,

@@ -188,7 +188,7 @@ def known_texts() -> tuple[str, ...]:
         # services/export/service.py
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),
-        # services/importers/chatgpt.py, storage/export_repo.py: why a thread was skipped
+        # services/importers/chatgpt.py, storage/import_repo.py: why a thread was skipped
         _tr("already imported"),
         _tr("no messages to import"),
         _tr("its messages' parents form a loop"),

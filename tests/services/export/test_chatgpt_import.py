@@ -17,7 +17,7 @@ import pytest
 from mira_desktop.bootstrap import Services
 from mira_desktop.core.errors import InvalidImportError, StorageError
 from mira_desktop.services.importers import ImportProgress, chatgpt
-from mira_desktop.storage.export_repo import insert_imports
+from mira_desktop.storage.import_repo import insert_imports
 
 from ..seed import sql
 from .chatgpt_fixture import Conversation, branching, odd, system_only
