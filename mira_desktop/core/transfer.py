@@ -2,7 +2,7 @@
 reads it for an export (:class:`ThreadSnapshot`: every message of the tree,
 trashed ones included, with attachment metadata), a thread an importer wants
 written (:class:`ThreadImport`), and what an import did
-(:class:`ImportedThread`, :class:`SkippedThread`)."""
+(:class:`ImportedThread`, :class:`UpdatedThread`, :class:`SkippedThread`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .models import Message, Thread
+
+#: ``Message.data`` of an imported message: the id of what it was in its
+#: source (a ChatGPT node's id; ``id#2`` for a node's second picture), so a
+#: newer export of the conversation adds only what is not here yet
+SOURCE_NODE = "source_node"
+#: … and true on the message the import made the thread's active leaf (the
+#: next import moves the leaf on only while the user has not chosen another)
+SOURCE_CURRENT = "source_current"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,25 @@ class ImportedThread:
             "messages": self.message_count,
             "source_ref": self.source_ref,
             "original_id": self.original_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UpdatedThread:
+    """A thread imported before that a newer export of its conversation added
+    ``new_messages`` to (turns and branches that went on in the source)."""
+
+    id: str
+    title: str
+    new_messages: int
+    source_ref: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "messages": self.new_messages,
+            "source_ref": self.source_ref,
         }
 
 

@@ -9,7 +9,13 @@ import logging
 from collections.abc import Sequence
 
 from ..core.models import Message
-from ..core.transfer import ImportedThread, SkippedThread, ThreadImport, ThreadSnapshot
+from ..core.transfer import (
+    ImportedThread,
+    SkippedThread,
+    ThreadImport,
+    ThreadSnapshot,
+    UpdatedThread,
+)
 from . import export_repo as repo
 from . import import_repo, messages_repo
 from .worker import DatabaseWorker
@@ -63,13 +69,14 @@ class ExportStore:
         imports: Sequence[ThreadImport],
         *,
         workspace_id: str | None = None,
-        skip_duplicates: bool = False,
+        merge_known: bool = False,
         progress: import_repo.Progress | None = None,
-    ) -> tuple[list[ImportedThread], list[SkippedThread]]:
+    ) -> tuple[list[ImportedThread], list[UpdatedThread], list[SkippedThread]]:
+        """See ``import_repo.insert_imports``."""
         return await self.worker.run(
             import_repo.insert_imports,
             list(imports),
             workspace_id=workspace_id,
-            skip_duplicates=skip_duplicates,
+            merge_known=merge_known,
             progress=progress,
         )

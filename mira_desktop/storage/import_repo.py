@@ -7,8 +7,9 @@ missing); providers and roles are linked by name when they exist, the
 knowledge base by id, else by name (left unbound when neither is here); an
 attachment whose content is in the media store becomes a real part (taking a
 reference), otherwise a ``metadata`` part remembers it (``available: false``)
-so a later export still lists it. Duplicates (same ``source`` and
-``source_ref``) are skipped when asked."""
+so a later export still lists it. When asked, a thread imported before (same
+``source`` and ``source_ref``) is not written again: what is new in it is
+added to the one here (``import_merge``), or it is skipped when nothing is."""
 
 from __future__ import annotations
 
@@ -21,8 +22,15 @@ from typing import Any
 from ..core.errors import NotFoundError
 from ..core.ids import new_id, utc_now
 from ..core.models import Message
-from ..core.transfer import AttachmentRecord, ImportedThread, SkippedThread, ThreadImport
-from . import media_repo, rows, search_order
+from ..core.transfer import (
+    SOURCE_CURRENT,
+    AttachmentRecord,
+    ImportedThread,
+    SkippedThread,
+    ThreadImport,
+    UpdatedThread,
+)
+from . import import_merge, media_repo, rows, search_order
 from .connection import Database
 from .database import write
 from .export_repo import _chunks, _marks
@@ -33,6 +41,8 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 
 _NEW_WORKSPACE_COLOR = "#64748b"
+#: why a thread imported before was skipped
+NOTHING_NEW = "already imported, nothing new"
 
 
 class _Batch:
@@ -43,7 +53,6 @@ class _Batch:
         self.workspace_id = workspace_id
         self.workspaces: dict[str, str] = {}
         self.used_ids: set[str] = set()
-        self.seen_refs: set[tuple[str, str]] = set()
         self.now = utc_now()
 
     def workspace_for(self, name: str | None) -> str:
@@ -64,16 +73,12 @@ class _Batch:
                 taken.update(row[0] for row in cursor)
         return {i for i in ids if i not in taken and i not in self.used_ids}
 
-    def is_duplicate(self, source: str, ref: str | None) -> bool:
-        if not ref:
-            return False
-        if (source, ref) in self.seen_refs:
-            return True
-        self.seen_refs.add((source, ref))
-        row = self.conn.execute(
-            "SELECT 1 FROM threads WHERE source = ? AND source_ref = ? LIMIT 1", (source, ref)
-        ).fetchone()
-        return row is not None
+    def new_ids(self, proposed: Sequence[str]) -> dict[str, str]:
+        """Each proposed id, kept when free, else a new one (taken now)."""
+        free = self.free_ids(proposed)
+        ids = {old: (old if old in free else new_id()) for old in proposed}
+        self.used_ids.update(ids.values())
+        return ids
 
 
 def _find_or_create_workspace(conn: sqlite3.Connection, name: str) -> str:
@@ -122,11 +127,16 @@ def insert_imports(
     imports: Sequence[ThreadImport],
     *,
     workspace_id: str | None = None,
-    skip_duplicates: bool = False,
+    merge_known: bool = False,
     progress: Progress | None = None,
-) -> tuple[list[ImportedThread], list[SkippedThread]]:
-    """Write every thread of an import in one transaction (all or nothing)."""
+) -> tuple[list[ImportedThread], list[UpdatedThread], list[SkippedThread]]:
+    """Write every thread of an import in one transaction (all or nothing).
+    ``merge_known``: a thread imported before (same source and reference, in
+    an earlier import or earlier in this one) gets what is new in it, or is
+    skipped (``NOTHING_NEW``) without a write. Returns the threads imported,
+    those that got new messages, and those skipped."""
     imported: list[ImportedThread] = []
+    updated: list[UpdatedThread] = []
     skipped: list[SkippedThread] = []
     with write(db) as conn:
         batch = _Batch(conn, workspace_id)
@@ -134,16 +144,20 @@ def insert_imports(
             _require_workspace(conn, workspace_id)
         before = search_order.newest_before(conn)
         for index, item in enumerate(imports):
-            if skip_duplicates and batch.is_duplicate(item.thread.source, item.source_ref):
-                skipped.append(
-                    SkippedThread(item.thread.title, "already imported", item.source_ref)
-                )
-            else:
+            known = (
+                import_merge.find_known(conn, item.thread.source, item.source_ref)
+                if merge_known
+                else None
+            )
+            if known is None:
                 imported.append(_insert_one(batch, item))
+            else:
+                merged = _merge_one(batch, item, known)
+                (updated if isinstance(merged, UpdatedThread) else skipped).append(merged)
             if progress is not None:
                 progress(index + 1, len(imports))
         search_order.record_late(conn, before)  # old history: searched by its time
-    return imported, skipped
+    return imported, updated, skipped
 
 
 def _require_workspace(conn: sqlite3.Connection, workspace_id: str) -> None:
@@ -154,10 +168,7 @@ def _require_workspace(conn: sqlite3.Connection, workspace_id: str) -> None:
 def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
     conn = batch.conn
     original = item.thread
-    proposed = [original.id, *(m.id for m in item.messages)]
-    free = batch.free_ids(proposed)
-    ids = {old: (old if old in free else new_id()) for old in proposed}
-    batch.used_ids.update(ids.values())
+    ids = batch.new_ids([original.id, *(m.id for m in item.messages)])
     thread = replace(
         original,
         id=ids[original.id],
@@ -182,6 +193,42 @@ def _insert_one(batch: _Batch, item: ThreadImport) -> ImportedThread:
         source_ref=item.source_ref,
         original_id=original.id,
     )
+
+
+def _merge_one(
+    batch: _Batch, item: ThreadImport, known: import_merge.Known
+) -> UpdatedThread | SkippedThread:
+    """Add what is new in ``item`` to the thread imported before (see
+    ``import_merge``); nothing is written when nothing is new."""
+    conn = batch.conn
+    here = import_merge.present(conn, known.id)
+    found = import_merge.plan(item.messages, item.thread.active_leaf_id, here, known.active_leaf_id)
+    if not found.new:
+        return SkippedThread(known.title, NOTHING_NEW, item.source_ref)
+    ids = {**found.matched, **batch.new_ids([m.id for m in found.new])}
+    _insert_messages(conn, found.new, ids, known.id)
+    for message in found.new:
+        for ordinal, record in enumerate(item.attachments.get(message.id, ())):
+            _insert_attachment(batch, ids[message.id], ordinal, record)
+    # the conversation went on: its last activity is the newer one
+    last = max(known.updated_at, item.thread.updated_at, *(m.updated_at for m in found.new))
+    leaf = ids[found.leaf] if found.leaf is not None else known.active_leaf_id
+    conn.execute(
+        "UPDATE threads SET updated_at = ?, active_leaf_id = ? WHERE id = ?",
+        (last, leaf, known.id),
+    )
+    mark = f"$.{SOURCE_CURRENT}"
+    conn.executemany(
+        "UPDATE messages SET data_json = json_remove(data_json, ?) WHERE id = ?",
+        [(mark, i) for i in found.unmark],
+    )
+    if found.mark is not None:
+        conn.execute(
+            "UPDATE messages SET data_json = json_set(COALESCE(data_json, '{}'), ?, json('true'))"
+            " WHERE id = ?",
+            (mark, found.mark),
+        )
+    return UpdatedThread(known.id, known.title, len(found.new), item.source_ref)
 
 
 def _insert_messages(

@@ -189,7 +189,7 @@ def known_texts() -> tuple[str, ...]:
         _tr("There is nothing to export."),
         _tr("Select at least one thread."),
         # services/importers/chatgpt.py, storage/import_repo.py: why a thread was skipped
-        _tr("already imported"),
+        _tr("already imported, nothing new"),
         _tr("no messages to import"),
         _tr("its messages' parents form a loop"),
         # services/importers/reading.py

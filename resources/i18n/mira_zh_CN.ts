@@ -1627,6 +1627,10 @@ Repair: {fix}</source>
             <source>A provider named "{existing}" already exists; names that differ only in upper and lower case would be mixed up.</source>
             <translation>已有名为“{existing}”的提供方；仅大小写不同的名称会被混淆。</translation>
         </message>
+        <message>
+            <source>already imported, nothing new</source>
+            <translation>之前已导入，没有新内容</translation>
+        </message>
     </context>
     <context>
         <name>ExportFeedback</name>

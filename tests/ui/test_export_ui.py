@@ -484,7 +484,7 @@ async def test_the_import_notice_says_why_each_thread_was_skipped(
     await until(lambda: importer.last_report is not None)
     await until(lambda: "skipped 2" in window.notice_label.text())
     assert window.notice_label.text().startswith(
-        "Imported 0 conversations, skipped 2: no messages to import; already imported "
+        "Imported 0 conversations, skipped 2: no messages to import; already imported, nothing new "
     )
 
     app = QApplication.instance()
@@ -497,7 +497,7 @@ async def test_the_import_notice_says_why_each_thread_was_skipped(
         importer._done(twice)
         await until(lambda: not window.thread_model.is_loading())
         assert window.notice_label.text().startswith(
-            "已导入 0 个对话，跳过 3 个：没有可导入的消息；之前已导入（2 个） "
+            "已导入 0 个对话，跳过 3 个：没有可导入的消息；之前已导入，没有新内容（2 个） "
         )
     finally:
         install_translator(app, "en")

@@ -2,7 +2,10 @@
 into threads: each conversation becomes a thread with its whole branch tree,
 title and times; ``source`` is ``import:chatgpt`` and ``source_ref`` the
 conversation's ``id`` (or ``conversation_id``; without either, a hash of title
-and creation time) so a second import of the same file skips it.
+and creation time), and each message's ``data`` names its node
+(``SOURCE_NODE``), so a newer export of a conversation imported before adds
+only what is new in it (``storage/import_merge.py``); the active leaf is
+marked ``SOURCE_CURRENT``.
 
 The tree comes from each node's ``parent``; a node that is not kept (system,
 hidden, empty, null) passes its children up to its nearest kept ancestor, so
@@ -29,7 +32,7 @@ from typing import Any
 from ...core.errors import InvalidImportError
 from ...core.ids import new_id, utc_now
 from ...core.models import Message, MessageRole, Thread
-from ...core.transfer import AssetRef, SkippedThread, ThreadImport
+from ...core.transfer import SOURCE_CURRENT, SOURCE_NODE, AssetRef, SkippedThread, ThreadImport
 from .chatgpt_content import NodeContent, epoch_time, iso, read_node
 
 log = logging.getLogger(__name__)
@@ -121,7 +124,7 @@ class _Builder:
         self.kept: dict[str, str] = {}  # node id -> message id
         self.images: dict[str, tuple[AssetRef, ...]] = {}  # message id -> its pictures
 
-    def add(self, content: NodeContent, parent: str | None, thinking: str) -> str:
+    def add(self, node_id: str, content: NodeContent, parent: str | None, thinking: str) -> str:
         created = iso(content.created, self.fallback)
         message = Message(
             id=new_id(),
@@ -134,6 +137,7 @@ class _Builder:
             status=content.status,
             thinking=thinking if content.role is MessageRole.ASSISTANT else "",
             model=content.model,
+            data={SOURCE_NODE: node_id},
         )
         self.messages.append(message)
         if not content.images:
@@ -155,8 +159,16 @@ class _Builder:
         self.messages[-1] = replace(message, text=text.strip())
         self.images[message.id] = (first,)
         last = message.id
-        for ref in rest:
-            extra = replace(message, id=new_id(), parent_id=last, text=ref.placeholder, thinking="")
+        node = (message.data or {}).get(SOURCE_NODE)
+        for number, ref in enumerate(rest, start=2):
+            extra = replace(
+                message,
+                id=new_id(),
+                parent_id=last,
+                text=ref.placeholder,
+                thinking="",
+                data={SOURCE_NODE: f"{node}#{number}"},
+            )
             self.messages.append(extra)
             self.images[extra.id] = (ref,)
             last = extra.id
@@ -176,7 +188,7 @@ class _Builder:
             seen.add(node_id)
             content = read_node(mapping[node_id].get("message"))
             if content.kind == "message":
-                parent, thinking = self.add(content, parent, thinking), ""
+                parent, thinking = self.add(node_id, content, parent, thinking), ""
                 self.kept[node_id] = parent
             elif content.kind == "thinking":
                 thinking = f"{thinking}\n\n{content.text}".strip()
@@ -210,6 +222,10 @@ def convert(conversation: Any, where: str) -> ThreadImport | SkippedThread:
     if not builder.messages:
         return SkippedThread(title, NO_MESSAGES, ref)
     leaf = builder.active_leaf(mapping, conversation.get("current_node"))
+    messages = tuple(
+        replace(m, data={**(m.data or {}), SOURCE_CURRENT: True}) if m.id == leaf else m
+        for m in builder.messages
+    )
     last = max(m.updated_at for m in builder.messages)
     model = conversation.get("default_model_slug")
     if not isinstance(model, str):
@@ -224,9 +240,7 @@ def convert(conversation: Any, where: str) -> ThreadImport | SkippedThread:
         source=SOURCE,
         active_leaf_id=leaf,
     )
-    return ThreadImport(
-        thread=thread, source_ref=ref, messages=tuple(builder.messages), assets=builder.images
-    )
+    return ThreadImport(thread=thread, source_ref=ref, messages=messages, assets=builder.images)
 
 
 def parse_conversations(

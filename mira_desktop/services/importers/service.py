@@ -9,8 +9,10 @@ the media store.
 
 Everything is read and checked in a worker thread before anything is written;
 then all threads go into the database in ONE transaction. A malformed file
-raises :class:`InvalidImportError` and imports nothing. ChatGPT conversations
-imported before (same ``source_ref``) are skipped."""
+raises :class:`InvalidImportError` and imports nothing. A ChatGPT conversation
+imported before (same ``source_ref``) is not imported again: what is new in it
+(it went on in ChatGPT after the earlier export) is added to the thread here,
+and it is skipped when nothing is."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from ...core.transfer import (
     ImportedThread,
     SkippedThread,
     ThreadImport,
+    UpdatedThread,
 )
 from ...paths import resource_path
 from ..export.json_format import SCHEMA_FILE
@@ -66,13 +69,20 @@ class ImportProgress:
 class ImportReport:
     """``files_restored``: attachments put back into the media store from a
     ZIP; ``files_missing``: attachments whose files were not brought along
-    (they stay notes naming the file)."""
+    (they stay notes naming the file); ``updated``: threads imported before
+    that got the messages new in this export."""
 
     format: ImportFormat
     imported: list[ImportedThread] = field(default_factory=list)
     skipped: list[SkippedThread] = field(default_factory=list)
     files_restored: int = 0
     files_missing: int = 0
+    updated: list[UpdatedThread] = field(default_factory=list)
+
+    @property
+    def new_messages(self) -> int:
+        """Messages added to the threads imported before."""
+        return sum(t.new_messages for t in self.updated)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +91,8 @@ class ImportReport:
             "skipped": [s.to_dict() for s in self.skipped],
             "files_restored": self.files_restored,
             "files_missing": self.files_missing,
+            "updated": [t.to_dict() for t in self.updated],
+            "new_messages": self.new_messages,
         }
 
 
@@ -158,20 +170,24 @@ class ImportService:
             threads, restored, missing = await self._restore_pictures(path, threads)
         else:
             restored, missing = await self._restore_files(path, found, threads)
-        imported, duplicates = await self._store.insert_imports(
+        imported, updated, known = await self._store.insert_imports(
             threads,
             workspace_id=workspace_id,
-            skip_duplicates=found is ImportFormat.CHATGPT,
+            merge_known=found is ImportFormat.CHATGPT,
             progress=lambda done, total: report(ImportProgress("writing", done, total)),
         )
+        result = ImportReport(found, imported, skipped + known, restored, missing, updated)
         log.info(
-            "imported %d thread(s) from %s (%s); %d skipped",
+            "imported %d thread(s) from %s (%s); %d new message(s) in %d imported before;"
+            " %d skipped",
             len(imported),
             path,
             found,
-            len(skipped) + len(duplicates),
+            result.new_messages,
+            len(updated),
+            len(result.skipped),
         )
-        return ImportReport(found, imported, skipped + duplicates, restored, missing)
+        return result
 
     async def _restore_pictures(
         self, path: Path, threads: list[ThreadImport]

@@ -135,6 +135,16 @@ def branching() -> Conversation:
     return c.current("a3")
 
 
+def went_on() -> Conversation:
+    """``branching()`` as a later export has it, the conversation continued
+    in ChatGPT: two more turns below ``a3``, the current node the last."""
+    c = branching()
+    c.say("u4", "a3", "user", "And a bigger one?", at=40)
+    c.say("a5", "u4", "assistant", "Here is a bigger one.", at=41, model="gpt-4o")
+    c.data["update_time"] = c.data["create_time"] + 3600
+    return c.current("a5")
+
+
 def odd() -> Conversation:
     """Odd but valid content: missing parts, empty text, a null message in the
     middle, unknown content, audio, a quote, a list part, no create_time."""

@@ -1,6 +1,7 @@
 """Importing ChatGPT's ``conversations.json`` (PRODUCT.md §9): branch trees
 kept (skipped nodes re-parented), the active branch from ``current_node``,
-odd content as readable placeholders, duplicates skipped on a second import,
+odd content as readable placeholders, duplicates skipped on a second import (a newer export adds what is new:
+``test_chatgpt_reimport.py``),
 progress reported, and malformed files importing nothing."""
 
 from __future__ import annotations
@@ -121,14 +122,15 @@ async def test_second_import_skips_duplicates(services: Services, tmp_path: Path
     assert again.imported == []
     assert [(s.source_ref, s.reason) for s in again.skipped] == [
         ("conv-empty", "no messages to import"),
-        ("conv-branching", "already imported"),
-        ("conv-odd", "already imported"),
+        ("conv-branching", "already imported, nothing new"),
+        ("conv-odd", "already imported, nothing new"),
     ]
     assert await thread_count(services) == 2
     twice = [branching().data, branching().data]
     twice[0]["id"] = twice[1]["id"] = "conv-new"
     inside = await services.imports.import_file(write(tmp_path, twice))
-    assert len(inside.imported) == 1 and inside.skipped[0].reason == "already imported"
+    assert len(inside.imported) == 1
+    assert inside.skipped[0].reason == "already imported, nothing new"
     # a conversation without an id is recognised by a hash of its title and time
     c = Conversation(None, "No id")
     c.say("u", "root", "user", "hi")
@@ -232,6 +234,6 @@ async def test_a_failure_while_writing_rolls_everything_back(
     broken = replace(threads[1].messages[-1], status="bogus")
     threads[1] = replace(threads[1], messages=(*threads[1].messages[:-1], broken))
     with pytest.raises(StorageError, match="CHECK constraint"):
-        await services.store.worker.run(insert_imports, threads, skip_duplicates=True)
+        await services.store.worker.run(insert_imports, threads, merge_known=True)
     assert await thread_count(services) == 0
     assert (await sql(services, "SELECT COUNT(*) FROM messages"))[0][0] == 0

@@ -2,7 +2,9 @@
 (PRODUCT.md §9): a ChatGPT conversation imported here, exported as Mira JSON
 (a backup ZIP) and imported on another machine is still known there as that
 conversation, so importing the ChatGPT export there too skips it instead of
-duplicating it. Real libraries in temp folders, real files."""
+duplicating it, and a newer export adds only what is new (the messages keep
+their ChatGPT node ids through the move). Real libraries in temp folders,
+real files."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from mira_desktop.core.ids import new_id
 from mira_desktop.core.models import Message, MessageRole, Thread
 
 from ..seed import sql
-from .chatgpt_fixture import branching
+from .chatgpt_fixture import branching, went_on
 from .test_json_export import export_doc, import_doc
 
 
@@ -45,10 +47,15 @@ async def test_a_chatgpt_thread_moved_through_a_mira_zip_keeps_its_origin(
     again = await other.imports.import_file(conversations)
     assert again.imported == []
     assert [(s.reason, s.source_ref) for s in again.skipped] == [
-        ("already imported", "conv-branching")
+        ("already imported, nothing new", "conv-branching")
     ]
     count = await sql(other, "SELECT COUNT(*) FROM threads WHERE source_ref = 'conv-branching'")
     assert count == [(1,)]
+
+    conversations.write_text(json.dumps([went_on().data]), "utf-8")
+    newer = await other.imports.import_file(conversations)
+    assert [(t.id, t.new_messages) for t in newer.updated] == [(moved.id, 2)]
+    assert await sql(other, "SELECT COUNT(*) FROM messages") == [(13,)]
 
 
 async def test_a_thread_made_here_is_an_import_from_mira_elsewhere(
