@@ -3,12 +3,15 @@
 Imports a Mira JSON export (or a ZIP of them) or ChatGPT's
 ``conversations.json`` (or ChatGPT's export ZIP); the kind is detected when
 ``--format`` is left out. Prints each imported thread (id, message count,
-title) and each skipped one with the reason; ``--json`` prints one object
-``{"format", "imported": [{"id", "title", "messages", "source_ref",
-"original_id"}], "skipped": [{"title", "reason", "source_ref"}],
-"files_restored", "files_missing"}`` — attachments' files put back from a
-Mira ZIP, and those the file did not carry (a JSON file carries none; their
-names are kept). A malformed file is an error (exit 1) and imports nothing."""
+title), each ChatGPT conversation imported before that got new messages (it
+went on in ChatGPT: id, new messages, title) and each skipped one with the
+reason; ``--json`` prints one object ``{"format", "imported": [{"id",
+"title", "messages", "source_ref", "original_id"}], "skipped": [{"title",
+"reason", "source_ref"}], "files_restored", "files_missing", "updated":
+[{"id", "title", "messages", "source_ref"}], "new_messages"}`` — attachments'
+files put back from a Mira ZIP, and those the file did not carry (a JSON file
+carries none; their names are kept); ``updated[].messages`` counts the new
+messages only. A malformed file is an error (exit 1) and imports nothing."""
 
 from __future__ import annotations
 
@@ -68,6 +71,15 @@ async def run(services: Services, args: argparse.Namespace) -> int:
         print_table(
             ["ID", "MESSAGES", "TITLE"],
             [[t.id, str(t.message_count), t.title] for t in report.imported],
+        )
+    if report.updated:
+        print(
+            f"Added {report.new_messages} new message(s) to {len(report.updated)} thread(s)"
+            " imported before:"
+        )
+        print_table(
+            ["ID", "NEW MESSAGES", "TITLE"],
+            [[t.id, str(t.new_messages), t.title] for t in report.updated],
         )
     if report.skipped:
         print(f"Skipped {len(report.skipped)}:")

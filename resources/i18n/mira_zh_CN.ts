@@ -2003,6 +2003,10 @@ Repair: {fix}</source>
             <source>{reason} ({count})</source>
             <translation>{reason}（{count} 个）</translation>
         </message>
+        <message>
+            <source>Added {k} new messages to {t} conversations imported before.</source>
+            <translation>向之前导入的 {t} 个对话添加了 {k} 条新消息。</translation>
+        </message>
     </context>
     <context>
         <name>KbActions</name>

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.services.export.chatgpt_fixture import branching, odd, system_only
+from tests.services.export.chatgpt_fixture import branching, odd, system_only, went_on
 from tests.support.loopback import LoopbackServer, openai_stream
 
 CHAT = "/v1/chat/completions"
@@ -62,9 +62,39 @@ def test_import_reports_and_skips_duplicates(
     again = run(data_dir, "import", str(work / "conversations.json"), "--format", "chatgpt")
     assert again.returncode == 0
     assert "Imported 0 thread(s)" in again.stdout and "Skipped 3:" in again.stdout
-    assert "Branches 分支 🌳 — already imported" in again.stdout
+    assert "Branches 分支 🌳 — already imported, nothing new" in again.stdout
     listed = json.loads(run(data_dir, "thread", "list", "--json").stdout)
     assert sorted(t["id"] for t in listed) == sorted(t["id"] for t in imported)
+
+
+def test_a_newer_chatgpt_export_adds_what_is_new(
+    data_dir: Path, work: Path, imported: list[dict]
+) -> None:
+    newer = work / "newer.json"
+    newer.write_text(json.dumps([went_on().data, odd().data]), "utf-8")
+    result = run(data_dir, "import", str(newer), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert set(report) >= {"format", "imported", "skipped", "files_restored", "files_missing"}
+    assert report["imported"] == [] and report["new_messages"] == 2
+    assert report["updated"] == [
+        {
+            "id": imported[0]["id"],
+            "title": "Branches 分支 🌳",
+            "messages": 2,
+            "source_ref": "conv-branching",
+        }
+    ]
+    assert [s["reason"] for s in report["skipped"]] == ["already imported, nothing new"]
+    went_further = went_on()
+    went_further.say("u5", "a5", "user", "Thanks!", at=42)
+    newer.write_text(json.dumps([went_further.current("u5").data]), "utf-8")
+    text = run(data_dir, "import", str(newer))
+    assert text.returncode == 0, text.stderr
+    assert "Imported 0 thread(s)" in text.stdout
+    assert "Added 1 new message(s) to 1 thread(s) imported before:" in text.stdout
+    row = next(line for line in text.stdout.splitlines() if line.startswith(imported[0]["id"]))
+    assert row.split()[1] == "1" and row.endswith("Branches 分支 🌳")
 
 
 def test_export_one_thread_to_stdout_and_files(

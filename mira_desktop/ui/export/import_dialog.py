@@ -1,8 +1,10 @@
 """File → Import conversations…: pick a Mira JSON export or a ChatGPT
 ``conversations.json`` (or a ZIP holding one; the service detects which),
 import it behind a progress dialog, refresh the sidebar and say how many
-threads came in and why any were skipped. A malformed file shows its error
-and imports nothing."""
+threads came in, how many imported before got new messages (and how many
+messages: the conversation went on in ChatGPT) and why any were skipped. The
+open thread is shown again when it got new messages. A malformed file shows
+its error and imports nothing."""
 
 from __future__ import annotations
 
@@ -102,6 +104,13 @@ class ImportConversations(QObject):
             )
         else:
             text = self.tr("Imported {n} conversations, skipped {m}").format(n=n, m=m)
+        if report.updated:
+            text += " " + self.tr(
+                "Added {k} new messages to {t} conversations imported before."
+            ).format(k=report.new_messages, t=len(report.updated))
+            presenter = self._w.presenter
+            if not presenter.is_draft and presenter.key in {t.id for t in report.updated}:
+                presenter.reload()
         if report.files_missing:
             text += " " + self.tr(
                 "Attached files not in the export: {k} (their names are kept)."
