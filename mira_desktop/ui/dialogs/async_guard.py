@@ -1,9 +1,17 @@
-"""Running a coroutine for a widget that may be destroyed before it finishes.
+"""Coroutines of a widget that may be destroyed before they finish.
 
-A dialog can be closed and deleted while one of its service calls is still awaited;
-touching its widgets afterwards raises ``RuntimeError`` ("Internal C++ object already
-deleted"). ``guarded`` swallows exactly that case — the result has nowhere to go — and
-lets every other error through.
+A dialog can be closed and deleted (``WA_DeleteOnClose``) while one of its
+service calls is still awaited. Touching its widgets afterwards raises
+``RuntimeError`` ("Internal C++ object already deleted"), which a broad
+``except`` then logs and tries to show; and a call that holds a C++ pointer
+across the await — a ``QSignalBlocker`` made before it, an index of a deleted
+model — can crash the process. So a coroutine reads everything it needs
+first, then checks :func:`alive` once, then touches its widgets without
+awaiting again. :func:`guarded` does that check for a single call.
+
+The task is not cancelled when its widget goes: what it awaits may be a
+change the user asked for (a provider removed, a role saved), which still
+lands; only its outcome has nowhere to be shown.
 """
 
 from __future__ import annotations
@@ -20,12 +28,25 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def alive(*objects: QObject | None) -> bool:
+    """Whether every one of ``objects`` still has its C++ object (none was
+    deleted while the caller awaited). Checked after the last await, before
+    the first widget is touched."""
+    return all(o is not None and shiboken6.isValid(o) for o in objects)
+
+
 async def guarded(owner: QObject, work: Awaitable[T]) -> T | None:
-    """Await ``work``; return ``None`` if ``owner`` was deleted meanwhile."""
+    """Await ``work``; ``None`` if ``owner`` was deleted meanwhile — while
+    ``work`` ran (it raised touching ``owner``'s widgets: swallowed) or before
+    its result came back (the result has nowhere to go). Other errors pass."""
     try:
-        return await work
+        result = await work
     except RuntimeError:
-        if shiboken6.isValid(owner):
+        if alive(owner):
             raise
         log.debug("%s was deleted before its work finished", type(owner).__name__)
         return None
+    if not alive(owner):
+        log.debug("%s was deleted before its work's result came", type(owner).__name__)
+        return None
+    return result

@@ -1,0 +1,119 @@
+"""Dialogs closed (and deleted: WA_DeleteOnClose) while their data is still
+being read: what the read brings back has nowhere to go, and nothing else
+happens — no error in the log, no "Internal C++ object already deleted" in the
+window's notice bar, no crash (a widget touched after its deletion raises; a
+signal blocker held on it across the await crashed a CI worker) — and a
+change the user made still lands.
+
+The real window, dialogs and services. The database thread is stopped before
+the n-th statement of the dialog's work (``tests/support/held_database.py``),
+the dialog closed there, the thread let go; n runs over every statement of
+that work, so the dialog is closed at each of its awaits in turn."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import pytest
+import shiboken6
+from PySide6.QtWidgets import QWidget
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.held_database import delete_now, other_tasks, settled, stopped_at
+from tests.support.qt_async import until
+
+EVERY = 10**6  # a stop never reached: the statements are only counted
+DELETED = ("already deleted", "source has been deleted")  # shiboken's words
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Errors logged, and any record that met a deleted widget (a warning
+    that says the load failed because of it, too)."""
+    lines = [
+        f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in caplog.records
+    ]
+    return [
+        line
+        for line, r in zip(lines, caplog.records, strict=True)
+        if r.levelno >= logging.ERROR or any(words in line for words in DELETED)
+    ]
+
+
+def close_and_delete(dialog: QWidget | None) -> None:
+    assert dialog is not None
+    dialog.close()
+    delete_now()
+    assert not shiboken6.isValid(dialog)
+
+
+async def quiet(window: MainWindow) -> None:
+    """The window's own reads after its start are over (the context meter's
+    first measure comes from a timer): not counted among the dialog's."""
+    await until(lambda: window.meter_actions.measured > 0)
+    await settled(set())
+
+
+async def close_at_each_statement(
+    window: MainWindow,
+    services: Services,
+    caplog: pytest.LogCaptureFixture,
+    act: Callable[[], object],
+    dialog_of: Callable[[], QWidget | None],
+    prepare: Callable[[], Awaitable[object]] | None = None,
+) -> int:
+    """``act()`` starts the dialog's work (``prepare()`` first, not counted);
+    the dialog is closed before each statement of that work in turn. Returns
+    how many statements the work runs."""
+    caplog.set_level(logging.WARNING)
+    await quiet(window)
+    if prepare is not None:
+        await prepare()
+    before = other_tasks()
+    async with stopped_at(services, EVERY) as counter:
+        act()
+        await settled(before)
+    close_and_delete(dialog_of())
+    total = len(counter.statements)
+    assert total > 0, "the work read nothing: the test would prove nothing"
+    for n in range(1, total + 1):
+        if prepare is not None:
+            await prepare()
+        before = other_tasks()
+        async with stopped_at(services, n) as stop:
+            act()
+            statement = await stop.wait()
+            close_and_delete(dialog_of())
+            stop.release()
+            await settled(before)
+        where = f"closed before statement {n} of {total}: {statement}"
+        assert errors(caplog) == [], where
+        assert not any(words in window.notice_bar.text() for words in DELETED), where
+    return total
+
+
+async def test_knowledge_bases_closed_while_they_load(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    await services.knowledge.create("Farm")
+    await close_at_each_statement(
+        window,
+        services,
+        caplog,
+        window.kb_actions.open_manager,
+        lambda: window.kb_actions.dialog,
+    )
+
+
+async def test_roles_closed_while_they_load(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    await services.roles.create("Editor")
+    await close_at_each_statement(
+        window,
+        services,
+        caplog,
+        window.context_actions.open_roles,
+        lambda: window.context_actions.role_dialog,
+    )
