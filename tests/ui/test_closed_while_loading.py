@@ -20,6 +20,7 @@ import shiboken6
 from PySide6.QtWidgets import QWidget
 
 from mira_desktop.bootstrap import Services
+from mira_desktop.ui.dialogs.settings_dialog import SettingsDialog
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.held_database import delete_now, other_tasks, settled, stopped_at
 from tests.support.qt_async import until
@@ -91,6 +92,70 @@ async def close_at_each_statement(
         assert errors(caplog) == [], where
         assert not any(words in window.notice_bar.text() for words in DELETED), where
     return total
+
+
+def settings_dialog(window: MainWindow) -> SettingsDialog | None:
+    return window.findChild(SettingsDialog)
+
+
+async def open_settings(window: MainWindow) -> SettingsDialog:
+    window.open_settings()
+    dialog = settings_dialog(window)
+    assert dialog is not None
+    before = other_tasks()
+    await settled(before)  # its first load
+    await until(lambda: dialog.models_tab.model_list.count() > 0)
+    return dialog
+
+
+async def test_settings_closed_while_it_loads(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    await close_at_each_statement(
+        window, services, caplog, window.open_settings, lambda: settings_dialog(window)
+    )
+
+
+async def test_settings_closed_while_it_reloads_after_a_provider_change(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The CI crash's path: the Models tab and the model rows of "Chat & data"
+    read again after a change the Providers tab announced (a fetch that ended),
+    and the dialog is closed during that read."""
+
+    def announce() -> None:
+        dialog = settings_dialog(window)
+        assert dialog is not None
+        dialog.providers_tab.providers_changed.emit()
+
+    await close_at_each_statement(
+        window,
+        services,
+        caplog,
+        announce,
+        lambda: settings_dialog(window),
+        prepare=lambda: open_settings(window),
+    )
+
+
+async def test_settings_closed_while_a_provider_is_removed_still_removes_it(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    await quiet(window)
+    dialog = await open_settings(window)
+    tab = dialog.providers_tab
+    tab.provider_list.setCurrentRow(0)
+    tab.remove_button.click()
+    before = other_tasks()
+    async with stopped_at(services, 1) as stop:
+        tab.confirm_remove_button.click()
+        await stop.wait()
+        close_and_delete(dialog)
+        stop.release()
+        await settled(before)
+    assert await services.providers.list_providers() == []
+    assert errors(caplog) == []
 
 
 async def test_knowledge_bases_closed_while_they_load(

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QLineEdit, QVBoxLa
 
 from mira_desktop.core.agent import DEVELOPER_KEY, MODE_KEY, SEARCH_URL_KEY, AgentMode
 from mira_desktop.core.errors import MiraError
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 from mira_desktop.ui.error_texts import error_line
@@ -60,6 +60,8 @@ class AgentTab(QWidget):
         mode = AgentMode.parse(await self._settings.get(MODE_KEY))
         developer = bool(await self._settings.get(DEVELOPER_KEY, False))
         url = await self._settings.get(SEARCH_URL_KEY)
+        if not alive(self):  # Settings closed while they were read
+            return
         with QSignalBlocker(self.ask), QSignalBlocker(self.developer):
             self.ask.setChecked(mode is AgentMode.MANUAL)
             self.developer.setChecked(developer)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, Signal, SignalInstance
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from mira_desktop.services.settings import DEFAULTS
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
@@ -77,16 +77,17 @@ class AppearanceTab(QWidget):
         return combo
 
     async def load(self) -> None:
-        """Show the stored values."""
-        for combo, key in (
-            (self.theme_combo, THEME_KEY),
-            (self.language_combo, LANGUAGE_KEY),
-            (self.thinking_combo, THINKING_KEY),
-        ):
-            fallback = DEFAULTS[key]  # what the app does with nothing stored
-            value = await self._settings.get(key, fallback)
+        """Show the stored values (all read first: Settings may be closed
+        while they are)."""
+        keys = (THEME_KEY, LANGUAGE_KEY, THINKING_KEY)
+        # DEFAULTS: what the app does with nothing stored
+        values = [await self._settings.get(key, DEFAULTS[key]) for key in keys]
+        if not alive(self):
+            return
+        combos = (self.theme_combo, self.language_combo, self.thinking_combo)
+        for combo, key, value in zip(combos, keys, values, strict=True):
             row = combo.findData(value)
-            combo.setCurrentIndex(row if row >= 0 else combo.findData(fallback))
+            combo.setCurrentIndex(row if row >= 0 else combo.findData(DEFAULTS[key]))
 
     async def save_setting(self, key: str, value: str) -> bool:
         try:

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import qasync
-import shiboken6
 from PySide6.QtCore import QEvent, QSignalBlocker, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
@@ -47,7 +46,7 @@ from mira_desktop.core.media_keys import (
     TRANSCRIPTION_MODEL_KEY,
 )
 from mira_desktop.core.models import ProviderKind
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.form_rows import hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
@@ -175,7 +174,7 @@ class GeneralTab(QWidget):
             int(await self._settings.get(SUMMARY_TURNS_KEY, 0)),
         )
         send_dictation = bool(await self._settings.get(SEND_DICTATION_KEY, False))
-        if not shiboken6.isValid(self):
+        if not alive(self):
             return
         widgets = (self.auto_title, self.max_mb, self.purge_days, self.summary_turns)
         blockers = [QSignalBlocker(w) for w in widgets]
@@ -197,20 +196,20 @@ class GeneralTab(QWidget):
         providers = await self._providers.list_providers() if self._providers else []
         names = [p.name for p in providers if p.kind is ProviderKind.OPENAI]
         for key in self._choices:
-            await self._load_model_choice(key, names)
+            chosen = await self._settings.get(key)
+            if not alive(self):  # Settings closed while it was read
+                return
+            self._show_model_choice(key, names, chosen)
 
-    async def _load_model_choice(self, key: str, names: list[str]) -> None:
+    def _show_model_choice(self, key: str, names: list[str], chosen: object) -> None:
         """The OpenAI-compatible providers (the others have neither an image nor
-        a transcription endpoint) and the model chosen under ``key`` — its
+        a transcription endpoint) and the model ``chosen`` under ``key`` — its
         provider marked removed when it is no longer configured."""
         combo, field = self._choices[key]
         shown = (str(combo.currentData() or ""), field.text())
-        chosen = await self._settings.get(key)
-        if not shiboken6.isValid(self):  # closed while the setting was read
-            return
-        chosen = chosen if isinstance(chosen, dict) else {}
-        provider = str(chosen.get("provider") or "")
-        model = str(chosen.get("model") or "")
+        saved = chosen if isinstance(chosen, dict) else {}
+        provider = str(saved.get("provider") or "")
+        model = str(saved.get("model") or "")
         if shown[0] in names:  # saved, or chosen and being typed: kept as shown
             provider, model = shown
         with QSignalBlocker(combo):
@@ -321,11 +320,11 @@ class GeneralTab(QWidget):
                 self, self._data_folder.change_to(folder, language=current_language())
             )
         except MiraError as exc:
-            if shiboken6.isValid(self):
+            if alive(self):
                 self.status.show_error(exc)
                 self.change_folder.setEnabled(True)
             return
-        if change is None or not shiboken6.isValid(self):
+        if change is None or not alive(self):
             return
         self.change_folder.setEnabled(True)
         if change.cancelled:

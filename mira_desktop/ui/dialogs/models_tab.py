@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.models import ModelInfo, ModelTier, ProviderKind, Reasoning
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.form_rows import add_row, hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 from mira_desktop.ui.dialogs.unsaved import Choice, ask_to_save, soon
@@ -152,6 +152,8 @@ class ModelsTab(QWidget):
         keep_form = self.has_unsaved_changes()
         self._models = await self._service.list_models(None)
         self._kinds = {p.name: p.kind for p in await self._service.list_providers()}
+        if not alive(self):  # Settings closed while the lists were read
+            return
         self.model_list.blockSignals(True)
         self.model_list.clear()
         for info in self._models:
@@ -194,10 +196,16 @@ class ModelsTab(QWidget):
                 reasoning=self.reasoning_combo.currentData() or None,
             )
         except Exception as exc:
-            self.status.show_error(exc)
+            if alive(self):
+                self.status.show_error(exc)
+            else:
+                log.warning("Settings closed before this was shown: %s", exc)
             return None
         finally:
-            self.save_button.setEnabled(True)
+            if alive(self):  # Settings may have been closed while it saved
+                self.save_button.setEnabled(True)
+        if not alive(self):  # saved; nothing left to show it in
+            return None
         self._models = [saved if self._key(m) == self._key(info) else m for m in self._models]
         self._baseline = self._form_values()
         self.status.show_ok(self.tr("Saved settings of {model}.").format(model=info.name))

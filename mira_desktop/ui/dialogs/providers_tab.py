@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.models import ModelInfo, ProviderConfig
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.model_count import model_count_text, no_models_text
 from mira_desktop.ui.dialogs.provider_form import ProviderForm
 from mira_desktop.ui.dialogs.providers_layout import lay_out
@@ -108,6 +108,8 @@ class ProvidersTab(QWidget):
     async def load(self, select: str | None = None) -> None:
         """Reload the list from the service and select ``select`` (or the first)."""
         self._providers = await self._service.list_providers()
+        if not alive(self):  # Settings closed while the list was read
+            return
         self.provider_list.blockSignals(True)
         self.provider_list.clear()
         for config in self._providers:
@@ -160,8 +162,10 @@ class ProvidersTab(QWidget):
                     )
                 await self.load(select=saved.name)
             except Exception as exc:  # shown inline; the dialog stays usable
-                self.status.show_error(exc)
+                self._show_error(exc)
                 return None
+        if not alive(self):  # saved; the window hears it from the service
+            return None
         self.status.show_ok(self.tr("Saved “{name}”.").format(name=saved.name))
         self.providers_changed.emit()
         if original is None and fetch_new:
@@ -176,8 +180,10 @@ class ProvidersTab(QWidget):
             try:
                 models = await self._service.test_connection(name)
             except Exception as exc:
-                self.status.show_error(exc)
+                self._show_error(exc)
                 return None
+        if not alive(self):
+            return None
         self._show_model_count(name, models, connected=True)
         self.providers_changed.emit()
         return models
@@ -190,8 +196,10 @@ class ProvidersTab(QWidget):
             try:
                 models = await self._service.fetch_models(name)
             except Exception as exc:
-                self.status.show_error(exc)
+                self._show_error(exc)
                 return None
+        if not alive(self):  # fetched; the window hears it from the service
+            return None
         self._show_model_count(name, models, connected=False)
         self.providers_changed.emit()
         return models
@@ -206,8 +214,10 @@ class ProvidersTab(QWidget):
                 await self._service.remove_provider(original.name)
                 await self.load()
             except Exception as exc:
-                self.status.show_error(exc)
+                self._show_error(exc)
                 return False
+        if not alive(self):  # removed; the window hears it from the service
+            return True
         self.status.show_ok(self.tr("Removed “{name}”.").format(name=original.name))
         self.providers_changed.emit()
         return True
@@ -372,7 +382,15 @@ class ProvidersTab(QWidget):
             yield
         finally:
             self._busy_depth -= 1
-            self._update_buttons()
+            if alive(self):  # Settings may have been closed while it awaited
+                self._update_buttons()
+
+    def _show_error(self, error: Exception) -> None:
+        """Inline; logged instead when Settings was closed while it awaited."""
+        if alive(self):
+            self.status.show_error(error)
+        else:
+            log.warning("Settings closed before this was shown: %s", error)
 
     def _update_buttons(self) -> None:
         idle = self._busy_depth == 0

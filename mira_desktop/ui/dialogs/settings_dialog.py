@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from mira_desktop.ui.dialogs.agent_tab import AgentTab
 from mira_desktop.ui.dialogs.appearance_tab import AppearanceTab
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded
 from mira_desktop.ui.dialogs.general_tab import GeneralTab
 from mira_desktop.ui.dialogs.models_tab import ModelsTab
 from mira_desktop.ui.dialogs.providers_tab import ProvidersTab
@@ -98,17 +98,27 @@ class SettingsDialog(QDialog):
 
     # ---- public API ---------------------------------------------------------
     async def load(self) -> None:
-        """Load every tab from the services; errors are shown in the Providers tab."""
+        """Load every tab from the services; errors are shown in the Providers
+        tab. Each tab reads its values before it shows them, and shows
+        nothing once the dialog was closed (and deleted) meanwhile; the tabs
+        after it are then not read at all."""
         self._loaded = True
+        tabs = (
+            self.providers_tab,
+            self.models_tab,
+            self.appearance_tab,
+            self.general_tab,
+            self.agent_tab,
+        )
         try:
-            await self.providers_tab.load()
-            await self.models_tab.load()
-            await self.appearance_tab.load()
-            await self.general_tab.load()
-            await self.agent_tab.load()
+            for tab in tabs:
+                if not alive(self):
+                    return
+                await tab.load()
         except Exception as exc:  # e.g. the database is unavailable: say so inline
             log.warning("settings could not be loaded: %s", exc)
-            self.providers_tab.status.show_error(describe_error(exc))
+            if alive(self):
+                self.providers_tab.status.show_error(describe_error(exc))
 
     def show_tab(self, name: str) -> None:
         """Switch to "providers", "models", "appearance", "general" or "agent"."""
@@ -132,14 +142,19 @@ class SettingsDialog(QDialog):
         await guarded(self, self._reload_models())
 
     async def _reload_models(self) -> None:
-        try:
-            await self.models_tab.load()
-        except Exception as exc:
-            self.models_tab.status.show_error(exc)
-        try:
-            await self.general_tab.reload_model_choices()
-        except Exception as exc:
-            self.general_tab.status.show_error(exc)
+        for tab, load in (
+            (self.models_tab, self.models_tab.load),
+            (self.general_tab, self.general_tab.reload_model_choices),
+        ):
+            if not alive(self):  # closed while the tab before read
+                return
+            try:
+                await load()
+            except Exception as exc:
+                if alive(self):
+                    tab.status.show_error(exc)
+                else:
+                    log.warning("Settings closed before this was shown: %s", exc)
 
     def reject(self) -> None:
         """Close — once the forms' unsaved edits are saved or let go (asked)."""
