@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 import shiboken6
@@ -81,17 +82,29 @@ async def close_at_each_statement(
     for n in range(1, total + 1):
         if prepare is not None:
             await prepare()
-        before = other_tasks()
-        async with stopped_at(services, n) as stop:
-            act()
-            statement = await stop.wait()
-            close_and_delete(dialog_of())
-            stop.release()
-            await settled(before)
+        statement = await close_before_statement(services, n, act, dialog_of)
         where = f"closed before statement {n} of {total}: {statement}"
         assert errors(caplog) == [], where
         assert not any(words in window.notice_bar.text() for words in DELETED), where
     return total
+
+
+async def close_before_statement(
+    services: Services,
+    n: int,
+    act: Callable[[], object],
+    dialog_of: Callable[[], QWidget | None],
+) -> str:
+    """``act()``, the dialog closed before the ``n``-th statement that
+    follows, then everything it started run to its end; that statement."""
+    before = other_tasks()
+    async with stopped_at(services, n) as stop:
+        act()
+        statement = await stop.wait()
+        close_and_delete(dialog_of())
+        stop.release()
+        await settled(before)
+    return statement
 
 
 def settings_dialog(window: MainWindow) -> SettingsDialog | None:
@@ -182,3 +195,83 @@ async def test_roles_closed_while_they_load(
         window.context_actions.open_roles,
         lambda: window.context_actions.role_dialog,
     )
+
+
+# ---- a change refused after its dialog was closed ----------------------------------
+# The refusal (a MiraError from the service) has nowhere to be shown: it is
+# logged, and the window shows no "Signal source has been deleted".
+
+
+async def test_knowledge_bases_closed_while_a_name_taken_is_refused(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    await services.knowledge.create("Farm")
+    await quiet(window)
+    window.kb_actions.open_manager()
+    dialog = window.kb_actions.dialog
+    assert dialog is not None
+    await until(lambda: dialog.base_names() == ["Farm"])
+    dialog.name_edit.setText("Farm")
+    await close_before_statement(services, 1, dialog.create_button.click, lambda: dialog)
+    assert errors(caplog) == []
+    assert not any(words in window.notice_bar.text() for words in DELETED)
+    assert any("already exists" in r.getMessage() for r in caplog.records)  # logged
+
+
+async def test_knowledge_bases_closed_while_a_document_gone_is_refused(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    caplog.set_level(logging.WARNING)
+    kb = await services.knowledge.create("Farm")
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Plums\n\nThe cellar holds 300 jars of plum jam.\n", encoding="utf-8")
+    await services.knowledge.add(kb.id, [notes])
+    await quiet(window)
+    window.kb_actions.open_manager()
+    dialog = window.kb_actions.dialog
+    assert dialog is not None
+    documents = dialog.documents
+    await until(lambda: documents.document_names() == ["notes.md"])
+    row = documents.table.topLevelItem(0)
+    assert row is not None
+    row.setSelected(True)
+    await services.knowledge.remove_document(kb.id, "notes.md")  # elsewhere (the CLI)
+    await close_before_statement(services, 1, documents.remove_selected, lambda: dialog)
+    assert errors(caplog) == []
+    assert not any(words in window.notice_bar.text() for words in DELETED)
+
+
+async def test_roles_closed_while_a_role_gone_is_refused(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    role = await services.roles.create("Editor")
+    await quiet(window)
+    window.context_actions.open_roles()
+    dialog = window.context_actions.role_dialog
+    assert dialog is not None
+    await until(lambda: dialog.form.name_edit.text() == "Editor")
+    await services.roles.delete(role.id)  # elsewhere (the CLI)
+    await close_before_statement(services, 1, dialog.duplicate_button.click, lambda: dialog)
+    assert errors(caplog) == []
+    assert not any(words in window.notice_bar.text() for words in DELETED)
+
+
+async def test_knowledge_bases_closed_while_files_for_a_base_gone_are_refused(
+    window: MainWindow, services: Services, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    caplog.set_level(logging.WARNING)
+    kb = await services.knowledge.create("Farm")
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Plums\n", encoding="utf-8")
+    await quiet(window)
+    window.kb_actions.open_manager()
+    dialog = window.kb_actions.dialog
+    assert dialog is not None
+    documents = dialog.documents
+    await until(lambda: documents.kb_id == kb.id and documents.loads > 0)
+    await services.knowledge.delete(kb.id)  # elsewhere (the CLI)
+    await close_before_statement(services, 1, lambda: documents.add_paths([notes]), lambda: dialog)
+    assert errors(caplog) == []
+    assert not any(words in window.notice_bar.text() for words in DELETED)

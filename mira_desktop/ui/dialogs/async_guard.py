@@ -17,7 +17,7 @@ lands; only its outcome has nowhere to be shown.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import shiboken6
@@ -33,6 +33,22 @@ def alive(*objects: QObject | None) -> bool:
     deleted while the caller awaited). Checked after the last await, before
     the first widget is touched."""
     return all(o is not None and shiboken6.isValid(o) for o in objects)
+
+
+def show_or_log(
+    owner: QObject,
+    failure: BaseException,
+    show: Callable[..., object],
+    *args: object,
+    **kwargs: object,
+) -> None:
+    """``show(*args, **kwargs)`` — ``failure`` shown in ``owner`` — while
+    ``owner`` lives; once it was deleted (its dialog closed while the work
+    that failed ran) ``failure`` is logged instead: nowhere is left to show it."""
+    if alive(owner):
+        show(*args, **kwargs)
+    else:
+        log.warning("%s was closed before this was shown: %s", type(owner).__name__, failure)
 
 
 async def guarded(owner: QObject, work: Awaitable[T]) -> T | None:

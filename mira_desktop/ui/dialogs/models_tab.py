@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.models import ModelInfo, ModelTier, ProviderKind, Reasoning
-from mira_desktop.ui.dialogs.async_guard import alive, guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded, show_or_log
 from mira_desktop.ui.dialogs.form_rows import add_row, hint_label
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 from mira_desktop.ui.dialogs.unsaved import Choice, ask_to_save, soon
@@ -196,10 +196,7 @@ class ModelsTab(QWidget):
                 reasoning=self.reasoning_combo.currentData() or None,
             )
         except Exception as exc:
-            if alive(self):
-                self.status.show_error(exc)
-            else:
-                log.warning("Settings closed before this was shown: %s", exc)
+            show_or_log(self, exc, self.status.show_error, exc)
             return None
         finally:
             if alive(self):  # Settings may have been closed while it saved

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from mira_desktop.core.models import ModelInfo, ProviderConfig
-from mira_desktop.ui.dialogs.async_guard import alive, guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded, show_or_log
 from mira_desktop.ui.dialogs.model_count import model_count_text, no_models_text
 from mira_desktop.ui.dialogs.provider_form import ProviderForm
 from mira_desktop.ui.dialogs.providers_layout import lay_out
@@ -387,10 +387,7 @@ class ProvidersTab(QWidget):
 
     def _show_error(self, error: Exception) -> None:
         """Inline; logged instead when Settings was closed while it awaited."""
-        if alive(self):
-            self.status.show_error(error)
-        else:
-            log.warning("Settings closed before this was shown: %s", error)
+        show_or_log(self, error, self.status.show_error, error)
 
     def _update_buttons(self) -> None:
         idle = self._busy_depth == 0

@@ -33,7 +33,7 @@ from mira_desktop.core.models import Role
 
 from ..error_texts import error_line
 from ..window.confirm import ask_then
-from .async_guard import guarded
+from .async_guard import guarded, show_or_log
 from .role_form import RoleForm
 from .unsaved import Choice, ask_to_save, soon
 
@@ -244,7 +244,7 @@ class RoleDialog(QDialog):
         try:
             await guarded(self, work)
         except MiraError as exc:
-            self._set_status(error_line(exc), error=True)
+            show_or_log(self, exc, self._set_status, error_line(exc), error=True)
 
     # ---- form ------------------------------------------------------------------------
     def _on_selected(self, item: QListWidgetItem | None) -> None:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from mira_desktop.ui.dialogs.agent_tab import AgentTab
 from mira_desktop.ui.dialogs.appearance_tab import AppearanceTab
-from mira_desktop.ui.dialogs.async_guard import alive, guarded
+from mira_desktop.ui.dialogs.async_guard import alive, guarded, show_or_log
 from mira_desktop.ui.dialogs.general_tab import GeneralTab
 from mira_desktop.ui.dialogs.models_tab import ModelsTab
 from mira_desktop.ui.dialogs.providers_tab import ProvidersTab
@@ -151,10 +151,7 @@ class SettingsDialog(QDialog):
             try:
                 await load()
             except Exception as exc:
-                if alive(self):
-                    tab.status.show_error(exc)
-                else:
-                    log.warning("Settings closed before this was shown: %s", exc)
+                show_or_log(self, exc, tab.status.show_error, exc)
 
     def reject(self) -> None:
         """Close — once the forms' unsaved edits are saved or let go (asked)."""

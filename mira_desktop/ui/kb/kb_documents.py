@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ...core.audio_formats import AUDIO_SKIPPED
 from ...core.errors import MiraError, error_from_dict
 from ...core.knowledge import IngestProgress, IngestReport, KbDocument
-from ..dialogs.async_guard import guarded
+from ..dialogs.async_guard import guarded, show_or_log
 from ..error_texts import error_line, message_text
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ class DocumentsPane(QWidget):
         try:
             result = await guarded(self, job(self._on_progress, cancel))
         except MiraError as exc:
-            self.status.emit(error_line(exc), True)
+            show_or_log(self, exc, self.status.emit, error_line(exc), True)
         finally:
             self._cancel = None
             if not self._deleted():
@@ -285,7 +285,7 @@ class DocumentsPane(QWidget):
         try:
             await guarded(self, work)
         except MiraError as exc:
-            self.status.emit(error_line(exc), True)
+            show_or_log(self, exc, self.status.emit, error_line(exc), True)
 
     def _deleted(self) -> bool:
         return not shiboken6.isValid(self)

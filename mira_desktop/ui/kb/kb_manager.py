@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from ...core.errors import MiraError
 from ...core.knowledge import KnowledgeBaseStats
-from ..dialogs.async_guard import guarded
+from ..dialogs.async_guard import guarded, show_or_log
 from ..error_texts import error_line
 from ..window.confirm import ask_then
 from .kb_documents import DocumentsPane
@@ -300,7 +300,7 @@ class KnowledgeBaseDialog(QDialog):
             try:
                 await guarded(self, work)
             except MiraError as exc:
-                self._set_status(error_line(exc), error=True)
+                show_or_log(self, exc, self._set_status, error_line(exc), True)
 
         self._tasks.start(run())
 
