@@ -141,7 +141,8 @@ class ProvidersTab(QWidget):
 
     async def save(self, *, fetch_new: bool = True) -> ProviderConfig | None:
         """Add or update the provider in the form; ``None`` (error shown) on
-        failure. A provider just added has its models fetched at once (unless
+        failure, or once Settings was closed meanwhile (the provider is saved
+        all the same: nothing is left to go on with). A provider just added has its models fetched at once (unless
         ``fetch_new`` is False: Test connection and Fetch models fetch anyway),
         so the model picker has something to offer."""
         values = self.form.values()
