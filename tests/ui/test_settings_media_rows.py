@@ -46,7 +46,10 @@ async def test_the_media_rows_follow_providers_added_and_removed(
     assert general.image_provider.currentText() == "Local"
 
     tab._select("Local")
+    # saving "Fresh" fetches its models: the tab is busy (its buttons off) till then
+    await until(lambda: tab.remove_button.isEnabled())
     tab.remove_button.click()
+    await until(lambda: tab.confirm_remove_button.isEnabled())
     tab.confirm_remove_button.click()
     await until(lambda: "Local" not in items(general.image_provider))
     for combo, field, model in (
