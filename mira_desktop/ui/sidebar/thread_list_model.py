@@ -177,11 +177,12 @@ class ThreadListModel(LiveThreadRows):
         a closed loop to drop unrun. Loads asked after it (a refresh an ending
         import asks for) are not started."""
         self._closed = True
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:
+        while self._tasks:  # a task ending as it is cancelled may start a count
+            tasks = list(self._tasks)
+            for task in tasks:
+                task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            self._tasks.difference_update(tasks)
 
     async def wait_idle(self) -> None:
         """Wait until no page is being fetched (for controllers and tests)."""
@@ -289,4 +290,5 @@ class ThreadListModel(LiveThreadRows):
         self._failed = False
         self.synced.emit()
         self._total = None
-        self._spawn(self._load_total(generation))
+        if not self._closed:
+            self._spawn(self._load_total(generation))
