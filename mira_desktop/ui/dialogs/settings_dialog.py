@@ -70,14 +70,15 @@ class SettingsDialog(QDialog):
         self.agent_tab = AgentTab(settings, self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(False)
-        tabs = (
+        #: the pages, in their order on the tab bar and of loading
+        self.pages = (
             self.providers_tab,
             self.models_tab,
             self.appearance_tab,
             self.general_tab,
             self.agent_tab,
         )
-        for tab in tabs:
+        for tab in self.pages:
             self.tabs.addTab(tab, "")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.buttons.rejected.connect(self.reject)
@@ -103,15 +104,8 @@ class SettingsDialog(QDialog):
         nothing once the dialog was closed (and deleted) meanwhile; the tabs
         after it are then not read at all."""
         self._loaded = True
-        tabs = (
-            self.providers_tab,
-            self.models_tab,
-            self.appearance_tab,
-            self.general_tab,
-            self.agent_tab,
-        )
         try:
-            for tab in tabs:
+            for tab in self.pages:
                 if not alive(self):
                     return
                 await tab.load()
