@@ -6,7 +6,7 @@ with ``--json``, writes every number).
                                [--data DIR] [--markdown PATH]
 
 Sections (in order): search, thread, streaming, startup, sidebar, export,
-tokens, rag. Each runs in its own interpreter (``section.py``) with
+tokens, rag, then two without a target: search_dialog, memory. Each runs in its own interpreter (``section.py``) with
 ``QT_QPA_PLATFORM=offscreen``. ``--quick`` uses small data sets (the whole run
 in about a minute; CI runs it through ``tests/test_benchmarks_quick.py`` to
 keep it working). ``--data DIR`` keeps the generated data folders there and

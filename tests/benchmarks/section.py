@@ -32,6 +32,8 @@ SECTIONS = {
     "rag": "bench_kb",
     # info, after the numbered ones: search as the reader types it
     "search_dialog": "bench_search_dialog",
+    # info: memory over a long session of the real window
+    "memory": "bench_memory",
 }
 
 
