@@ -43,6 +43,7 @@ from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.sidebar.thread_list_view import ThreadListView
 from mira_desktop.ui.sidebar.view_bar import ViewBar
 from mira_desktop.ui.sidebar.workspace_list import WorkspaceListWidget
+from mira_desktop.ui.widgets.popup_menus import one_at_a_time
 
 if TYPE_CHECKING:
     from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
@@ -266,7 +267,7 @@ class ThreadSidebar(QWidget):
 
         menu = ThreadMenu(thread, self.view(), self.workspaces(), self)
         menu.chosen.connect(lambda name, arg: self._on_menu_action(name, arg, thread.id))
-        self.thread_menu = menu
+        self.thread_menu = one_at_a_time(self.thread_menu, menu)  # not one per right-click
         self.thread_menu_opening.emit(thread.id, menu)
         return menu
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, Q
 
 from mira_desktop.core.models import Workspace
 from mira_desktop.ui.sidebar.batch import decode_ids
+from mira_desktop.ui.widgets.popup_menus import one_at_a_time
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class WorkspaceListWidget(QListWidget):
         workspace_id = item.data(_ID_ROLE) if item is not None else None
         if not workspace_id:
             return
-        self.menu = self.workspace_menu(str(workspace_id))
+        self.menu = one_at_a_time(self.menu, self.workspace_menu(str(workspace_id)))
         self.menu.popup(self.viewport().mapToGlobal(pos))
 
     # ---- dropping threads on a workspace ---------------------------------------------

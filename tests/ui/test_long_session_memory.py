@@ -1,0 +1,83 @@
+"""A long session must not leave things behind (``tests/benchmarks/bench_memory.py``
+measures it over hundreds of actions): the real window offscreen on a real
+data folder of seeded threads, driven many times over, and what it keeps
+counted — live widgets, menus, dialogs, cache entries. Counts, not timings."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtWidgets import QApplication, QMenu
+
+from mira_desktop.bootstrap import Services
+from mira_desktop.services.seed import SeedService
+from mira_desktop.storage.seed_repo import SeedStore
+from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
+from mira_desktop.ui.timeline.row_pool import SPARES
+from mira_desktop.ui.window.main_window import MainWindow
+from tests.support.qt_async import until
+
+ROUNDS = 12
+
+
+async def seeded(window: MainWindow, services: Services, threads: int, messages: int) -> list[str]:
+    """``threads`` threads of ``messages`` messages, listed in the sidebar."""
+    report = await SeedService(SeedStore(services.store.worker)).seed(threads, messages, seed=5)
+    window.thread_model.refresh()
+    grouped = window.sidebar.grouped
+    await until(lambda: all(grouped.row_of(t) >= 0 for t in report.thread_ids))
+    return list(report.thread_ids)
+
+
+async def open_thread(window: MainWindow, thread_id: str) -> None:
+    """As a click in the sidebar opens it, until its rows are shown."""
+    window.history_actions.open_thread(thread_id)
+    task = window.tasks.get("load-thread")
+    if task is not None:
+        await task
+    await asyncio.sleep(0.03)  # painted, the rows near the screen built
+
+
+def children_of(widget: object, kind: type) -> int:
+    return sum(isinstance(child, kind) for child in widget.children())  # type: ignore[attr-defined]
+
+
+async def test_switching_threads_back_and_forth_keeps_the_same_widgets(
+    window: MainWindow, services: Services
+) -> None:
+    ids = await seeded(window, services, 4, 30)
+    for thread_id in ids:  # each once: rows and their modules made
+        await open_thread(window, thread_id)
+    spares = sum(SPARES.values())  # made a moment after the window showed
+    await until(lambda: window.timeline.spare_row_count() == spares)
+    widgets = len(QApplication.allWidgets())
+    rows = window.timeline.live_widget_count()
+    for n in range(ROUNDS * 2):
+        await open_thread(window, ids[n % len(ids)])
+    await until(lambda: window.timeline.spare_row_count() == spares)
+    assert window.timeline.live_widget_count() == rows  # the last thread again
+    assert len(QApplication.allWidgets()) == widgets
+
+
+async def test_right_clicks_in_the_sidebar_leave_at_most_one_menu(
+    window: MainWindow, services: Services
+) -> None:
+    ids = await seeded(window, services, 3, 2)
+    sidebar = window.sidebar
+    view, grouped = sidebar.list_view, sidebar.grouped
+    workspaces = sidebar.workspace_list
+    for n in range(ROUNDS):
+        row = grouped.row_of(ids[n % len(ids)])
+        view.customContextMenuRequested.emit(view.visualRect(grouped.index(row)).center())
+        menu = sidebar.thread_menu
+        assert menu is not None and menu.isVisible()
+        menu.close()  # dismissed (Esc, a click outside)
+        workspaces.customContextMenuRequested.emit(
+            workspaces.visualItemRect(workspaces.item(1)).center()  # Mira BASE
+        )
+        assert workspaces.menu is not None and workspaces.menu.isVisible()
+        workspaces.menu.hide()  # gone another way: the next right-click drops it
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    assert children_of(sidebar, ThreadMenu) <= 1  # each kept its actions and lambdas
+    assert children_of(workspaces, QMenu) <= 1
