@@ -127,6 +127,7 @@ def checkpoint(window: Any) -> dict[str, Any]:
         "window_qobjects": descendants(window),
         "top_level_widgets": len(QApplication.topLevelWidgets()),
         "timeline_rows": window.timeline.live_widget_count(),
+        "find_folded": window.find_actions.folded_count(),  # messages Find keeps folded
         "asyncio_tasks": len(asyncio.all_tasks()),
         "window_tasks": window.tasks.pending(),
         # qasync keeps a cancelled timer's handle until it would have fired

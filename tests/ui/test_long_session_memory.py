@@ -14,6 +14,7 @@ from mira_desktop.services.seed import SeedService
 from mira_desktop.storage.seed_repo import SeedStore
 from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
 from mira_desktop.ui.timeline.row_pool import SPARES
+from mira_desktop.ui.window.find_actions import SEARCH_DELAY_MS
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.qt_async import until
 
@@ -81,3 +82,17 @@ async def test_right_clicks_in_the_sidebar_leave_at_most_one_menu(
     await asyncio.sleep(0.05)
     assert children_of(sidebar, ThreadMenu) <= 1  # each kept its actions and lambdas
     assert children_of(workspaces, QMenu) <= 1
+
+
+async def test_find_left_open_keeps_only_the_thread_on_screen_folded(
+    window: MainWindow, services: Services
+) -> None:
+    ids = await seeded(window, services, 6, 20)
+    find = window.find_actions
+    find.open()
+    assert find.bar is not None
+    find.bar.field.setText("the")  # and left open while other threads are read
+    for n in range(len(ids) + 2):
+        await open_thread(window, ids[n % len(ids)])
+        await asyncio.sleep(SEARCH_DELAY_MS / 1000 + 0.1)  # its search ran in this thread
+        assert find.folded_count() <= window.timeline.message_count() == 20

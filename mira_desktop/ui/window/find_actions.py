@@ -95,6 +95,7 @@ class FindActions(WindowActions):
         self._shown: str | None = None  # the message gone to last
         #: message id → (its text, the forms searched in), see ``_forms``
         self._folded: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._folded_thread: str | None = None  # whose messages they are
         self._generation = 0  # of the latest search (an older one's list is dropped)
         self._arrived = False  # ``current`` was picked, not yet gone to: Enter goes there
         self._lit: list[RichTextView] = []  # views whose words are tinted
@@ -163,6 +164,7 @@ class FindActions(WindowActions):
         folded in a worker thread first, off the paint path."""
         self._generation += 1
         shown = self._w.timeline.shown_messages()
+        self._keep_only(shown)
         missing = [m for m in shown if not self._is_folded(m)] if self._words() else []
         if len(missing) < FOLD_HERE:
             self._make_list(shown, keep)
@@ -176,6 +178,19 @@ class FindActions(WindowActions):
         for message, forms in folded:
             self._folded[message.id] = (message.text, forms)
         self._make_list(self._w.timeline.shown_messages(), keep)
+
+    def _keep_only(self, shown: list[Message]) -> None:
+        """Keep the folded forms of the thread shown only: the bar stays open
+        while other threads are opened, and each of them added all of its
+        messages (their text, twice over) for as long as it stayed open."""
+        thread_id = shown[0].thread_id if shown else None
+        if thread_id != self._folded_thread:
+            self._folded.clear()
+            self._folded_thread = thread_id
+
+    def folded_count(self) -> int:
+        """Messages whose folded forms are kept (for tests and benchmarks)."""
+        return len(self._folded)
 
     def _is_folded(self, message: Message) -> bool:
         kept = self._folded.get(message.id)
