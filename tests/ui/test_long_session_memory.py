@@ -6,14 +6,19 @@ counted — live widgets, menus, dialogs, cache entries. Counts, not timings."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from mira_desktop.bootstrap import Services
+from mira_desktop.core.agent import ApprovalState, ToolCard, ToolStatus
 from mira_desktop.services.seed import SeedService
 from mira_desktop.storage.seed_repo import SeedStore
 from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
 from mira_desktop.ui.timeline.row_pool import SPARES
+from mira_desktop.ui.timeline.tool_cards import ToolCardView
+from mira_desktop.ui.timeline.tool_text_dialog import ToolTextDialog
 from mira_desktop.ui.window.find_actions import SEARCH_DELAY_MS
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.qt_async import until
@@ -96,3 +101,41 @@ async def test_find_left_open_keeps_only_the_thread_on_screen_folded(
         await open_thread(window, ids[n % len(ids)])
         await asyncio.sleep(SEARCH_DELAY_MS / 1000 + 0.1)  # its search ran in this thread
         assert find.folded_count() <= window.timeline.message_count() == 20
+
+
+def test_a_tool_cards_whole_text_window_goes_once_closed(qtbot: Any) -> None:
+    """An agent step's "Show all" opens its whole text in a window of the
+    main window; the card is a timeline row, dropped when it scrolls away or
+    another thread opens — the window (and the text it holds) must not stay."""
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    diff = "".join(f"+line {n}\n" for n in range(500))
+    card = ToolCard(
+        "w1", "write", {"path": "a.txt"}, "Create a.txt", ToolStatus.WAITING,
+        ApprovalState.PENDING, diff=diff,
+    )  # fmt: skip
+    for n in range(ROUNDS):
+        row = ToolCardView(window)
+        row.show()
+        row.show_card(card)
+        qtbot.mouseClick(row.show_all, Qt.MouseButton.LeftButton)
+        shown = row.full_view
+        assert shown is not None and shown.isVisible() and "line 499" in shown.text.toPlainText()
+        if n % 2:  # read, closed, read again, then the row goes
+            shown.reject()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            qtbot.mouseClick(row.show_all, Qt.MouseButton.LeftButton)
+            again = row.full_view
+            assert (
+                again is not None and again.isVisible() and "line 499" in again.text.toPlainText()
+            )
+            again.reject()
+            row.deleteLater()
+        else:  # the row goes while it is read: it stays open until closed
+            row.deleteLater()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+            assert shown.isVisible() and "line 499" in shown.text.toPlainText()
+            shown.reject()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert children_of(window, ToolTextDialog) == 0

@@ -282,8 +282,15 @@ class ToolCardView(QFrame):
         if self.full_view is None:
             from .tool_text_dialog import ToolTextDialog  # only when asked
 
+            # a window of the main window, which outlives this row: it goes
+            # once closed (it holds all of the text), not with the window
             self.full_view = ToolTextDialog(self.window())
+            self.full_view.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.full_view.destroyed.connect(self._forget_full_view)
         self.full_view.show_text(self.summary_text(card), shown_text(card), self.cut_text(card))
+
+    def _forget_full_view(self) -> None:
+        self.full_view = None
 
     def _on_toggle(self) -> None:
         self._open = not self.is_open()
