@@ -6,6 +6,8 @@ counted — live widgets, menus, dialogs, cache entries. Counts, not timings."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import tracemalloc
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
@@ -16,6 +18,7 @@ from mira_desktop.core.agent import ApprovalState, ToolCard, ToolStatus
 from mira_desktop.services.seed import SeedService
 from mira_desktop.storage.seed_repo import SeedStore
 from mira_desktop.ui.sidebar.thread_menu import ThreadMenu
+from mira_desktop.ui.timeline.markdown import render_markdown
 from mira_desktop.ui.timeline.row_pool import SPARES
 from mira_desktop.ui.timeline.tool_cards import ToolCardView
 from mira_desktop.ui.timeline.tool_text_dialog import ToolTextDialog
@@ -139,3 +142,23 @@ def test_a_tool_cards_whole_text_window_goes_once_closed(qtbot: Any) -> None:
             shown.reject()
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert children_of(window, ToolTextDialog) == 0
+
+
+def test_highlighted_code_blocks_are_kept_up_to_a_size_not_a_count() -> None:
+    """Rendered code blocks are kept (a finished block of a streaming answer,
+    a row rendered again), but by size: a block may hold 200,000 characters
+    and its HTML is larger still, so a count alone (512) let the kept blocks
+    reach gigabytes over a day of long code answers."""
+    render_markdown("```\nwarm = up\n```\n", dark=False)  # the parser, made once
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(60):  # 60 different long blocks, ~100,000 characters each
+            code = f"# file {n}\n" + "total = total + row.amount  # add it up\n" * 2_500
+            assert "total = total" in render_markdown(f"```\n{code}```\n", dark=False)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 6_000_000  # 60 × (code + HTML) = ~13.6 MB were kept

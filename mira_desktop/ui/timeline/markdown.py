@@ -9,9 +9,9 @@ carries a "Copy" anchor ``copy-code:N``; :func:`render_markdown_blocks` returns
 the raw code of block N so the view can put it on the clipboard. Half-written
 markdown (an unclosed fence while streaming) renders as a code block.
 
-The pure helpers are memoised (parser, lexers, highlighted blocks) so that
-re-rendering a growing answer every ~50 ms only re-highlights the block that is
-still changing.
+The parser is memoised, and the highlighted blocks are kept up to a size
+(``code_highlight.py``), so that re-rendering a growing answer every ~50 ms
+only re-highlights the block that is still changing.
 """
 
 from __future__ import annotations
@@ -26,16 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from .code_highlight import highlight
+
 if TYPE_CHECKING:  # imported on first use (~40 ms): the first window needs neither
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
-    from pygments.formatters import HtmlFormatter
-    from pygments.lexer import Lexer
 
 log = logging.getLogger(__name__)
 
-LIGHT_CODE_STYLE = "default"
-DARK_CODE_STYLE = "github-dark"
 #: Code-block panel colours (background, border, muted label) per theme. They go
 #: with the pygments style, which is what ``dark`` selects.
 _CODE_PANEL = {
@@ -45,7 +43,6 @@ _CODE_PANEL = {
 _INLINE_CODE_BG = {False: "#eceef1", True: "#2d333b"}
 _TABLE_BORDER = {False: "#d0d4da", True: "#444c56"}
 _ALLOWED_SCHEMES = ("http://", "https://", "mailto:")
-_MAX_HIGHLIGHT_CHARS = 200_000
 _URL_RE = re.compile(r"\bhttps?://[^\s<>\"'`]+", re.IGNORECASE)
 #: An unbroken run at least this long (a long token, base64, minified code)
 #: gets a zero-width break opportunity every ``BREAK_EVERY`` characters: Qt's
@@ -352,7 +349,7 @@ def _code_block_html(code: str, lang: str, number: int, dark: bool) -> str:
     bg, border, muted = _CODE_PANEL[dark]
     label = html.escape(lang) if lang else "&nbsp;"
     copy = html.escape(QCoreApplication.translate("Timeline", "Copy"))
-    body = _highlight(code.rstrip("\n"), lang.lower(), dark)
+    body = highlight(code.rstrip("\n"), lang.lower(), dark)
     return (
         f'<table width="100%" cellspacing="0" cellpadding="8" border="1" '
         f'style="border-collapse:collapse; border-style:solid; border-color:{border}; '
@@ -364,41 +361,3 @@ def _code_block_html(code: str, lang: str, number: int, dark: bool) -> str:
         f'<pre style="white-space:pre-wrap; margin-top:4px; margin-bottom:0px;">{body}</pre>'
         "</td></tr></table>\n"
     )
-
-
-@lru_cache(maxsize=512)
-def _highlight(code: str, lang: str, dark: bool) -> str:
-    """Highlighted HTML for one block (memoised: finished blocks of a streaming
-    answer are highlighted once)."""
-    lexer = _lexer(lang) if lang and len(code) <= _MAX_HIGHLIGHT_CHARS else None
-    if lexer is None:
-        return _plain_code(code, dark)
-    from pygments import highlight
-
-    out = highlight(code, lexer, _formatter(dark))
-    return out.rstrip("\n")
-
-
-def _plain_code(code: str, dark: bool) -> str:
-    colour = "#e6edf3" if dark else "#1f2328"
-    return f'<span style="color:{colour};">{html.escape(code, quote=False)}</span>'
-
-
-@lru_cache(maxsize=64)
-def _lexer(lang: str) -> Lexer | None:
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    try:
-        return get_lexer_by_name(lang, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        log.debug("no pygments lexer for %r; code shown plain", lang)
-        return None
-
-
-@lru_cache(maxsize=2)
-def _formatter(dark: bool) -> HtmlFormatter:
-    from pygments.formatters import HtmlFormatter
-
-    style = DARK_CODE_STYLE if dark else LIGHT_CODE_STYLE
-    return HtmlFormatter(style=style, noclasses=True, nowrap=True)
