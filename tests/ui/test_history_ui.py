@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QThread
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
 from mira_desktop.bootstrap import Services, build_services
@@ -175,7 +175,7 @@ async def test_pin_button_drag_order_and_ctrl_1(
     window.activateWindow()
     await asyncio.sleep(0.05)
     qtbot.keyClick(window.sidebar.list_view, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-    await until(lambda: window.presenter.key == c and window.presenter.thread is not None)
+    await until(lambda: window.presenter.key == c and window.presenter.current_thread is not None)
     assert window.header.title() == "Gamma"
     assert window.sidebar.selected_thread_id() == c
     window.sidebar.pinned_actions[1].trigger()
@@ -224,6 +224,25 @@ async def test_inline_rename_saves_on_enter_and_cancels_on_escape(
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     await asyncio.sleep(0.1)
     assert await scalar(services, "SELECT title FROM threads") == "A better name"
+
+
+async def test_open_thread_and_its_menu_keep_qobject_thread_callable(
+    window: MainWindow, services: Services
+) -> None:
+    """The presenter's open thread and the menu's thread are data attributes
+    with their own names: ``QObject.thread()`` still answers the Qt thread."""
+    (thread_id,) = await seed(services, [{"title": "Mine", "updated_at": ago(hours=1)}])
+    await refresh(window)
+    window.presenter.open_thread(thread_id)
+    await until(lambda: window.header.title() == "Mine")  # the thread is shown
+    gui_thread = QThread.currentThread()
+    assert window.presenter.thread() is gui_thread
+    menu = window.sidebar.thread_menu_for(thread_id)
+    assert menu is not None
+    assert menu.thread() is gui_thread
+    shown = window.presenter.current_thread
+    assert shown is not None and shown.id == thread_id
+    assert menu.menu_thread.id == thread_id
 
 
 async def test_a_long_title_typed_inline_is_kept_whole_and_drawn_elided(
@@ -289,7 +308,9 @@ async def test_trash_restore_purge_and_empty(
     await refresh(window)
     sidebar, g = window.sidebar, window.sidebar.grouped
     click(qtbot, sidebar.list_view.viewport(), row_center(window, g.row_of(first)))
-    await until(lambda: window.presenter.key == first and window.presenter.thread is not None)
+    await until(
+        lambda: window.presenter.key == first and window.presenter.current_thread is not None
+    )
     qtbot.keyClick(sidebar.list_view, Qt.Key.Key_Delete)  # Del: to the trash
     await until(lambda: titles(window) == ["T2", "T3"])
     assert window.presenter.is_draft  # the open thread gave way to a new chat

@@ -191,7 +191,10 @@ async def test_two_threads_stream_at_once_while_switching(
     # back to A mid-stream: the text that arrived meanwhile is shown, and keeps growing
     window.presenter.open_thread(thread_a)
     await until(
-        lambda: window.presenter.thread is not None and window.presenter.thread.id == thread_a
+        lambda: (
+            window.presenter.current_thread is not None
+            and window.presenter.current_thread.id == thread_a
+        )
     )
     answer_a = window.timeline.message_ids()[1]
     shown = window.timeline.message_text(answer_a)
@@ -364,8 +367,8 @@ async def test_an_answer_the_full_disk_could_not_keep_stays_shown_then_is_saved(
     window.presenter.open_thread(key)
     await until(
         lambda: (
-            window.presenter.thread is not None
-            and window.presenter.thread.id == key
+            window.presenter.current_thread is not None
+            and window.presenter.current_thread.id == key
             and len(window.timeline.message_ids()) == 4
         )
     )

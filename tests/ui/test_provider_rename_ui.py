@@ -42,7 +42,7 @@ async def test_a_renamed_provider_keeps_the_conversation_and_new_chats_on_its_mo
     await window.presenter.reload_models()
     assert window.presenter.choice == ("Local", "m1")
     await send(window, loopback, "hi", qtbot)
-    thread = window.presenter.thread
+    thread = window.presenter.current_thread
     assert thread is not None and not window.presenter.is_draft
 
     await rename_in_settings(window, "Local", "Home")
@@ -53,7 +53,10 @@ async def test_a_renamed_provider_keeps_the_conversation_and_new_chats_on_its_mo
     assert window.composer.enabled_reason() is None
     await send(window, loopback, "still there?", qtbot)
     assert loopback.requests[-1].json["model"] == "m1"
-    assert window.presenter.thread is not None and window.presenter.thread.id == thread.id
+    assert (
+        window.presenter.current_thread is not None
+        and window.presenter.current_thread.id == thread.id
+    )
 
     window.presenter.new_chat()
     assert window.presenter.choice == ("Home", "m1")

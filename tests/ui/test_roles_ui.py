@@ -113,7 +113,7 @@ async def test_the_header_binds_and_unbinds_the_role_of_a_saved_thread(
     assert "Talks like a pirate." not in system_prompt(request_of(loopback))
     # reopening the thread shows its role in the picker
     window.header.role_picker.choose(role.id)
-    await until(lambda: window.presenter.thread is not None)
+    await until(lambda: window.presenter.current_thread is not None)
     window.presenter.new_chat()
     window.presenter.open_thread(key)
     await until(lambda: window.header.role_picker.current_role_id() == role.id)

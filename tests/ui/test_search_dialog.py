@@ -91,7 +91,9 @@ async def test_ctrl_k_type_arrow_enter_opens_the_highlighted_message(
     assert dialog.query_edit.hasFocus()  # focus stays in the query field
     qtbot.keyClick(dialog.query_edit, Qt.Key.Key_Return)
     await until(lambda: not dialog.isVisible())
-    await until(lambda: window.presenter.thread is not None and window.presenter.key == notes.id)
+    await until(
+        lambda: window.presenter.current_thread is not None and window.presenter.key == notes.id
+    )
     message_id = hits[1].message_id
     assert highlighted == [(message_id, True)]
     assert message_id in window.timeline.message_ids()
@@ -135,7 +137,9 @@ async def test_a_hit_undone_since_it_was_found_opens_its_thread_as_it_is(
     thread = await make_thread(services, "Undone", ["Explain attention", "旧答案提到了深度学习"])
     await refresh(window)
     window.history_actions.open_thread(shown.id)
-    await until(lambda: window.presenter.thread is not None and window.presenter.key == shown.id)
+    await until(
+        lambda: window.presenter.current_thread is not None and window.presenter.key == shown.id
+    )
     dialog = await open_search(qtbot, window)
     hits = await typed(qtbot, dialog, "深度学习")
     assert [h.thread_id for h in hits] == [thread.id]
@@ -145,7 +149,10 @@ async def test_a_hit_undone_since_it_was_found_opens_its_thread_as_it_is(
     # the thread the composer now sends to is the one on screen
     assert window.presenter.key == thread.id
     await until(
-        lambda: window.presenter.thread is not None and window.presenter.thread.id == thread.id
+        lambda: (
+            window.presenter.current_thread is not None
+            and window.presenter.current_thread.id == thread.id
+        )
     )
     assert window.timeline.message_ids() == []
     assert window.header.title() == "Undone"

@@ -82,7 +82,7 @@ class KbActions(WindowActions):
 
     def current_kb_id(self) -> str | None:
         """The base of the conversation shown (a draft's choice, or the thread's)."""
-        thread = self._p.thread
+        thread = self._p.current_thread
         if self._p.is_draft or thread is None or thread.id != self._p.key:
             return self._p.draft_kb_id
         return thread.kb_id
@@ -134,7 +134,7 @@ class KbActions(WindowActions):
         """Bases were created, renamed or deleted: the picker and the thread
         shown (a deleted base unbinds it) follow."""
         self._tasks.start(self.reload_bases())
-        if not self._p.is_draft and self._p.thread is not None:
+        if not self._p.is_draft and self._p.current_thread is not None:
             self._tasks.start(self._reload_thread(self._p.key))
 
     async def _reload_thread(self, key: str) -> None:

@@ -30,7 +30,7 @@ class ThreadMenu(QMenu):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("ThreadMenu")
-        self.thread = thread
+        self.menu_thread = thread
         if view == "trash":
             self._add("restore", self.tr("Restore"))
             self.addSeparator()

@@ -96,7 +96,7 @@ class AgentActions(WindowActions):
     async def refresh_folder(self) -> None:
         """Whether the conversation's workspace has a project folder (the
         switch's words follow: without one the agent searches, it has no files)."""
-        thread = None if self._p.is_draft else self._p.thread
+        thread = None if self._p.is_draft else self._p.current_thread
         workspace_id = thread.workspace_id if thread is not None else self._w.sidebar.workspace_id()
         workspaces = self._services.workspaces
         try:

@@ -100,7 +100,7 @@ class ComposerActions(WindowActions):
     # ---- the workspace folder ----------------------------------------------------------
     async def workspace_root(self) -> str | None:
         """The root folder of the conversation's workspace (a draft: the sidebar's)."""
-        thread = self._p.thread
+        thread = self._p.current_thread
         workspace_id = thread.workspace_id if thread is not None and not self._p.is_draft else None
         workspace_id = workspace_id or self._w.sidebar.workspace_id()
         workspaces = self._services.workspaces

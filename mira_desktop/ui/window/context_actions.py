@@ -98,7 +98,7 @@ class ContextActions(WindowActions):
         return self._draft_role
 
     def current_role_id(self) -> str | None:
-        thread = self._p.thread
+        thread = self._p.current_thread
         if self._p.is_draft or thread is None or thread.id != self._p.key:
             return self._draft_role
         return thread.role_id
@@ -128,7 +128,7 @@ class ContextActions(WindowActions):
 
     def _sync(self) -> None:
         self._w.header.role_picker.set_current(self.current_role_id())
-        saved = not self._p.is_draft and self._p.thread is not None
+        saved = not self._p.is_draft and self._p.current_thread is not None
         self.summary_action.setEnabled(saved)
 
     def open_roles(self) -> None:
@@ -149,7 +149,7 @@ class ContextActions(WindowActions):
     def open_summary(self) -> None:
         from ..dialogs.summary_dialog import SummaryDialog
 
-        if self._p.is_draft or self._p.thread is None:
+        if self._p.is_draft or self._p.current_thread is None:
             return
         dialog = SummaryDialog(self._services.summaries, self._tasks, self._p.key, self._w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -171,7 +171,7 @@ class ContextActions(WindowActions):
     def compact(self, instructions: str | None, typed: str) -> None:
         """``/compact [instructions]`` sent from the composer (``typed``: its text)."""
         key = self._p.key
-        if self._p.is_draft or self._p.thread is None:
+        if self._p.is_draft or self._p.current_thread is None:
             self._w.composer.take_text(typed)  # done: there is nothing to compact
             self.notify(self.tr("Nothing to compact yet."))
             return

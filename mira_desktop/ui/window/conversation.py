@@ -61,7 +61,7 @@ class ConversationPresenter(QObject):
         self._tasks = tasks
         self.key: str = new_id()
         self.is_draft = True
-        self.thread: Thread | None = None
+        self.current_thread: Thread | None = None
         self.models: list[ModelInfo] = []
         self.choice: tuple[str, str] | None = None
         self._stashed_draft = ""
@@ -102,7 +102,7 @@ class ConversationPresenter(QObject):
         if not self.is_draft or self._chat.is_running(self.key) or self._w.timeline.message_count():
             self.key = new_id()
         self.is_draft = True
-        self.thread = None
+        self.current_thread = None
         self._w.timeline.clear()
         self._w.header.set_title(None)
         self._w.sidebar.select_thread(None)
@@ -165,7 +165,7 @@ class ConversationPresenter(QObject):
         choice = await self._thread_choice(thread)
         if self.key != thread_id:
             return  # the user moved on while this loaded
-        self.thread = thread
+        self.current_thread = thread
         self._w.header.set_title(thread.title)
         self._w.timeline.set_messages(self._with_live_state(thread_id, messages))
         live = self._chat.live(thread_id)
@@ -288,11 +288,13 @@ class ConversationPresenter(QObject):
         self._tasks.start(
             self._services.settings.set("chat.last_model", {"provider": provider, "model": model})
         )
-        if self.thread is not None and not self.is_draft:
+        if self.current_thread is not None and not self.is_draft:
             info = next((m for m in self.models if (m.provider_name, m.name) == self.choice), None)
             if info is not None and info.provider_id:
                 self._tasks.start(
-                    self._services.threads.set_model(self.thread.id, info.provider_id, model)
+                    self._services.threads.set_model(
+                        self.current_thread.id, info.provider_id, model
+                    )
                 )
         self._refresh_composer()
 
@@ -353,7 +355,7 @@ class ConversationPresenter(QObject):
     def agent_on(self) -> bool:
         """Whether a send now goes to the agent: its switch, or plan mode
         (which brings the agent), of the draft or the thread shown."""
-        thread = self.thread
+        thread = self.current_thread
         if self.is_draft or thread is None or thread.id != self.key:
             return self.draft_agent or self.draft_plan
         return thread.agent_enabled or thread.mode == PLAN_MODE
@@ -392,7 +394,7 @@ class ConversationPresenter(QObject):
         self._w.sidebar.model().upsert_thread(thread)
         if key == self.key:
             self.is_draft = False
-            self.thread = thread
+            self.current_thread = thread
             self._w.header.set_title(thread.title)
             self._w.sidebar.select_thread(thread.id)
 
@@ -471,7 +473,7 @@ class ConversationPresenter(QObject):
         if thread is not None:
             self._w.sidebar.model().upsert_thread(thread)
             if thread_id == self.key:
-                self.thread = thread
+                self.current_thread = thread
                 self.state_changed.emit()  # its switches may have changed (plan mode)
 
     def set_question_waiting(self, key: str, waiting: bool) -> None:

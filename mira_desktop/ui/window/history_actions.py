@@ -132,7 +132,7 @@ class HistoryActions(WindowActions):
         """A changed thread: its row (or its leaving the list) and the presenter."""
         self._w.sidebar.model().upsert_thread(thread)
         if thread.id == self._p.key and not self._p.is_draft:
-            self._p.thread = thread
+            self._p.current_thread = thread
 
     def reorder_pins(self, ordered_ids: list[str]) -> None:
         async def reorder() -> None:
@@ -179,7 +179,7 @@ class HistoryActions(WindowActions):
             if not many:
                 self._put(thread)
             elif thread.id == self._p.key and not self._p.is_draft:
-                self._p.thread = thread
+                self._p.current_thread = thread
         if many:
             self.reload()
 

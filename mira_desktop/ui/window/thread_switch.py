@@ -55,7 +55,7 @@ class ThreadSwitch(QObject):
 
     def is_on(self) -> bool:
         """The switch of the conversation shown (a draft's, or the thread's)."""
-        thread = self._p.thread
+        thread = self._p.current_thread
         if self._p.is_draft or thread is None or thread.id != self._p.key:
             return bool(getattr(self._p, self._draft_flag))
         return self._thread_on(thread)

@@ -86,7 +86,7 @@ class TreeActions(WindowActions):
     # ---- state -----------------------------------------------------------------
     def can_act(self) -> bool:
         """The shown thread is saved, writable (not in the trash) and idle."""
-        p, thread = self._p, self._p.thread
+        p, thread = self._p, self._p.current_thread
         return (
             not p.is_draft
             and thread is not None
@@ -97,7 +97,7 @@ class TreeActions(WindowActions):
 
     def why_not(self) -> str:
         """Why :meth:`can_act` is False, in words for the notice bar."""
-        p, thread = self._p, self._p.thread
+        p, thread = self._p, self._p.current_thread
         if p.is_draft or thread is None or thread.id != p.key:
             return self.tr("This chat is not saved yet.")
         if thread.deleted_at is not None:
@@ -244,7 +244,7 @@ class TreeActions(WindowActions):
         running = self._tasks.get("branch")
         if not self.can_act() or (running is not None and not running.done()):
             return  # one copy at a time: a second click while copying makes none
-        thread = self._p.thread
+        thread = self._p.current_thread
         title = (thread.title if thread else "") or self.tr("New chat")
         copy_title = self.tr("Branch · {0}").format(title)
         self._tasks.start(self._branch(self._p.key, message_id, copy_title), key="branch")

@@ -132,7 +132,7 @@ class WorkspaceActions(WindowActions):
 
     async def _delete(self, workspace_id: str) -> None:
         moved = await self._services.workspaces.delete(workspace_id)
-        open_thread = self._p.thread
+        open_thread = self._p.current_thread
         await self.reload()  # selects "All" if the deleted one was chosen
         self._history.reload()
         if open_thread is not None and open_thread.workspace_id == workspace_id:
