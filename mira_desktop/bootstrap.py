@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -440,6 +441,10 @@ def switch_data_folder(data_dir: Path, progress: CopyProgress | None = None) -> 
     return apply_switch(data_dir, copy_file, progress)
 
 
+#: the handlers ``configure_logging`` added to the root logger (a second call adds none)
+_OUR_HANDLERS: weakref.WeakSet[logging.Handler] = weakref.WeakSet()
+
+
 def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:
     """Log to ``logs/mira.log`` in the data folder (rotated), warnings to stderr.
     A folder where the log cannot be written (read-only, full) logs to stderr
@@ -448,7 +453,7 @@ def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:
     logs = data_dir / "logs"
     path = logs / "mira.log"
     root = logging.getLogger()
-    if any(getattr(h, "_mira", False) for h in root.handlers):
+    if any(h in _OUR_HANDLERS for h in root.handlers):
         return path
     handler: logging.Handler
     try:
@@ -461,7 +466,7 @@ def configure_logging(data_dir: Path, *, verbose: bool = False) -> Path:
         handler.setLevel(logging.WARNING)
         print(f"warning: cannot write the log in {logs}: {exc.strerror or exc}", file=sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler._mira = True  # type: ignore[attr-defined]
+    _OUR_HANDLERS.add(handler)
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     return path

@@ -153,7 +153,10 @@ def insert_imports(
                 imported.append(_insert_one(batch, item))
             else:
                 merged = _merge_one(batch, item, known)
-                (updated if isinstance(merged, UpdatedThread) else skipped).append(merged)
+                if isinstance(merged, UpdatedThread):
+                    updated.append(merged)
+                else:
+                    skipped.append(merged)
             if progress is not None:
                 progress(index + 1, len(imports))
         search_order.record_late(conn, before)  # old history: searched by its time

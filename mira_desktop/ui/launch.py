@@ -219,7 +219,8 @@ def _serve_later_launches(instance: SingleInstance, window: MainWindow, files: l
     if isinstance(app, QApplication):  # closed: later launches open their own window
         app.lastWindowClosed.connect(instance.set_closing)
     instance.listen()
-    instance.watch_file_open_events(app)
+    if app is not None:  # always, with a window shown; ``instance()`` is typed optional
+        instance.watch_file_open_events(app)
     if files:
         received([str(Path(f).absolute()) for f in files])
 

@@ -21,6 +21,7 @@ from mira_desktop.core.models import MessageRole
 from mira_desktop.ui.i18n import install_translator
 from mira_desktop.ui.theme import apply_theme
 from mira_desktop.ui.timeline.system_card import SystemCardWidget
+from mira_desktop.ui.window import context_actions
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_stream
@@ -134,6 +135,19 @@ async def test_compact_in_a_new_chat_says_nothing_to_compact(
     window.composer.send_requested.emit("/compact")
     await until(lambda: window.notice_bar.text() == "Nothing to compact yet.")
     assert loopback.requests == [] and window.presenter.is_draft
+
+
+async def test_a_transient_notice_goes_away_and_a_newer_one_stays(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(context_actions, "NOTICE_MS", 50)  # not 6 s in a test
+    window.composer.send_requested.emit("/compact")  # nothing to compact in a new chat
+    await until(lambda: window.notice_bar.text() == "Nothing to compact yet.")
+    await until(lambda: window.notice_bar.text() == "" and window.notice_bar.isHidden())
+    window.context_actions.notify("first")
+    window.context_actions.notify("second", transient=False)  # before the first's timer
+    await asyncio.sleep(0.3)
+    assert window.notice_bar.text() == "second" and not window.notice_bar.isHidden()
 
 
 async def test_automatic_compaction_shows_a_notice_and_the_card(

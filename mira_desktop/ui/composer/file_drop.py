@@ -62,7 +62,9 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    # the stub types ``format`` as bytes, but PySide6 6.11 takes only str here
+    # (b"PNG" raises ValueError at run time); the paste test covers it
+    image.save(buffer, "PNG")  # type: ignore[call-overload]
     buffer.close()
     return bytes(data.data())
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -50,7 +50,12 @@ _POPUP_QSS = """
 class _RowDelegate(QStyledItemDelegate):
     """A row: the title, then its detail in the muted colour (elided first)."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         detail = str(index.data(_DETAIL) or "")
@@ -118,6 +123,7 @@ class SuggestionPopup(QFrame):
         layout.addWidget(self.title)
         layout.addWidget(self.list)
         layout.addWidget(self.message)
+        self._layout = layout  # typed: ``self.layout()`` is ``QLayout | None``
         self.hide()
 
     # ---- content -------------------------------------------------------------------
@@ -218,8 +224,11 @@ class SuggestionPopup(QFrame):
             row_h = max(self.list.sizeHintForRow(0), self.fontMetrics().height() + 8)
             self.list.setFixedHeight(rows * row_h + 2 * self.list.frameWidth() + 2)
         width = min(max(self._anchor.width() - 24, 260), 560)
-        layout = self.layout()
+        parent = self.parentWidget()
+        if parent is None:  # only ever made and opened as a child of the window
+            return
+        layout = self._layout
         height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else -1
         height = max(height, layout.totalSizeHint().height())
-        origin = self._anchor.mapTo(self.parentWidget(), QPoint(12, 0))
+        origin = self._anchor.mapTo(parent, QPoint(12, 0))
         self.setGeometry(origin.x(), max(4, origin.y() - height - 4), width, height)

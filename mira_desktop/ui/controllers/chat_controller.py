@@ -185,11 +185,12 @@ class ChatController(QObject):
         self._tasks.start(self._consume(live, events), key=f"run:{live.key}")
         self.running_changed.emit(live.key, True)
 
-    def stop(self, key: str | None) -> bool:
-        return bool(key) and self._chat.stop(key)
+    def stop(self, key: str) -> bool:
+        """Stop the run of ``key`` (the presenter's key: always an id). True when one ran."""
+        return self._chat.stop(key)
 
-    def stop_thinking(self, key: str | None) -> bool:
-        return bool(key) and self._chat.stop_thinking(key)
+    def stop_thinking(self, key: str) -> bool:
+        return self._chat.stop_thinking(key)
 
     async def _consume(self, live: LiveRun, events: AsyncGenerator[ChatEvent, None]) -> None:
         """Handle the run's events; Qt paints between bursts of a fast stream

@@ -260,7 +260,8 @@ class ModelsTab(QWidget):
             None,
         )
         with QSignalBlocker(self.model_list):
-            self.model_list.setCurrentItem(item)
+            # Qt's setCurrentItem(item) is setCurrentRow(row(item)); -1: none
+            self.model_list.setCurrentRow(-1 if item is None else self.model_list.row(item))
         self.empty_label.setVisible(not self._models)
 
     def _form_values(self) -> tuple[object, ...]:
@@ -279,7 +280,7 @@ class ModelsTab(QWidget):
         chosen = next((i for i in items if tuple(i.data(_KEY_ROLE)) == key), None)
         chosen = chosen or (visible[0] if visible else None)
         with QSignalBlocker(self.model_list):
-            self.model_list.setCurrentItem(chosen)
+            self.model_list.setCurrentRow(-1 if chosen is None else self.model_list.row(chosen))
         self._show_model(self._current_model())
 
     def _apply_filter(self, text: str) -> None:

@@ -363,13 +363,14 @@ class ProvidersTab(QWidget):
             None,
         )
         with QSignalBlocker(self.provider_list):
-            self.provider_list.setCurrentItem(item)
+            # Qt's setCurrentItem(item) is setCurrentRow(row(item)); -1: none
+            self.provider_list.setCurrentRow(-1 if item is None else self.provider_list.row(item))
             if item is None:
                 self.provider_list.clearSelection()
 
     def _show_new_form(self, kind: str = "openai") -> None:
         self.provider_list.clearSelection()
-        self.provider_list.setCurrentItem(None)
+        self.provider_list.setCurrentRow(-1)  # no current provider
         self.form.set_provider(None, kind=kind)
         self.confirm_bar.hide()
         self._update_buttons()

@@ -51,7 +51,10 @@ class ImportConversations(QObject):
         """Put the action into the File menu, before its last separator (Quit)."""
         menu = self._w.file_menu
         separators = [a for a in menu.actions() if a.isSeparator()]
-        menu.insertAction(separators[-1] if separators else None, self.action)
+        if separators:
+            menu.insertAction(separators[-1], self.action)
+        else:  # what Qt's insertAction(None, …) does
+            menu.addAction(self.action)
 
     def retranslate(self) -> None:
         self.action.setText(self.tr("Import conversations…"))

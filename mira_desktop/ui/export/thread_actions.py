@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +90,7 @@ class ThreadActions(QObject):
             "json": self.tr("Export as JSON…"),
         }
         entries: list[tuple[str, str, Callable[[], None]]] = [
-            (f"export:{fmt}", labels[fmt], lambda f=fmt: self.export_thread(thread_id, f))
+            (f"export:{fmt}", labels[fmt], partial(self.export_thread, thread_id, fmt))
             for fmt in FORMATS
         ]
         entries += [
@@ -125,8 +126,10 @@ class ThreadActions(QObject):
         separator = QAction(menu)
         separator.setSeparator(True)
         actions.append(separator)
-        first = menu.actions()[0] if menu.actions() else None
-        menu.insertActions(first, actions)
+        if menu.actions():
+            menu.insertActions(menu.actions()[0], actions)
+        else:  # what Qt's insertActions(None, …) does
+            menu.addActions(actions)
         self._header_actions = actions
 
     def build_message_menu(self, message_id: str, menu: QMenu) -> None:

@@ -135,7 +135,7 @@ def fitted_text(
     option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
     probe.setTextOption(option)
     probe.beginLayout()
-    starts = []
+    starts: list[int] = []
     while True:
         line = probe.createLine()
         if not line.isValid() or len(starts) > lines:

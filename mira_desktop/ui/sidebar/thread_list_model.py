@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import (
@@ -190,24 +190,24 @@ class ThreadListModel(LiveThreadRows):
             await asyncio.shield(self._pending)
 
     # ---- loading ------------------------------------------------------------
-    def _start(self, coro: Awaitable[None]) -> None:
+    def _start(self, coro: Coroutine[Any, Any, None]) -> None:
         if self._closed:  # the window is closing: nothing more to load
-            coro.close()  # type: ignore[attr-defined]
+            coro.close()
             return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             log.error("ThreadListModel needs a running asyncio (qasync) loop to fetch threads")
-            coro.close()  # type: ignore[attr-defined]
+            coro.close()
             return
         self._pending = self._spawn(coro)
         self.loading_changed.emit(True)
 
-    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``coro`` as a task of the model, its failure reported (a page
         load when ``_start`` makes it the pending one; else beside the pages,
         not waited for by ``wait_idle``)."""
-        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._on_task_done)
         return task

@@ -184,8 +184,8 @@ class ViewBar(QWidget):
             "archived": self.tr("Archived"),
             "trash": self.tr("Trash"),
         }
-        for view, button in self.view_buttons.items():
-            button.setText(labels[view])
+        for view, view_button in self.view_buttons.items():
+            view_button.setText(labels[view])
         self.view_buttons["trash"].setToolTip(
             self.tr("Deleted conversations, restorable until the automatic purge")
         )

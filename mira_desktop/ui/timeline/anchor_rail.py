@@ -18,7 +18,16 @@ import logging
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette, QPixmap
+from PySide6.QtGui import (
+    QColor,
+    QHideEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPixmap,
+    QShowEvent,
+)
 from PySide6.QtWidgets import QHBoxLayout, QToolTip, QWidget
 
 from mira_desktop.core.message_kinds import COMPACTION_KIND
@@ -197,11 +206,11 @@ class AnchorRail(QWidget):
             words = words[: PREVIEW_CHARS - 1] + "…"
         return words or self.tr("(attachments only)")
 
-    def showEvent(self, event: QEvent) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._timer.start()
 
-    def hideEvent(self, event: QEvent) -> None:
+    def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
         self._timer.stop()
 

@@ -12,7 +12,7 @@ from mira_desktop.core.models import MessageStatus
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
-    from PySide6.QtWidgets import QVBoxLayout
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
 
     from .image_card import ImageCard
     from .message_state import MessageState, ViewOptions
@@ -20,8 +20,12 @@ if TYPE_CHECKING:
     from .rich_text import RichTextView
     from .speech_bar import SpeechBar
 
+    _Host = QWidget  # what the checker sees: the parts are built with ``self`` as parent
+else:
+    _Host = object  # at run time a plain mixin: the widget comes from ``MessageWidget``
 
-class AnswerExtras:
+
+class AnswerExtras(_Host):
     """Mixed into ``AssistantMessageWidget`` (a QWidget with these members)."""
 
     _state: MessageState
@@ -34,7 +38,10 @@ class AnswerExtras:
     plan_requested: SignalInstance
     media_requested: SignalInstance
     height_changed: SignalInstance
-    message_id: str
+    if TYPE_CHECKING:
+
+        @property
+        def message_id(self) -> str: ...  # ``MessageWidget.message_id`` (read-only)
 
     def _apply_plan(self) -> None:
         """A proposed plan's title and, once it ended, its buttons (§11)."""

@@ -7,7 +7,7 @@ view, the current place stronger, and says where each one is."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -61,7 +61,7 @@ class FindBar(QFrame):
         self.retranslate()
         self.set_count(None, 0)
 
-    def _button(self, text: str, signal: Signal) -> QToolButton:
+    def _button(self, text: str, signal: SignalInstance) -> QToolButton:
         button = QToolButton(self)
         button.setText(text)
         button.setAutoRaise(True)

@@ -39,6 +39,10 @@ from .markdown import MarkdownSplit, render_markdown_split
 
 log = logging.getLogger(__name__)
 
+#: what a prepared step depends on: dark, start, the source to render, the
+#: stable code blocks before it, the document's style sheet
+_PreparedKey = tuple[bool, int, str, int, str]
+
 #: characters of new markdown one budgeted step renders (~2 ms with its relayout)
 STEP_CHARS = 2000
 #: characters of not-yet-rendered text one budgeted update adds as plain text.
@@ -87,7 +91,7 @@ class LiveMarkdown:
         self._stable_code: list[str] = []
         self._tail_code: tuple[str, ...] = ()
         # (key, split, fragments) of the next step, done ahead by ``prepare``
-        self._prepared: tuple[tuple[object, ...], MarkdownSplit, tuple] | None = None
+        self._prepared: tuple[_PreparedKey, MarkdownSplit, tuple] | None = None
 
     @property
     def source_length(self) -> int:
@@ -192,7 +196,7 @@ class LiveMarkdown:
                 end = len(source) if blank < 0 else blank + 1
         return end
 
-    def _prepared_key(self, end: int) -> tuple[object, ...]:
+    def _prepared_key(self, end: int) -> _PreparedKey:
         start = self._stable_chars
         return (
             self._dark,

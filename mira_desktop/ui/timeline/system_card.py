@@ -54,6 +54,7 @@ class SystemCardWidget(MessageWidget):
         self._body = RichTextView(self, object_name="messageText")
         box.addWidget(self._instructions)
         box.addWidget(self._body)
+        self._box = box  # typed: ``self.layout()`` is ``QLayout | None``
         self._outer_margin = 6
         self.setContentsMargins(0, self._outer_margin, 0, self._outer_margin)
         self.apply()
@@ -102,10 +103,9 @@ class SystemCardWidget(MessageWidget):
 
     def measure(self, width: int) -> int:
         # A closed card has no height-for-width child: ask the layout for its hint.
-        layout = self.layout()
-        if layout.hasHeightForWidth():
-            return layout.totalHeightForWidth(width)
-        return layout.totalSizeHint().height()
+        if self._box.hasHeightForWidth():
+            return self._box.totalHeightForWidth(width)
+        return self._box.totalSizeHint().height()
 
     def title(self) -> str:
         if is_compaction(self._state):

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QMargins, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -179,10 +179,10 @@ class EmptyStateWidget(QWidget):
         """Wrapped labels in a fixed-width card: give each the height its text
         needs at that width (the style sheet may change fonts after layout)."""
         for label in (self.body_label, self.status_label):
-            margins = (
-                label.parentWidget().layout().contentsMargins() if label.parentWidget() else None
-            )
-            width = label.parentWidget().width() - (
-                margins.left() + margins.right() if margins else 0
-            )
+            card = label.parentWidget()  # the card of ``_build_layout``
+            if card is None:
+                continue
+            card_layout = card.layout()
+            margins = card_layout.contentsMargins() if card_layout is not None else QMargins()
+            width = card.width() - margins.left() - margins.right()
             label.setMinimumHeight(label.heightForWidth(max(width, 100)) if label.text() else 0)

@@ -208,9 +208,11 @@ class AgentActions(WindowActions):
                 return
             from ..widgets.progress_panel import ProgressPanel  # the first agent's steps
 
-            self.progress_panel = ProgressPanel(self._w.composer.parentWidget())
-            column = self._w.composer.parentWidget().layout()
+            holder = self._w.composer.parentWidget()
+            column = holder.layout() if holder is not None else None
+            # the composer sits in the window's centre column (``main_window``)
             assert isinstance(column, QBoxLayout)
+            self.progress_panel = ProgressPanel(holder)
             column.insertWidget(column.indexOf(self._w.composer), self.progress_panel)
         self.progress_panel.show_steps(steps)
 

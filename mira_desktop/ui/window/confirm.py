@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 log = logging.getLogger(__name__)
 
 
-def ask_then(parent: QWidget, title: str, text: str, then: Callable[[], None]) -> None:
+def ask_then(parent: QWidget, title: str, text: str, then: Callable[[], object]) -> None:
     """Ask a yes/no question soon; call ``then()`` if the answer is yes."""
 
     def ask() -> None:

@@ -220,7 +220,12 @@ class ContextActions(WindowActions):
         self._p.notice.emit(text)
         if transient:
             bar = self._w.notice_bar
-            QTimer.singleShot(NOTICE_MS, bar, lambda: bar.text() == text and bar.show_notice(""))
+
+            def hide_if_still_shown() -> None:  # a newer notice stays
+                if bar.text() == text:
+                    bar.show_notice("")
+
+            QTimer.singleShot(NOTICE_MS, bar, hide_if_still_shown)
 
     # ---- language ----------------------------------------------------------------------
     def _retranslate(self) -> None:

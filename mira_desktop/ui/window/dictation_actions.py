@@ -20,6 +20,7 @@ import logging
 import sys
 from array import array
 from collections.abc import Callable
+from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING
 
@@ -177,7 +178,7 @@ class DictationActions(WindowActions):
                 self.state = "idle"
                 if not isinstance(exc, MiraError):
                     log.exception("dictation could not start")
-                self._say(lambda exc=exc: error_line(exc), error=True)
+                self._say(partial(error_line, exc), error=True)
 
     async def _start(self) -> None:
         chosen = await self._services.transcription.transcription_model()
@@ -202,6 +203,7 @@ class DictationActions(WindowActions):
         from PySide6.QtCore import QMicrophonePermission
 
         app = QCoreApplication.instance()
+        assert app is not None  # dictation is started from the window: the app runs
         permission = QMicrophonePermission()
         status = app.checkPermission(permission)
         if status == Qt.PermissionStatus.Granted:
@@ -235,7 +237,7 @@ class DictationActions(WindowActions):
             log.exception("dictation could not start")
             if self.state == "starting":
                 self.state = "idle"
-                self._say(lambda exc=exc: error_line(exc), error=True)
+                self._say(partial(error_line, exc), error=True)
 
     def _record(self) -> None:
         if self.state != "starting":
@@ -251,7 +253,7 @@ class DictationActions(WindowActions):
             self.recorder.start()
         except MicrophoneError as exc:
             self.state = "idle"
-            self._say(lambda exc=exc: str(exc), error=True)
+            self._say(partial(str, exc), error=True)
             return
         self.clip, self._wav = None, None  # a saved one gives way to the new recording
         self.saved_to = None
@@ -278,18 +280,18 @@ class DictationActions(WindowActions):
                 "Listening… {0} — click the microphone again (or press {1}) to write it "
                 "down; Esc discards."
             ).format(clock(seconds), shortcut_text())
-        self._say(lambda text=text: text)
+        self._say(lambda: text)
 
     def _on_input_failed(self, message: str) -> None:
         assert self.recorder is not None
         clip = self.recorder.stop()
         self._set_state("idle")
         if clip is None or clip.seconds < MIN_SECONDS:
-            self._say(lambda message=message: message, error=True)
+            self._say(lambda: message, error=True)
             return
         self.clip, self._wav, self.saved_to = clip, None, None
         self._say(
-            lambda message=message: message,
+            lambda: message,
             error=True,
             action=(lambda: self.tr("Write down what was recorded"), self._transcribe_kept),
             can_save=True,
@@ -341,13 +343,13 @@ class DictationActions(WindowActions):
             log.info("dictation not written down: %s", exc.message)
             if self.clip is clip and shiboken6.isValid(self._w):
                 self._set_state("idle")
-                self._offer_again(lambda exc=exc: error_line(exc))
+                self._offer_again(partial(error_line, exc))
             return
         except Exception as exc:  # a bug: said, and the recording kept
             log.exception("dictation failed")
             if self.clip is clip and shiboken6.isValid(self._w):
                 self._set_state("idle")
-                self._offer_again(lambda exc=exc: error_line(exc))
+                self._offer_again(partial(error_line, exc))
             return
         if self.clip is not clip or not shiboken6.isValid(self._w):
             return
@@ -414,10 +416,11 @@ class DictationActions(WindowActions):
         except OSError as exc:
             if not self._may_say(clip):
                 return
+            reason = exc.strerror or str(exc)  # ``exc`` is unbound after the except block
             self._say(
-                lambda exc=exc, path=path: self.tr(
-                    "The recording could not be saved to {0}: {1}"
-                ).format(path, exc.strerror or exc),
+                lambda: self.tr("The recording could not be saved to {0}: {1}").format(
+                    path, reason
+                ),
                 error=True,
                 action=(lambda: self.tr("Try again"), self._transcribe_kept),
                 can_save=True,
@@ -429,7 +432,7 @@ class DictationActions(WindowActions):
         if not self._may_say(clip):
             return
         self._say(
-            lambda path=path: self.tr("The recording was saved to {0}.").format(path),
+            lambda: self.tr("The recording was saved to {0}.").format(path),
             action=(lambda: self.tr("Try again"), self._transcribe_kept),
             can_save=True,
         )
