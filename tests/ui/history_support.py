@@ -29,6 +29,7 @@ from mira_desktop.storage.history_store import HistoryStore
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import LoopbackServer
 from tests.support.qt_async import until
+from tests.support.window_close import close_window
 
 CHAT = "/v1/chat/completions"
 #: the clock of the window's history: a Monday afternoon, in UTC
@@ -80,7 +81,7 @@ async def open_window(qtbot: Any, services: Services) -> MainWindow:
 async def window_fixture(qtbot: Any, services: Services) -> AsyncIterator[MainWindow]:
     win = await open_window(qtbot, services)
     yield win
-    await win.tasks.cancel_all()
+    await close_window(win)
 
 
 async def seed(

@@ -5,6 +5,7 @@ errors stored with a failed answer and read back."""
 from __future__ import annotations
 
 import ast
+import gc
 import string
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -55,11 +56,19 @@ def chinese(qapp: QApplication, tmp_path: Path) -> Iterator[QApplication]:
 
 def _qt_free_literals() -> set[str]:
     found: set[str] = set()
-    for layer in ("core", "services", "storage", "providers"):
-        for path in (ROOT / layer).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    found.add(node.value)
+    # CPython 3.11's ast.parse fails ("AST constructor recursion depth
+    # mismatch") when a collection during it runs a finaliser — an earlier
+    # test's task logging as it is freed: no collection while parsing
+    gc.collect()
+    gc.disable()
+    try:
+        for layer in ("core", "services", "storage", "providers"):
+            for path in (ROOT / layer).rglob("*.py"):
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                        found.add(node.value)
+    finally:
+        gc.enable()
     return found
 
 

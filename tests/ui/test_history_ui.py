@@ -28,6 +28,7 @@ from mira_desktop.ui.sidebar.grouped_model import GroupedThreadModel
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import Hang, LoopbackServer, openai_stream, raw_stream
+from tests.support.window_close import close_window
 from tests.ui.history_support import (  # noqa: F401 (fixtures)
     CHAT,
     ago,
@@ -132,7 +133,7 @@ async def test_collapsed_groups_are_remembered_across_a_restart(
         assert "This afternoon" in titles(second)
         await until_async(lambda: _lacks(services.history.collapsed_groups(), "today"))
     finally:
-        await second.tasks.cancel_all()
+        await close_window(second)
 
 
 async def _has(coro: Any, key: str) -> bool:
@@ -191,7 +192,7 @@ async def test_pin_button_drag_order_and_ctrl_1(
     try:
         assert second.sidebar.grouped.pinned_ids() == [b, a]
     finally:
-        await second.tasks.cancel_all()
+        await close_window(second)
 
 
 async def test_inline_rename_saves_on_enter_and_cancels_on_escape(

@@ -33,6 +33,7 @@ from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.documents import make_image, make_pdf
 from tests.support.loopback import LoopbackServer, openai_stream
 from tests.support.qt_async import until
+from tests.support.window_close import close_window
 
 CHAT = "/v1/chat/completions"
 ANSWER = "The cellar holds **300 jars** of plum jam [1]. The pears are listed too [2]."
@@ -427,7 +428,7 @@ async def test_the_picker_shows_a_bound_thread_at_start_up_without_the_kb_servic
         window.kb_actions._after_change()
         await until(lambda: picker.text() == "KB: Orchard")
     finally:
-        await window.tasks.cancel_all()
+        await close_window(window)
         await services.aclose()
 
 

@@ -27,6 +27,7 @@ from tests.support.loopback import (
     raw_stream,
 )
 from tests.support.qt_async import until
+from tests.support.window_close import close_window
 
 CHAT = "/v1/chat/completions"
 
@@ -306,8 +307,8 @@ async def test_window_geometry_and_splitter_are_remembered(qtbot, services: Serv
     await asyncio.sleep(0.05)
     assert second.size() == expected_size
     assert second.splitter.sizes() == expected
-    await first.tasks.cancel_all()
-    await second.tasks.cancel_all()
+    await close_window(first)
+    await close_window(second)
 
 
 async def test_the_token_encoding_loads_while_the_window_settles(window: MainWindow) -> None:

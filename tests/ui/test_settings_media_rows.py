@@ -42,6 +42,7 @@ async def test_the_media_rows_follow_providers_added_and_removed(
     tab.form.url_edit.setText(loopback.url + "/v1")
     tab.save_button.click()
     await until(lambda: "Fresh" in items(general.image_provider))
+    await until(lambda: "Fresh" in items(general.stt_provider))  # each row reads its own
     assert items(general.stt_provider) == ["None", "Fresh", "Local"]
     assert general.image_provider.currentText() == "Local"
 

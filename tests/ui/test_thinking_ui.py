@@ -19,6 +19,7 @@ from mira_desktop.ui.timeline.thinking_card import ThinkingCard
 from mira_desktop.ui.window.main_window import MainWindow
 from tests.support.loopback import Gate, LoopbackServer, openai_stream
 from tests.support.qt_async import until
+from tests.support.window_close import close_window
 from tests.ui.answer_support import send_and_answer
 
 CHAT = "/v1/chat/completions"
@@ -100,5 +101,5 @@ async def test_out_of_the_box_reasoning_streams_open_and_a_chosen_mode_stays(
         gate.open()
         await until(lambda: not window.chat.is_running(window.presenter.key))
     finally:
-        await window.tasks.cancel_all()
+        await close_window(window)
         await window.thread_model.aclose()
