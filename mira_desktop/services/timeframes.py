@@ -33,6 +33,10 @@ PREVIOUS_30_DAYS = ThreadGroup("previous_30_days", "Previous 30 days")
 
 SINCE_CHOICES = ("today", "week", "month", "quarter")
 
+#: The groups a thread leaves as the days pass (a month group's key never
+#: changes; its label only at a new year, when the year is added).
+CLOCK_GROUP_KEYS = frozenset(g.key for g in (TODAY, YESTERDAY, PREVIOUS_7_DAYS, PREVIOUS_30_DAYS))
+
 _MONTHS = (
     "January",
     "February",

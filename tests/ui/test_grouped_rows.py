@@ -133,6 +133,28 @@ def test_a_change_near_the_top_builds_the_rows_near_the_top() -> None:
     check(rows, threads)
 
 
+def test_a_change_near_the_end_builds_the_rows_near_the_end() -> None:
+    """12,000 threads loaded in 40 groups: removing the last thread (or the
+    last of its group), or replacing the last one, builds no more than a
+    handful of rows (it rebuilt all 12,000: nothing was kept at the end)."""
+    threads = [thread(n, f"g{n // 300:02d}") for n in range(12_000)]
+    groups = CountingGroups()
+    rows = GroupedRows(groups, set())
+    rows.rebuild(threads)
+    groups.calls = 0
+    del threads[-1]
+    check(rows, threads, rows.update(threads))
+    assert groups.calls <= 4
+    groups.calls = 0
+    del threads[-299:]  # the rest of the last group: its header goes
+    check(rows, threads, rows.update(threads))
+    assert groups.calls <= 4
+    groups.calls = 0
+    threads[-1] = replace(threads[-1], title="g00")  # a group met again: no header
+    check(rows, threads, rows.update(threads))
+    assert groups.calls <= 4
+
+
 def test_a_group_left_empty_above_the_kept_rows_loses_its_header() -> None:
     """The only thread of a group moves to another: its header goes, and the
     rows below (kept) move up."""

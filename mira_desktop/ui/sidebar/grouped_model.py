@@ -35,6 +35,7 @@ from PySide6.QtCore import (
 
 from mira_desktop.core.history import ThreadGroup
 from mira_desktop.core.models import Thread
+from mira_desktop.services.timeframes import CLOCK_GROUP_KEYS
 from mira_desktop.ui.plain_text import plain_tooltip
 from mira_desktop.ui.sidebar.batch import (
     MIME_TYPE,
@@ -45,6 +46,7 @@ from mira_desktop.ui.sidebar.batch import (
 )
 from mira_desktop.ui.sidebar.group_labels import group_label
 from mira_desktop.ui.sidebar.grouped_rows import HEADER, THREAD, Change, GroupedRows, Key
+from mira_desktop.ui.sidebar.row_sync import runs, staying
 from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
 from mira_desktop.ui.sidebar.thread_row import (
     CHECKED_ROLE,
@@ -90,6 +92,7 @@ class GroupedThreadModel(QAbstractListModel):
         self._src = source
         self._grouping = grouping
         self._cache: dict[tuple[str, str, bool], ThreadGroup | None] = {}
+        self._clocked: set[tuple[str, str, bool]] = set()  # cached in a group of the clock
         self._collapsed: set[str] = set()
         self._rows = GroupedRows(self._group, self._collapsed)
         self._entries: list[Key] = []  # the rows shown (during a change: on the way)
@@ -113,11 +116,15 @@ class GroupedThreadModel(QAbstractListModel):
         kind, key = self._entries[index.row()]
         if kind == HEADER:
             return self._header_data(key, role)
-        return self._thread_data(self._rows.threads[key], role)
+        thread = self._rows.threads.get(key)
+        if thread is None:  # a row on its way out (asked while it is removed)
+            return {self.KindRole: "thread", ID_ROLE: key}.get(role)
+        return self._thread_data(thread, role)
 
     def _header_data(self, key: str, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, ThreadListModel.TitleRole):
-            return group_label(self._rows.groups[key])
+            group = self._rows.groups.get(key)  # None: a header on its way out
+            return group_label(group) if group is not None else None
         return {
             self.KindRole: "header",
             self.GroupKeyRole: key,
@@ -234,9 +241,29 @@ class GroupedThreadModel(QAbstractListModel):
         self.regroup()
 
     def regroup(self) -> None:
-        """Compute every group again (another day began, or the view changed)."""
+        """Compute every group again (the view changed, the clock went back or
+        into another year)."""
         self._cache.clear()
+        self._clocked.clear()
         self._sync()
+
+    def day_passed(self) -> None:
+        """The clock passed midnight (forward, in the same year): only the
+        threads of the groups that move with the clock (Today … Previous 30
+        days, listed first) are grouped again, and only the rows whose group
+        changed are moved; the month groups below stay as they are."""
+        rows, threads = self._rows, self._src.threads()
+        if self._grouping is None or rows.thread_count() != len(threads):
+            self.regroup()
+            return
+        dirty = 1 + max(
+            (rows.last_row(k) for k in rows.groups if k in CLOCK_GROUP_KEYS), default=-1
+        )
+        old_last = _key(self._group(threads[dirty - 1])) if dirty else None
+        for key in self._clocked:
+            del self._cache[key]
+        self._clocked.clear()
+        self._apply(rows.regroup(threads, dirty, old_last))
 
     def set_collapsed(self, keys: Iterable[str]) -> None:
         self._collapsed.clear()
@@ -325,7 +352,9 @@ class GroupedThreadModel(QAbstractListModel):
             return None
         key = (thread.id, thread.updated_at, thread.pinned)
         if key not in self._cache:
-            self._cache[key] = self._grouping(thread)
+            group = self._cache[key] = self._grouping(thread)
+            if group is not None and group.key in CLOCK_GROUP_KEYS:
+                self._clocked.add(key)
         return self._cache[key]
 
     def _reset(self) -> None:
@@ -364,19 +393,34 @@ class GroupedThreadModel(QAbstractListModel):
         self._apply(self._rows.update(self._src.threads()))
 
     def _apply(self, change: Change) -> None:
-        """Show ``change`` as one removal and one insertion between the rows kept
-        at the start and at the end."""
+        """Show ``change`` between the rows kept at the start and at the end as
+        the rows that leave and the rows that come (the rows between that keep
+        their order stay where they are: a regroup at midnight moves headers
+        past the threads, not the threads)."""
         old, new, prefix, suffix = change.old, change.new, change.prefix, change.suffix
+        before, after = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
         self._changing = True
         try:
-            if len(old) - suffix > prefix:
-                self.beginRemoveRows(QModelIndex(), prefix, len(old) - suffix - 1)
-                self._entries = old[:prefix] + old[len(old) - suffix :]
+            entries = list(old)
+            self._entries = entries
+            keep = staying(before, after)
+            for first, last in runs([not k for k in keep]):
+                self.beginRemoveRows(QModelIndex(), prefix + first, prefix + last)
+                del entries[prefix + first : prefix + last + 1]
                 self.endRemoveRows()
-            if len(new) - suffix > prefix:
-                self.beginInsertRows(QModelIndex(), prefix, len(new) - suffix - 1)
-                self._entries = new
+            held = {key for key, k in zip(before, keep, strict=True) if k}
+            at = 0
+            while at < len(after):
+                if after[at] in held:
+                    at += 1
+                    continue
+                end = at
+                while end < len(after) and after[end] not in held:
+                    end += 1
+                self.beginInsertRows(QModelIndex(), prefix + at, prefix + end - 1)
+                entries[prefix + at : prefix + at] = after[at:end]
                 self.endInsertRows()
+                at = end
             self._entries = new
         finally:
             self._changing = False

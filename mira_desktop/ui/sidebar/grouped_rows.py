@@ -102,6 +102,10 @@ class GroupedRows:
         self.row_of = {key: row for row, key in enumerate(self.entries)}
         return Change.between(old, self.entries)
 
+    def last_row(self, key: str) -> int:
+        """The index of the last thread of group ``key`` (-1: none)."""
+        return self._last_row.get(key, -1)
+
     def thread_count(self) -> int:
         """Threads the rows were built for."""
         return len(self._built)
@@ -127,11 +131,34 @@ class GroupedRows:
         inserted or replaced threads): the rows above the unchanged threads at
         the end are built again, and as many after them as it takes for the
         kept rows to be the same as before."""
-        old_threads, old_entries, old_starts = self._built, self.entries, self._starts
-        n_old, n_new = len(old_threads), len(threads)
+        old_threads = self._built
         kept = same_at_end(old_threads, threads)
+        start = same_at_start(old_threads, threads) if kept < len(threads) else 0
+        if start > kept:  # the change is nearer the end (the last row removed)
+            return self._update_tail(threads, start)
         if kept == 0:
             return self.rebuild(threads)
+        j_old = len(old_threads) - kept
+        old_last = self._key(old_threads[j_old - 1]) if j_old else None
+        return self._update_head(threads, kept, old_last)
+
+    def regroup(self, threads: Sequence[Thread], dirty: int, old_last: str | None) -> Change:
+        """The rows after the groups of the first ``dirty`` threads may have
+        changed (the clock passed midnight: Today → Yesterday …), the others'
+        not; ``threads`` are the threads the rows were built for, ``old_last``
+        the group thread ``dirty - 1`` had. Rows are built for those threads,
+        and as many after them as it takes for the kept rows to be the same."""
+        if dirty <= 0:
+            return Change(self.entries, self.entries, len(self.entries), 0)
+        if dirty >= len(threads):
+            return self.rebuild(threads)
+        return self._update_head(threads, len(threads) - dirty, old_last)
+
+    def _update_head(self, threads: Sequence[Thread], kept: int, old_last: str | None) -> Change:
+        """:meth:`update` when the last ``kept`` threads are kept (``old_last``:
+        the old group of the thread before them)."""
+        old_threads, old_entries, old_starts = self._built, self.entries, self._starts
+        n_old, n_new = len(old_threads), len(threads)
         j_old, j_new = n_old - kept, n_new - kept
         # the new rows down to the first kept thread
         old_ids = {t.id for t in old_threads[:j_old]}
@@ -139,7 +166,6 @@ class GroupedRows:
         seen: set[str] = set()
         last = self._build(threads[:j_new], 0, None, seen, head)
         # the old list's state at the same thread
-        old_last = self._key(old_threads[j_old - 1]) if j_old else None
         old_seen = {key for kind, key in old_entries[: old_starts[j_old]] if kind == HEADER}
         while not self._same_rows_after(threads[j_new], j_old, last, seen, old_last, old_seen):
             old_ids.add(old_threads[j_old].id)
@@ -180,6 +206,49 @@ class GroupedRows:
             self.row_of.update(zip(tail, range(len(head.entries), len(self.entries)), strict=True))
         return Change.between(old_entries, self.entries, same_tail=len(tail))
 
+    def _update_tail(self, threads: Sequence[Thread], start: int) -> Change:
+        """:meth:`update` when the first ``start`` threads are kept: the rows
+        from the first changed thread to the end built again (removing the
+        last of 100,000 rows builds none), the groups headed above kept."""
+        old_threads, old_entries, old_starts = self._built, self.entries, self._starts
+        cut = old_starts[start] if start < len(old_threads) else len(old_entries)
+        last = self._key(old_threads[start - 1]) if start else None
+        row_of = self.row_of
+        groups = {k: g for k, g in self.groups.items() if row_of[(HEADER, k)] < cut}
+        new_tail = threads[start:]
+        new_ids = {t.id for t in new_tail}
+        for gone in old_threads[start:]:
+            if gone.id not in new_ids:
+                del self.threads[gone.id]
+        built = _Built(offset=cut)
+        self._build(new_tail, start, last, set(groups), built)
+        last_row: dict[str, int] = {}
+        for key, row in self._last_row.items():
+            if row < start:
+                last_row[key] = row
+            elif key in groups and key not in built.last_row:  # its last one went
+                last_row[key] = self._last_before(key, start)
+        last_row.update(built.last_row)
+        self._last_row = last_row
+        groups.update(built.groups)
+        self.groups = groups
+        self.entries = old_entries[:cut] + built.entries
+        self._starts = old_starts[:start] + built.starts
+        self._built = list(threads)
+        for entry in old_entries[cut:]:
+            del row_of[entry]
+        row_of.update(zip(built.entries, range(cut, len(self.entries)), strict=True))
+        return Change.between(old_entries, self.entries, same_head=cut)
+
+    def _last_before(self, key: str, start: int) -> int:
+        """The index of the last thread of group ``key`` before ``start``
+        (the group is headed above it: there is one; mostly the thread just
+        before)."""
+        for index in range(start - 1, -1, -1):
+            if self._key(self._built[index]) == key:
+                return index
+        return -1
+
     def replaced(self, row: int, thread: Thread) -> None:
         """``thread`` stands at ``row`` now, in the same group (a retitle)."""
         self.threads[thread.id] = thread
@@ -206,6 +275,27 @@ class GroupedRows:
         if key is None:
             return True
         return (key != last and key not in seen) == (key != old_last and key not in old_seen)
+
+
+def same_at_start(old: Sequence[object], new: Sequence[object]) -> int:
+    """How many items the two lists begin with alike (as :func:`same_at_end`)."""
+    limit = min(len(old), len(new))
+    good, step = 0, 1
+    while good < limit:
+        probe = min(good + step, limit)
+        if old[good:probe] != new[good:probe]:
+            bad = probe
+            break
+        good, step = probe, step * 2
+    else:
+        return good
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if old[good:middle] == new[good:middle]:
+            good = middle
+        else:
+            bad = middle
+    return good
 
 
 def same_at_end(old: Sequence[object], new: Sequence[object]) -> int:
@@ -271,10 +361,13 @@ class Change:
         self.old, self.new, self.prefix, self.suffix = old, new, prefix, suffix
 
     @classmethod
-    def between(cls, old: list[Key], new: list[Key], same_tail: int = 0) -> Change:
-        """``same_tail``: rows at the end known to be the same (not compared)."""
+    def between(
+        cls, old: list[Key], new: list[Key], same_tail: int = 0, same_head: int = 0
+    ) -> Change:
+        """``same_tail``/``same_head``: rows at the end/start known to be the
+        same (not compared)."""
         limit = min(len(old), len(new))
-        prefix = 0
+        prefix = same_head
         while prefix < limit - same_tail and old[prefix] == new[prefix]:
             prefix += 1
         suffix = same_tail

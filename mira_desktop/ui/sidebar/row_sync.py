@@ -7,14 +7,15 @@ Pure functions; the model turns the steps into Qt's row signals."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from mira_desktop.core.models import Thread
 
 
-def staying(old: Sequence[str], new: Sequence[str]) -> list[bool]:
-    """For each row of ``old``: whether it stays in place — it is in ``new``,
+def staying(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[bool]:
+    """For each row of ``old`` (unique keys: thread ids, or the grouped
+    list's rows): whether it stays in place — it is in ``new``,
     and on a longest run of ``old`` rows that ``new`` lists in the same order.
     The rows that do not stay are removed; ``new``'s other rows inserted."""
     position = {thread_id: n for n, thread_id in enumerate(new)}

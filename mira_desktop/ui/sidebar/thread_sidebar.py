@@ -366,8 +366,12 @@ class ThreadSidebar(QWidget):
     def _check_day(self) -> None:
         today = QDate.currentDate()
         if today != self._day:  # "Today" became "Yesterday"
+            forward = today > self._day and today.year() == self._day.year()
             self._day = today
-            self.grouped.regroup()
+            if forward:  # only the threads of the last 30 days change group
+                self.grouped.day_passed()
+            else:  # the clock went back, or a new year: month labels change
+                self.grouped.regroup()
 
     def _update_empty(self, *_args: object) -> None:
         empty = self.grouped.rowCount() == 0 and not self._model.is_loading()
