@@ -22,7 +22,14 @@ as the window does), offscreen at 300 × 800, on 100,000 threads (quick: 2,000).
   against the first page alone. The grouped rows were all built again on
   each move (~1.5 µs a loaded thread); now only the rows around it are;
 * a sync: what noticing an outside change (the CLI) costs with the rows
-  loaded after the scroll — all of them read again and compared."""
+  loaded after the scroll — all of them read again and compared;
+* midnight and a removal at depth: with 5,000 and 100,000 rows loaded (one
+  page of all of them: someone scrolled to the end), the Qt thread's CPU time
+  of the regroup when the clock passes midnight, and of removing the last
+  row. Both were linear with a big constant (every thread grouped again,
+  ~825 ms at 100,000; every row built again on a removal at the end,
+  ~225 ms): now only the threads of the last 30 days are grouped again, and
+  a removal builds the rows from it to the end."""
 
 from __future__ import annotations
 
@@ -192,12 +199,68 @@ async def _data_only(history: Any, total: int, rows: int) -> dict[str, float]:
     return {"data_only_s": pages, "first_page_s": first_page, "deepest_page_s": deep_page}
 
 
+def depth_sizes(quick: bool) -> tuple[int, ...]:
+    """Rows loaded for the midnight and removal figures."""
+    return (500, 2_000) if quick else (5_000, 100_000)
+
+
+async def _at_depth(folder: Path, rows: int) -> dict[str, float]:
+    """``rows`` threads loaded in the sidebar, grouped on a clock the section
+    moves: the median Qt-thread CPU time of three midnights
+    (``GroupedThreadModel.day_passed``, as the sidebar's day check calls it)
+    and of five removals of the last row (paint after each, untimed)."""
+    from datetime import timedelta
+
+    from mira_desktop.services.timeframes import thread_group, utc_clock
+    from mira_desktop.ui.sidebar.thread_list_model import ThreadListModel
+    from mira_desktop.ui.sidebar.thread_sidebar import ThreadSidebar
+
+    services = open_services(folder)
+    history = services.history
+    clock = [utc_clock()]
+    try:
+        model = ThreadListModel(history.list_threads_after, history.count_threads, page_size=rows)
+        sidebar = ThreadSidebar(model)
+        sidebar.set_grouping(lambda thread: thread_group(thread, clock[0]))
+        sidebar.resize(*SIZE)
+        sidebar.show()
+        model.refresh()
+        await model.wait_idle()
+        await asyncio.sleep(0.05)
+        settle_gc()
+        midnight: list[float] = []
+        for _ in range(3):
+            clock[0] += timedelta(days=1)
+            cpu = time.thread_time()
+            sidebar.grouped.day_passed()
+            midnight.append(time.thread_time() - cpu)
+            await asyncio.sleep(0)
+        removal: list[float] = []
+        for _ in range(5):
+            last = model.thread_at(model.rowCount() - 1)
+            if last is None:
+                break
+            cpu = time.thread_time()
+            model.remove_thread(last.id)
+            removal.append(time.thread_time() - cpu)
+            await asyncio.sleep(0)
+        loaded = len(model.threads())
+        sidebar.close()
+        sidebar.deleteLater()
+    finally:
+        await services.aclose()
+    return {"rows": loaded, "midnight_s": median(midnight), "remove_last_s": median(removal)}
+
+
 def run(quick: bool, root: Path) -> dict[str, Any]:
     threads, messages, rows = sizes(quick)
     data = dataset(root, "sidebar", [(threads, messages)])
     _, loop = qt_loop()
     try:
         result = loop.run_until_complete(_scroll(Path(data["dir"]), rows))
+        depth = [
+            loop.run_until_complete(_at_depth(Path(data["dir"]), n)) for n in depth_sizes(quick)
+        ]
     finally:
         loop.close()
     ms = 1000.0
@@ -250,6 +313,28 @@ def run(quick: bool, root: Path) -> dict[str, Any]:
             note="paging by key (the last row's sort key): flat at any depth",
         ),
     ]
+    shallow, deep = depth
+    figures += [
+        Figure(
+            f"sidebar midnight regroup, at {deep['rows']:,} rows",
+            deep["midnight_s"] * ms,
+            "ms",
+            shallow["midnight_s"] * ms,
+            f"at {shallow['rows']:,} rows",
+            note="Qt-thread CPU: only the threads of the last 30 days are grouped again",
+        ),
+        Figure(
+            f"sidebar removing the last row, at {deep['rows']:,} rows",
+            deep["remove_last_s"] * ms,
+            "ms",
+            shallow["remove_last_s"] * ms,
+            f"at {shallow['rows']:,} rows",
+            note="Qt-thread CPU: the rows from the removed one to the end built again",
+        ),
+    ]
     details = {k: round(v, 4) if isinstance(v, float) else v for k, v in result.items()}
+    for entry in depth:
+        for key in ("midnight_s", "remove_last_s"):
+            details[f"{key[:-2]}_at_{entry['rows']}_s"] = round(entry[key], 4)
     details.update({"threads": threads, "seed_seconds": data.get("seed_seconds")})
     return {"figures": [f.to_dict() for f in figures], "details": details}
