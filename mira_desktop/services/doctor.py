@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import StorageError
 from ..core.ids import format_time, parse_time, utc_now
+from .listeners import Listeners
 from .process_owner import owner_alive as _owner_alive
 
 if TYPE_CHECKING:
@@ -122,7 +123,10 @@ class DoctorReport:
         return data
 
 
-class DoctorService:
+class DoctorService(Listeners):
+    """Listeners (``add_listener``) are called with no argument after a
+    repair that changed something."""
+
     def __init__(
         self,
         store: Store,
@@ -131,6 +135,7 @@ class DoctorService:
         owner_alive: Callable[[str | None], bool] = _owner_alive,
         grace_seconds: float = GRACE_SECONDS,
     ) -> None:
+        super().__init__()
         self._store = store
         self._media_dir = media_dir
         self._owner_alive = owner_alive
@@ -158,6 +163,8 @@ class DoctorService:
             await self._repair(found)
         else:
             await self._repair(problems)
+        if actions or salvage is not None:
+            self.announce()  # stored: the window reloads what it shows
         remaining = await self._find()
         return DoctorReport("fix", problems, tuple(actions), remaining, salvage)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError, NotFoundError
 from ..core.models import ChatMessage, ChatRequest, Role
+from .listeners import Listeners
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -44,8 +45,12 @@ _HEADINGS = {
 }
 
 
-class RoleService:
+class RoleService(Listeners):
+    """Listeners (``add_listener``) are called with no argument after each
+    role created, edited, duplicated or deleted."""
+
     def __init__(self, store: Store) -> None:
+        super().__init__()
         self._store = store
 
     async def list(self) -> list[Role]:
@@ -65,11 +70,15 @@ class RoleService:
     async def create(self, name: str, **fields: Any) -> Role:
         """A new role; ``fields`` are any of the text and numeric fields."""
         values = validate_fields({"name": name, **fields})
-        return await self._store.create_role(Role(id="", **values))
+        role = await self._store.create_role(Role(id="", **values))
+        self.announce()
+        return role
 
     async def edit(self, role_id: str, **fields: Any) -> Role:
         """Change some fields (``None`` clears a numeric parameter)."""
-        return await self._store.update_role(role_id, **validate_fields(fields))
+        role = await self._store.update_role(role_id, **validate_fields(fields))
+        self.announce()
+        return role
 
     async def duplicate(self, role_id: str) -> Role:
         """A copy named "Copy of …" ("Copy of … (2)" when taken)."""
@@ -81,12 +90,15 @@ class RoleService:
             name = f"Copy of {role.name}"[: MAX_NAME_LENGTH - 6] + f" ({number})"
             number += 1
         values = {f: getattr(role, f) for f in (*TEXT_FIELDS, *NUMERIC_FIELDS)}
-        return await self._store.create_role(Role(id="", name=name, **values))
+        copy = await self._store.create_role(Role(id="", name=name, **values))
+        self.announce()
+        return copy
 
     async def delete(self, role_id: str) -> int:
         """Delete a role; returns how many threads used it (they keep their history
         and simply have no role any more)."""
         used = await self._store.delete_role(role_id)
+        self.announce()
         log.info("deleted role %s (used by %d thread(s))", role_id, used)
         return used
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .listeners import Listeners
+
 if TYPE_CHECKING:
     from ..storage.store import Store
 
@@ -23,8 +25,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-class SettingsService:
+class SettingsService(Listeners):
+    """Listeners (``add_listener``) are called with ``(key, value)`` after
+    each value stored."""
+
     def __init__(self, store: Store) -> None:
+        super().__init__()
         self._store = store
 
     async def get(self, key: str, default: Any = None) -> Any:
@@ -43,3 +49,4 @@ class SettingsService:
 
     async def set(self, key: str, value: Any) -> None:
         await self._store.set_setting(key, value)
+        self.announce(key, value)

@@ -28,6 +28,7 @@ from ...core.knowledge import (
     KnowledgeBaseStats,
     ModelRef,
 )
+from ..listeners import Listeners
 from .embedding import EmbeddingClient, ProviderLookup
 from .ingest import (
     CancelToken,
@@ -52,7 +53,10 @@ EMBED_ROUND = 64
 LEFT_OUT_KEY = "left_out"
 
 
-class KnowledgeBaseService:
+class KnowledgeBaseService(Listeners):
+    """Listeners (``add_listener``) are called with no argument after a base
+    was created, renamed or deleted, or its embeddings set or turned off."""
+
     def __init__(
         self,
         store: KnowledgeStore,
@@ -61,6 +65,7 @@ class KnowledgeBaseService:
         reader: Reader = default_reader,
         transcriber: Transcriber | None = None,
     ) -> None:
+        super().__init__()
         self._store = store
         self._embeddings = EmbeddingClient(providers) if providers is not None else None
         self._ingestor = Ingestor(store, self._embeddings, reader, transcriber)
@@ -69,10 +74,14 @@ class KnowledgeBaseService:
 
     # -- the bases
     async def create(self, name: str, *, settings: dict[str, Any] | None = None) -> KnowledgeBase:
-        return await self._store.create(_valid_name(name), settings or {})
+        kb = await self._store.create(_valid_name(name), settings or {})
+        self.announce()
+        return kb
 
     async def rename(self, kb_id: str, name: str) -> KnowledgeBase:
-        return await self._store.rename(kb_id, _valid_name(name))
+        kb = await self._store.rename(kb_id, _valid_name(name))
+        self.announce()
+        return kb
 
     async def delete(self, kb_id: str) -> int:
         """Delete a base with its documents; returns how many threads were
@@ -80,6 +89,7 @@ class KnowledgeBaseService:
         async with self._lock(kb_id):  # after any ingestion in progress
             unbound = await self._store.delete(kb_id)
         self._locks.pop(kb_id, None)
+        self.announce()
         log.info("deleted knowledge base %s (%d threads unbound)", kb_id, unbound)
         return unbound
 
@@ -183,12 +193,16 @@ class KnowledgeBaseService:
         await self._client().embedder(ref)  # refuses providers that cannot embed
         changed = kb.embedding != ref
         settings = {**kb.settings, "embedding": {"provider": ref.provider, "model": ref.model}}
-        return await self._store.set_settings(kb_id, settings, clear_vectors=changed)
+        kb = await self._store.set_settings(kb_id, settings, clear_vectors=changed)
+        self.announce()
+        return kb
 
     async def disable_embeddings(self, kb_id: str) -> KnowledgeBase:
         kb = await self._store.get(kb_id)
         settings = {k: v for k, v in kb.settings.items() if k != "embedding"}
-        return await self._store.set_settings(kb_id, settings, clear_vectors=True)
+        kb = await self._store.set_settings(kb_id, settings, clear_vectors=True)
+        self.announce()
+        return kb
 
     async def configure_rerank(
         self, kb_id: str, provider: str | None, model: str | None

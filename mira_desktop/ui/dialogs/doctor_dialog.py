@@ -16,7 +16,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mira_desktop.ui.dialogs.async_guard import guarded
+from mira_desktop.ui.dialogs.async_guard import guarded, show_or_log
 from mira_desktop.ui.dialogs.status_label import StatusLabel
 
 if TYPE_CHECKING:
@@ -41,10 +41,9 @@ log = logging.getLogger(__name__)
 
 
 class DoctorDialog(QDialog):
-    """Signals: ``repaired()`` after a repair changed something (the window
-    reloads what it shows)."""
-
-    repaired = Signal()
+    """A repair that changed something is announced by ``DoctorService`` to
+    its listeners (the window reloads what it shows), also when it ends after
+    the dialog was closed."""
 
     def __init__(self, doctor: DoctorService, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,13 +113,16 @@ class DoctorDialog(QDialog):
             report = await guarded(self, work)
         except Exception as exc:  # shown in the dialog, never a traceback
             log.warning("the data check failed", exc_info=True)
-            self.summary.show_error(exc)
-            self._set_buttons(busy=False)
+            show_or_log(self, exc, self._show_failure, exc)
             return
         if report is not None and shiboken6.isValid(self):
             self._show(report)
 
     # ---- showing -----------------------------------------------------------------
+    def _show_failure(self, exc: BaseException) -> None:
+        self.summary.show_error(exc)
+        self._set_buttons(busy=False)
+
     def _show(self, report: DoctorReport) -> None:
         self.report = report
         self.problem_list.clear()
@@ -139,8 +141,6 @@ class DoctorDialog(QDialog):
         self._set_buttons(busy=False)
 
     def _show_repair(self, report: DoctorReport) -> None:
-        if report.actions:
-            self.repaired.emit()
         if report.salvage is not None:
             from ..damaged_database import recovered_notice
 

@@ -3,8 +3,9 @@ beside it, the selected role's fields (``role_form.RoleForm``). New, Duplicate
 and Delete act on the list; Save writes the form (a new role or the selected
 one). Deleting asks first and says what happens: threads that use the role
 keep their history and simply have no role any more. Every change goes
-through ``RoleService`` (its validation messages show under the form) and is
-announced with ``roles_changed`` so the header's role picker follows. Leaving
+through ``RoleService`` (its validation messages show under the form), which
+announces it to its listeners, so the header's role picker follows even a
+change that ends after the dialog was closed. Leaving
 a form with unsaved edits — another role chosen, New, Duplicate, the dialog
 closed — asks first whether to save them (``unsaved.ask_to_save``)."""
 
@@ -14,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -48,8 +49,6 @@ _ID = Qt.ItemDataRole.UserRole + 1
 
 
 class RoleDialog(QDialog):
-    roles_changed = Signal()
-
     def __init__(self, roles: RoleService, tasks: TaskRunner, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("RoleDialog")
@@ -208,7 +207,6 @@ class RoleDialog(QDialog):
         async def delete() -> None:
             used = await self._service.delete(role_id)
             self._editing = None
-            self.roles_changed.emit()
             await self._load(None)
             self._set_status(
                 self.tr("Deleted. Threads that used it ({0}) keep their history.").format(used)
@@ -232,7 +230,6 @@ class RoleDialog(QDialog):
         async def run() -> None:
             role = await work
             self._editing = role.id
-            self.roles_changed.emit()
             await self._load(role.id)
             self._set_status(done)
             if then is not None:

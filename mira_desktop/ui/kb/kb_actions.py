@@ -50,6 +50,7 @@ class KbActions(WindowActions):
         window.file_menu.insertAction(window.settings_action, self.manage_action)
         self._connect()
         window.installEventFilter(self)
+        window.listeners.listen("knowledge", self._after_change)
         self._retranslate()
         # the bases are listed by ``MainWindow.start`` once the window is up (a new
         # chat has none; their value types are a dozen dataclasses to build)
@@ -124,7 +125,6 @@ class KbActions(WindowActions):
             return
         services = self._services
         dialog = KnowledgeBaseDialog(services.knowledge, services.providers, self._tasks, self._w)
-        dialog.bases_changed.connect(self._after_change)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
         dialog.load(self.current_kb_id())

@@ -9,7 +9,8 @@ delete — after a confirmation that says threads bound to it keep their history
 Cancel, remove, re-index) and its optional embedding model
 (``kb_embedding.EmbeddingRow``). Closing the dialog cancels a running job
 after its current file; what was indexed stays. Every change is announced
-with ``bases_changed`` so the header's picker follows."""
+by ``KnowledgeBaseService`` to its listeners, so the header's picker follows
+even a change that ends after the dialog was closed."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -53,8 +54,6 @@ _ID = Qt.ItemDataRole.UserRole + 1
 
 
 class KnowledgeBaseDialog(QDialog):
-    bases_changed = Signal()
-
     def __init__(
         self,
         knowledge: KnowledgeBaseService,
@@ -291,7 +290,6 @@ class KnowledgeBaseDialog(QDialog):
     def _changed(self, select: str | None, text: str) -> None:
         if select is not None:
             self._selected = select
-        self.bases_changed.emit()
         self._set_status(text)
         self._tasks.start(self.reload())
 

@@ -61,6 +61,7 @@ class ContextActions(WindowActions):
         self._connect()
         # the summary service (and the compaction stack) is built on first use
         services.on_built("summaries", lambda s: s.add_listener(self._on_summary_refreshed))
+        window.listeners.listen("roles", lambda: self._tasks.start(self.reload_roles()))
         window.installEventFilter(self)
         self._retranslate()
         tasks.start(self.reload_roles())
@@ -139,7 +140,6 @@ class ContextActions(WindowActions):
             current.raise_()
             return
         dialog = RoleDialog(self._services.roles, self._tasks, self._w)
-        dialog.roles_changed.connect(lambda: self._tasks.start(self.reload_roles()))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.role_dialog = dialog
         dialog.load(self.current_role_id())

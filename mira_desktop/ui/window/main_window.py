@@ -45,6 +45,7 @@ from .notice_bar import NoticeBar
 from .outside_changes import OutsideChanges
 from .reasoning_actions import ReasoningActions
 from .search_actions import SearchActions
+from .service_listeners import ServiceListeners
 from .speech_actions import SpeechActions
 from .tree_actions import TreeActions
 from .window_state import WindowState
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(on_error=self._on_task_error)
         self.doctor_dialog: QWidget | None = None
         self._close_without_asking = False
+        self.listeners = ServiceListeners(services)
         self.chat = ChatController(services.deferred("chat"), self.tasks, self)
         self._build_widgets()
         self._build_layout()
@@ -100,9 +102,11 @@ class MainWindow(QMainWindow):
         self.export_actions.connect_window()
         self.state = WindowState(self, services)
         self._connect()
-        # the picker follows every change, wherever made (a fetch that ends
-        # after the Settings dialog that started it was closed)
-        services.providers.add_listener(self._on_providers_changed)
+        # the window follows every change, wherever made (a fetch, a repair,
+        # a theme stored after the dialog that started it was closed)
+        self.listeners.listen("providers", self._on_providers_changed)
+        self.listeners.listen("settings", self._on_setting_stored)
+        self.listeners.listen("doctor", self._after_repair)
         self.retranslate()
         self.resize(1180, 780)
 
@@ -250,9 +254,6 @@ class MainWindow(QMainWindow):
             data_dir=self.services.data_dir,
             data_folder=self.services.data_folder,
         )
-        dialog.theme_changed.connect(self.theme_requested)
-        dialog.language_changed.connect(self.language_requested)
-        dialog.thinking_display_changed.connect(self.timeline.set_thinking_display)
         if add:
             from ...services.ollama_host import ollama_url
 
@@ -261,6 +262,19 @@ class MainWindow(QMainWindow):
             dialog.show_tab(tab)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+
+    def _on_setting_stored(self, key: str, value: object) -> None:
+        """Appearance applied as soon as it is stored (Settings → Appearance)."""
+        if not key.startswith("ui."):
+            return
+        from ..dialogs.appearance_tab import LANGUAGE_KEY, THEME_KEY, THINKING_KEY
+
+        if key == THEME_KEY:
+            self.theme_requested.emit(str(value))
+        elif key == LANGUAGE_KEY:
+            self.language_requested.emit(str(value))
+        elif key == THINKING_KEY:
+            self.timeline.set_thinking_display(str(value))
 
     def _on_providers_changed(self) -> None:
         if shiboken6.isValid(self) and not self.tasks.closed:
@@ -289,7 +303,6 @@ class MainWindow(QMainWindow):
             current.activateWindow()
             return
         dialog = DoctorDialog(self.services.doctor, self)
-        dialog.repaired.connect(self._after_repair)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.doctor_dialog = dialog
         dialog.open()
@@ -371,7 +384,7 @@ class MainWindow(QMainWindow):
             return
         self.dictation_actions.shut_down()
         self.state.save()
-        self.services.providers.remove_listener(self._on_providers_changed)
+        self.listeners.stop()
         super().closeEvent(event)
 
     def close_without_asking(self) -> None:
