@@ -61,7 +61,7 @@ class ContextActions(WindowActions):
         self._connect()
         # the summary service (and the compaction stack) is built on first use
         services.on_built("summaries", lambda s: s.add_listener(self._on_summary_refreshed))
-        window.listeners.listen("roles", lambda: self._tasks.start(self.reload_roles()))
+        window.listeners.listen("roles", self._after_roles_changed)
         window.installEventFilter(self)
         self._retranslate()
         tasks.start(self.reload_roles())
@@ -94,6 +94,10 @@ class ContextActions(WindowActions):
             self._draft_role = None  # deleted: a new chat does not send to it
         self._w.header.role_picker.set_roles(roles)
         self._sync()
+
+    def _after_roles_changed(self) -> None:
+        """A role created, edited or deleted (``RoleService`` listeners)."""
+        self._tasks.start(self.reload_roles())
 
     def draft_role_id(self) -> str | None:
         return self._draft_role
