@@ -279,23 +279,9 @@ class GroupedRows:
 
 def same_at_start(old: Sequence[object], new: Sequence[object]) -> int:
     """How many items the two lists begin with alike (as :func:`same_at_end`)."""
-    limit = min(len(old), len(new))
-    good, step = 0, 1
-    while good < limit:
-        probe = min(good + step, limit)
-        if old[good:probe] != new[good:probe]:
-            bad = probe
-            break
-        good, step = probe, step * 2
-    else:
-        return good
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        if old[good:middle] == new[good:middle]:
-            good = middle
-        else:
-            bad = middle
-    return good
+    return _common_run(
+        min(len(old), len(new)), lambda longer, shorter: old[shorter:longer] == new[shorter:longer]
+    )
 
 
 def same_at_end(old: Sequence[object], new: Sequence[object]) -> int:
@@ -305,12 +291,19 @@ def same_at_end(old: Sequence[object], new: Sequence[object]) -> int:
     object as equal without calling ``__eq__`` (a Python loop over 12,000
     rows took 3 ms, C iterators 0.5 ms)."""
     n_old, n_new = len(old), len(new)
-    limit = min(n_old, n_new)
-
-    def alike(longer: int, shorter: int) -> bool:
+    return _common_run(
+        min(n_old, n_new),
         # the items from ``longer`` to ``shorter`` places before the end
-        return old[n_old - longer : n_old - shorter] == new[n_new - longer : n_new - shorter]
+        lambda longer, shorter: (
+            old[n_old - longer : n_old - shorter] == new[n_new - longer : n_new - shorter]
+        ),
+    )
 
+
+def _common_run(limit: int, alike: Callable[[int, int], bool]) -> int:
+    """The length of the run two lists share, up to ``limit``, where
+    ``alike(longer, shorter)`` compares their items between those two
+    lengths of the run: doubling the step while alike, then halving the gap."""
     good, step = 0, 1
     while good < limit:
         probe = min(good + step, limit)
